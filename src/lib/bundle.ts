@@ -1,0 +1,60 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { stringify } from 'yaml';
+
+/** Where the contract's root file lives, relative to the project. */
+export const contractRoot = 'openapi/openapi.yaml';
+
+/** Where the build keeps the bundled document before publishing it as `/openapi/v1.*`. */
+export const bundleDirectory = '.generated/openapi';
+
+export interface BundledContract {
+  jsonPath: string;
+  yamlPath: string;
+  /** The bundled document, parsed from `jsonPath`. */
+  document: unknown;
+}
+
+const redoclyCli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+
+/** Runs the real Redocly CLI with this project's `redocly.yaml` and returns its output. */
+export function runRedocly(args: string[], projectDirectory = process.cwd()): string {
+  return execFileSync(process.execPath, [redoclyCli, ...args], {
+    cwd: projectDirectory,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
+  });
+}
+
+export class ContractBundleError extends Error {}
+
+/**
+ * Bundles the multi-file contract into one JSON and one YAML document with Redocly's own
+ * bundler. A YAML syntax error or a dangling `$ref` makes Redocly refuse, and that refusal is
+ * raised with Redocly's report, which names the file and the line.
+ */
+export function bundleContract(
+  projectDirectory = process.cwd(),
+  root = contractRoot,
+  outputDirectory = bundleDirectory,
+): BundledContract {
+  const absoluteOutput = path.resolve(projectDirectory, outputDirectory);
+  mkdirSync(absoluteOutput, { recursive: true });
+  const jsonPath = path.join(absoluteOutput, 'v1.json');
+  const yamlPath = path.join(absoluteOutput, 'v1.yaml');
+  try {
+    runRedocly(['bundle', root, '--output', jsonPath, '--lint-config=error'], projectDirectory);
+  } catch (error) {
+    const failure = error as { stdout?: string; stderr?: string };
+    throw new ContractBundleError(
+      `Redocly could not bundle ${root}:\n${failure.stderr ?? ''}${failure.stdout ?? ''}`,
+    );
+  }
+  const document: unknown = JSON.parse(readFileSync(jsonPath, 'utf8'));
+  // One Redocly run is enough: the YAML download is the same bundled document, serialised again.
+  writeFileSync(yamlPath, stringify(document, { lineWidth: 0 }));
+  return { jsonPath, yamlPath, document };
+}
