@@ -1,0 +1,29 @@
+import type { OpenApiDocument } from '../../src/lib/document.ts';
+
+/** One thing wrong with the contract, tied to the file a maintainer has to open. */
+export interface GateProblem {
+  /** Path of the offending file, relative to the project (e.g. `openapi/paths/action.yaml`). */
+  file: string;
+  /** What is wrong, in a sentence that says which rule of the specification it breaks. */
+  message: string;
+}
+
+/** What every step of `npm run lint` gets to look at. */
+export interface GateContext {
+  /** The project being checked: the repository itself, or a copy made by a test. */
+  projectDirectory: string;
+  /** The contract's root file, relative to `projectDirectory`. */
+  root: string;
+  /** The bundled document, produced by Redocly's bundler from `root`. */
+  document: OpenApiDocument;
+  /** Absolute path of the bundled JSON that `document` was read from. */
+  bundlePath: string;
+  /** Output format requested for Redocly (`stylish`, `github-actions`, ...). */
+  format: string;
+}
+
+/** A named step of the gate. Steps run in order; all problems are reported together. */
+export interface GateStep {
+  name: string;
+  run(context: GateContext): GateProblem[] | Promise<GateProblem[]>;
+}
