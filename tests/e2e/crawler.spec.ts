@@ -1,0 +1,97 @@
+import { expect, test, type APIRequestContext, type TestInfo } from '@playwright/test';
+import { parse as parseYaml } from 'yaml';
+import { expectedDocument } from './support/contract.ts';
+import { isPublishedUrl, previewPath, publishedOrigin, sitemapPagePaths } from './support/site.ts';
+
+/**
+ * Checks that every URL a discovery file names exists. URLs on the site's configured origin
+ * are fetched from the preview; any other host cannot be reached from here, so it is recorded
+ * in the report instead.
+ */
+async function expectLinksResolve(
+  request: APIRequestContext,
+  testInfo: TestInfo,
+  source: string,
+  urls: string[],
+): Promise<void> {
+  const own = urls.filter(isPublishedUrl);
+  expect(own.length, `${source} points at something on ${publishedOrigin}`).toBeGreaterThan(0);
+  for (const url of new Set(own)) {
+    const response = await request.get(previewPath(url.split('#')[0] ?? url));
+    expect.soft(response.status(), `${url}, named in ${source}`).toBe(200);
+  }
+  for (const url of new Set(urls.filter((url) => !isPublishedUrl(url)))) {
+    testInfo.annotations.push({ type: 'external link (not fetched)', description: `${source}: ${url}` });
+  }
+}
+
+async function fetchServed(request: APIRequestContext, path: string): Promise<string> {
+  const response = await request.get(path);
+  expect(response.status(), `GET ${path}`).toBe(200);
+  return response.text();
+}
+
+test('the server card answers 200 with JSON to its media type', async ({ request }) => {
+  const response = await request.get('/.well-known/mcp/server-card.json', {
+    headers: { Accept: 'application/mcp-server-card+json' },
+  });
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toMatch(/json/);
+  const card: unknown = await response.json();
+  expect(card).toMatchObject({ name: expect.any(String), remotes: expect.any(Array) });
+});
+
+test('the OpenAPI downloads are the document Redocly bundles from openapi/', async ({ request }) => {
+  const json: unknown = JSON.parse(await fetchServed(request, '/openapi/v1.json'));
+  expect(json, '/openapi/v1.json').toEqual(expectedDocument);
+  const yaml: unknown = parseYaml(await fetchServed(request, '/openapi/v1.yaml'));
+  expect(yaml, '/openapi/v1.yaml').toEqual(expectedDocument);
+});
+
+test('llms.txt is served and every page it names exists', async ({ request }, testInfo) => {
+  const text = await fetchServed(request, '/llms.txt');
+  const base = `${publishedOrigin}/llms.txt`;
+  const linked = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => new URL(match[1] ?? '', base).href);
+  const bare = [...text.matchAll(/https?:\/\/[^\s)<>\]"']+/g)].map((match) => match[0].replace(/[.,;:]+$/, ''));
+  await expectLinksResolve(request, testInfo, 'llms.txt', [...linked, ...bare]);
+});
+
+test('the API catalog is a linkset whose links exist', async ({ request }, testInfo) => {
+  const catalogPath = '/.well-known/api-catalog';
+  const catalog: unknown = JSON.parse(await fetchServed(request, catalogPath));
+  expect(catalog).toMatchObject({ linkset: expect.any(Array) });
+  // RFC 9264: every link target is an `href`, every context an `anchor`; both may be relative.
+  const urls: string[] = [];
+  const collect = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(collect);
+    else if (typeof node === 'object' && node !== null) {
+      for (const [key, value] of Object.entries(node)) {
+        if ((key === 'href' || key === 'anchor') && typeof value === 'string') {
+          urls.push(new URL(value, `${publishedOrigin}${catalogPath}`).href);
+        } else collect(value);
+      }
+    }
+  };
+  collect(catalog);
+  await expectLinksResolve(request, testInfo, 'api-catalog', urls);
+});
+
+test('robots.txt is served and the sitemaps it names exist', async ({ request }, testInfo) => {
+  const text = await fetchServed(request, '/robots.txt');
+  const sitemaps = [...text.matchAll(/^\s*sitemap:\s*(\S+)/gim)].map((match) => match[1] ?? '');
+  expect(sitemaps.length, 'robots.txt names a sitemap').toBeGreaterThan(0);
+  await expectLinksResolve(request, testInfo, 'robots.txt', sitemaps);
+});
+
+test('every page links its OpenAPI description (RFC 8631) and the link resolves', async ({
+  request,
+}, testInfo) => {
+  for (const pagePath of await sitemapPagePaths(request)) {
+    const html = await fetchServed(request, pagePath);
+    const tag = html.match(/<link\b[^>]*\brel=["']?service-desc["']?[^>]*>/i)?.[0];
+    expect.soft(tag, `${pagePath} has <link rel="service-desc">`).toBeDefined();
+    const href = tag?.match(/\bhref=["']?([^"'\s>]+)/i)?.[1];
+    if (href === undefined) continue;
+    await expectLinksResolve(request, testInfo, pagePath, [new URL(href, `${publishedOrigin}${pagePath}`).href]);
+  }
+});

@@ -1,0 +1,160 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { actions, expectedStates } from './support/contract.ts';
+import { actionPath, sitemapPagePaths } from './support/site.ts';
+
+/** The languages every action page offers a sample in, as the page contract names them. */
+const sampleLanguages = ['curl', 'javascript', 'php', 'python'];
+
+/** The sections every action page has, by heading id. */
+const actionSections = ['fields', 'request-example', 'success-response', 'errors', 'code-samples'];
+
+/** The endpoint's path, as every sample has to call it. */
+const endpointPath = '/wp-json/service/v1/action';
+
+function heading(page: Page, id: string): Locator {
+  return page.locator(`:is(h2, h3, h4)[id="${id}"]`);
+}
+
+/** The first code block after a heading, which is how the page pairs a section with its code. */
+function codeAfter(page: Page, id: string): Locator {
+  return page.locator(`xpath=//*[@id="${id}"]/following::pre[1]`);
+}
+
+/** A code block's text as a reader sees it: expressive-code renders one element per line. */
+async function codeText(block: Locator): Promise<string> {
+  const lines = await block.locator('.ec-line').allTextContents();
+  return lines.length > 0 ? lines.join('\n') : (await block.textContent()) ?? '';
+}
+
+/** What assistive technology can read for an image: its name and its description. */
+async function textAlternative(image: Locator): Promise<string> {
+  return image.evaluate((element) => {
+    const referenced = (attribute: string): string =>
+      (element.getAttribute(attribute) ?? '')
+        .split(/\s+/)
+        .map((id) => (id ? (document.getElementById(id)?.textContent ?? '') : ''))
+        .join(' ');
+    return [
+      element.getAttribute('aria-label') ?? '',
+      referenced('aria-labelledby'),
+      referenced('aria-describedby'),
+      element.querySelector(':scope > title')?.textContent ?? '',
+      element.querySelector(':scope > desc')?.textContent ?? '',
+    ].join(' ');
+  });
+}
+
+test.describe('read without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  for (const action of actions) {
+    test(`the ${action.identifier} page shows its fields, examples and four samples`, async ({ page }) => {
+      const response = await page.goto(actionPath(action.identifier));
+      expect(response?.status()).toBe(200);
+      await expect(page.locator('h1')).toHaveText(action.identifier);
+      for (const id of actionSections) {
+        await expect.soft(heading(page, id), `section #${id}`).toBeVisible();
+      }
+
+      const fields = page.locator('table.fields');
+      await expect(fields).toBeVisible();
+      const rows = fields.locator('tr[data-field]');
+      await expect
+        .poll(() => rows.evaluateAll((all) => all.map((row) => row.getAttribute('data-field'))))
+        .toEqual(expect.arrayContaining(action.fields));
+      await expect(rows).toHaveCount(action.fields.length);
+      for (const field of action.fields) {
+        await expect.soft(fields.locator(`tr[data-field="${field}"]`), `field ${field}`).toBeVisible();
+      }
+
+      const requestExample = codeAfter(page, 'request-example');
+      await expect(requestExample).toBeVisible();
+      expect(JSON.parse(await codeText(requestExample)), 'request example').toEqual(action.requestExample);
+      const successExample = codeAfter(page, 'success-response');
+      await expect(successExample).toBeVisible();
+      expect(JSON.parse(await codeText(successExample)), 'success response').toEqual(action.successExample);
+
+      for (const language of sampleLanguages) {
+        const sample = page.locator(`[data-sample-language="${language}"]`);
+        await expect(sample, `${language} sample`).toHaveCount(1);
+        const code = sample.locator('pre');
+        await expect.soft(code, `${language} sample is visible`).toBeVisible();
+        const text = await codeText(code);
+        expect.soft(text, `${language} sample calls the endpoint`).toContain(endpointPath);
+        expect.soft(text, `${language} sample sends the action`).toContain(action.identifier);
+        expect.soft(text, `${language} sample keeps the key a placeholder`).toContain('<API_KEY>');
+      }
+    });
+  }
+
+  test('the architecture and state diagrams are drawn at build time with text alternatives', async ({
+    page,
+  }) => {
+    for (const pagePath of ['/', '/states-and-transitions/']) {
+      await page.goto(pagePath);
+      const diagrams = page.locator('main svg[role="img"]');
+      await expect(diagrams.first(), `a diagram on ${pagePath}`).toBeVisible();
+      for (const diagram of await diagrams.all()) {
+        await expect(diagram, `the diagram on ${pagePath} has a name`).toHaveAccessibleName(/\w+\s+\w+/);
+      }
+    }
+    // The state diagram says in words what it shows: every state of the lifecycle.
+    const alternative = await textAlternative(page.locator('main svg[role="img"]').first());
+    for (const state of expectedStates()) {
+      expect.soft(alternative, `the state diagram's text alternative names ${state}`).toContain(state);
+    }
+  });
+});
+
+test.describe('with JavaScript and clipboard access', () => {
+  test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+  test('the copy button copies the curl sample exactly', async ({ page }) => {
+    for (const action of actions) {
+      await test.step(action.identifier, async () => {
+        await page.goto(actionPath(action.identifier));
+        const sample = page.locator('[data-sample-language="curl"]');
+        await sample.scrollIntoViewIfNeeded();
+        const shown = await codeText(sample.locator('pre'));
+        expect(shown.startsWith('curl')).toBe(true);
+        await page.evaluate(() => navigator.clipboard.writeText(''));
+        await sample.getByRole('button', { name: 'Copy to clipboard' }).click();
+        await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(shown);
+      });
+    }
+  });
+});
+
+test('the search finds each action by its identifier', async ({ page }) => {
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Search' }).click();
+  const dialog = page.getByRole('dialog');
+  const input = dialog.getByRole('textbox', { name: 'Search' });
+  for (const action of actions) {
+    await test.step(action.identifier, async () => {
+      await input.fill(action.identifier);
+      await expect(
+        dialog.locator(`a[href$="${actionPath(action.identifier)}"]`).first(),
+        `a result links to the ${action.identifier} page`,
+      ).toBeVisible();
+    });
+  }
+});
+
+test('the sidebar reaches every page in the sitemap, and only those', async ({ page, request }) => {
+  const pagePaths = await sitemapPagePaths(request);
+  await page.goto('/');
+  const sidebar = page.getByRole('navigation', { name: 'Main' });
+  // Collapsed groups still count as reachable: open them as a reader would.
+  for (const summary of await sidebar.locator('details:not([open]) > summary').all()) {
+    await summary.click();
+  }
+  const links = sidebar.getByRole('link');
+  const linked = new Set<string>();
+  for (const link of await links.all()) {
+    await expect.soft(link).toBeVisible();
+    const href = await link.getAttribute('href');
+    if (href !== null) linked.add(new URL(href, page.url()).pathname);
+  }
+  expect([...linked].sort()).toEqual(pagePaths);
+});
