@@ -1,0 +1,382 @@
+/**
+ * `npm run bench`: how much a reader's browser has to fetch and run before an action's
+ * endpoint is on screen, on our site and on the Redoc page of the same document, plus how
+ * long `npm run lint` and `npm run build` take. It prints figures and never fails on them.
+ *
+ * Options: --runs=N measured loads per page and network (default 7, at least 5);
+ * --build-runs=N timed lint + build rounds (default 3; 0 measures the existing `dist/`).
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from '@playwright/test';
+import { runRedocly } from '../src/lib/bundle.ts';
+import { dereference, isRecord, loadBundledDocument, type OpenApiDocument } from '../src/lib/document.ts';
+import { chromiumLaunchOptions } from './chromium.ts';
+import { serveDirectoryGzipped } from './gzip-static-server.ts';
+
+const projectRoot = path.resolve(import.meta.dirname, '..');
+
+function option(name: string, fallback: number, minimum: number): number {
+  const given = process.argv.find((argument) => argument.startsWith(`--${name}=`));
+  const value = given === undefined ? fallback : Number(given.split('=')[1]);
+  if (!Number.isInteger(value) || value < minimum) throw new Error(`--${name} must be an integer of at least ${minimum}`);
+  return value;
+}
+
+const measuredRuns = option('runs', 7, 5);
+const buildRuns = option('build-runs', 3, 0);
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
+}
+
+/** Runs an npm script and returns its wall-clock time in milliseconds. */
+function timeCommand(command: string, args: string[]): number {
+  const started = performance.now();
+  const result = spawnSync(command, args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const elapsed = performance.now() - started;
+  if (result.status !== 0) {
+    throw new Error(`\`${command} ${args.join(' ')}\` failed:\n${result.stdout}${result.stderr}`);
+  }
+  return elapsed;
+}
+
+/** What the lint step is on this checkout: the project's gate, or Redocly's lint until the gate exists. */
+const lintStep = existsSync(path.join(projectRoot, 'scripts/lint.ts'))
+  ? { label: '`npm run lint`', command: 'npm', args: ['run', 'lint'] }
+  : {
+      label: '`redocly lint` (stand-in: scripts/lint.ts does not exist yet)',
+      command: process.execPath,
+      args: [path.join(projectRoot, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--lint-config=error'],
+    };
+
+function timeLintAndBuild(): { lint: number[]; build: number[] } {
+  const lint: number[] = [];
+  const build: number[] = [];
+  for (let round = 1; round <= buildRuns; round += 1) {
+    process.stdout.write(`lint + build, round ${round} of ${buildRuns}\n`);
+    lint.push(timeCommand(lintStep.command, lintStep.args));
+    build.push(timeCommand('npm', ['run', 'build']));
+  }
+  return { lint, build };
+}
+
+/** The first action named by the request body's discriminator, and the endpoint's URL path. */
+function pageUnderTest(document: OpenApiDocument): { action: string; route: string; endpointPath: string } {
+  const server = document.servers?.[0];
+  if (server === undefined) throw new Error('The bundled document names no server');
+  const serverUrl = server.url.replace(/\{(\w+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? name);
+  for (const [route, pathItem] of Object.entries(document.paths ?? {})) {
+    for (const operation of Object.values(pathItem ?? {})) {
+      if (!isRecord(operation) || operation.requestBody === undefined) continue;
+      const mapping = findDiscriminatorMapping(dereference<unknown>(document, operation.requestBody));
+      const action = mapping === undefined ? undefined : Object.keys(mapping)[0];
+      if (action !== undefined) {
+        return { action, route, endpointPath: `${new URL(serverUrl).pathname.replace(/\/$/, '')}${route}` };
+      }
+    }
+  }
+  throw new Error('The bundled document defines no action');
+}
+
+function findDiscriminatorMapping(node: unknown): Record<string, unknown> | undefined {
+  if (!isRecord(node)) return undefined;
+  if (isRecord(node.discriminator) && isRecord(node.discriminator.mapping)) return node.discriminator.mapping;
+  for (const value of Object.values(node)) {
+    const found = findDiscriminatorMapping(value);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+interface LoadFigures {
+  bytes: number;
+  requests: number;
+  foreignRequests: number;
+  scriptGzipBytes: number;
+  scriptBytes: number;
+  endpointShownMs: number;
+  firstContentfulPaintMs: number;
+}
+
+/**
+ * How a renderer shows the operation's endpoint. Our action pages print the whole path
+ * (`/wp-json/service/v1/action`); Redoc prints the method and the path relative to the server
+ * (`POST` `/action`) at the top of the operation. A mention of the URL in Redoc's introductory
+ * prose does not count: it says nothing about the action a reader came for.
+ */
+interface EndpointMarker {
+  text: string;
+  /** Whether the element's whole text must be `text`, rather than contain it. */
+  whole: boolean;
+}
+
+/**
+ * Installed before any page script: on every frame until it succeeds, looks for the
+ * endpoint in the rendered page and records when it is first visible, in milliseconds
+ * since navigation start. The cheap `textContent` test runs first so the check adds no
+ * layout work while the text is not in the document yet.
+ */
+function watchForEndpoint(marker: EndpointMarker): void {
+  const literal = `"${marker.text}"`;
+  const query = marker.whole
+    ? `//body//*[normalize-space(.) = ${literal} and not(*[normalize-space(.) = ${literal}])]`
+    : `//body//*[contains(., ${literal}) and not(*[contains(., ${literal})])]`;
+  const isShown = (): boolean => {
+    if (!document.body?.textContent?.includes(marker.text)) return false;
+    const candidates = document.evaluate(query, document, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+    for (let index = 0; index < candidates.snapshotLength; index += 1) {
+      const element = candidates.snapshotItem(index);
+      if (
+        element instanceof Element &&
+        element.checkVisibility({ opacityProperty: true, visibilityProperty: true }) &&
+        element.getBoundingClientRect().width > 0
+      ) {
+        return true;
+      }
+    }
+    return false;
+  };
+  const check = (): void => {
+    if (isShown()) {
+      (window as unknown as { endpointShownAt: number }).endpointShownAt = performance.now();
+    } else {
+      requestAnimationFrame(check);
+    }
+  };
+  requestAnimationFrame(check);
+}
+
+/**
+ * The network a load runs over. Locally, time to content is mostly parsing and running the
+ * page; over a slow mobile link it is mostly bytes. The slow profile is the one Lighthouse
+ * assumes for mobile (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up), applied through
+ * Chromium's network emulation.
+ */
+interface NetworkProfile {
+  label: string;
+  conditions?: { latency: number; downloadThroughput: number; uploadThroughput: number };
+}
+
+const networkProfiles: NetworkProfile[] = [
+  { label: 'local' },
+  {
+    label: 'slow 4G',
+    conditions: { latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 },
+  },
+];
+
+async function measureLoad(
+  browser: Browser,
+  url: string,
+  marker: EndpointMarker,
+  network: NetworkProfile,
+): Promise<LoadFigures> {
+  // A new context starts with an empty cache, so every load pays for everything.
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  const origin = new URL(url).origin;
+  const requestUrls = new Map<string, string>();
+  const resourceTypes = new Map<string, string>();
+  const decodedBytes = new Map<string, number>();
+  let bytes = 0;
+  let foreignRequests = 0;
+  let scriptGzipBytes = 0;
+  // `blob:` and `data:` URLs are made inside the page from bytes already counted.
+  const isNetworkRequest = (requestId: string): boolean => /^https?:/.test(requestUrls.get(requestId) ?? '');
+  cdp.on('Network.requestWillBeSent', (event) => {
+    requestUrls.set(event.requestId, event.request.url);
+    if (isNetworkRequest(event.requestId) && new URL(event.request.url).origin !== origin) foreignRequests += 1;
+  });
+  cdp.on('Network.responseReceived', (event) => resourceTypes.set(event.requestId, event.type));
+  cdp.on('Network.dataReceived', (event) =>
+    decodedBytes.set(event.requestId, (decodedBytes.get(event.requestId) ?? 0) + event.dataLength),
+  );
+  cdp.on('Network.loadingFinished', (event) => {
+    if (!isNetworkRequest(event.requestId)) return;
+    bytes += event.encodedDataLength;
+    if (resourceTypes.get(event.requestId) === 'Script') scriptGzipBytes += event.encodedDataLength;
+  });
+  await cdp.send('Network.enable');
+  if (network.conditions !== undefined) {
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, ...network.conditions });
+  }
+  await page.addInitScript(watchForEndpoint, marker);
+
+  await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
+  await page.waitForFunction(() => 'endpointShownAt' in window, undefined, { timeout: 60_000 });
+  await page.waitForLoadState('networkidle');
+  const timings = await page.evaluate(() => ({
+    endpointShownMs: (window as unknown as { endpointShownAt: number }).endpointShownAt,
+    firstContentfulPaintMs: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+    inlineScripts: [...document.scripts]
+      .filter((script) => !script.src && /^(|module|text\/javascript|application\/javascript)$/.test(script.type))
+      .map((script) => script.text),
+  }));
+  let scriptBytes = 0;
+  for (const [requestId, type] of resourceTypes) {
+    if (type === 'Script' && isNetworkRequest(requestId)) scriptBytes += decodedBytes.get(requestId) ?? 0;
+  }
+  // Inline scripts travel inside the HTML; count them as script too, compressed on their own.
+  for (const text of timings.inlineScripts) {
+    scriptBytes += Buffer.byteLength(text);
+    scriptGzipBytes += gzipSync(text, { level: 9 }).length;
+  }
+  await context.close();
+  return {
+    bytes,
+    requests: [...requestUrls.keys()].filter(isNetworkRequest).length,
+    foreignRequests,
+    scriptGzipBytes,
+    scriptBytes,
+    endpointShownMs: timings.endpointShownMs,
+    firstContentfulPaintMs: timings.firstContentfulPaintMs,
+  };
+}
+
+/** Whether the endpoint can be read with JavaScript switched off. */
+async function readableWithoutJavaScript(browser: Browser, url: string, marker: EndpointMarker): Promise<boolean> {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  const shown = await page.getByText(marker.text, { exact: marker.whole }).first().isVisible();
+  await context.close();
+  return shown;
+}
+
+function kilobytes(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+function milliseconds(value: number): string {
+  return `${Math.round(value)} ms`;
+}
+
+function seconds(value: number): string {
+  return `${(value / 1000).toFixed(1)} s`;
+}
+
+function percent(ours: number, theirs: number): string {
+  return theirs === 0 ? 'n/a' : `${((ours / theirs) * 100).toFixed(1)} %`;
+}
+
+async function main(): Promise<void> {
+  const timing = timeLintAndBuild();
+  if (!existsSync(path.join(projectRoot, 'dist/index.html'))) {
+    throw new Error('dist/ holds no build: run `npm run build` or give --build-runs of at least 1');
+  }
+  const document = loadBundledDocument(path.join(projectRoot, '.generated/openapi/v1.json'));
+  const { action, route, endpointPath } = pageUnderTest(document);
+  const oursMarker: EndpointMarker = { text: endpointPath, whole: false };
+  const redocMarker: EndpointMarker = { text: route, whole: true };
+
+  const redocDirectory = mkdtempSync(path.join(os.tmpdir(), 'bench-redoc-'));
+  // `--inlineBundle` puts Redoc's script into the page, as a self-hosted Redoc page would
+  // ship it; the default would fetch it from Redocly's CDN, which this machine cannot reach.
+  runRedocly(
+    ['build-docs', '.generated/openapi/v1.json', '--output', path.join(redocDirectory, 'index.html'), '--inlineBundle'],
+    projectRoot,
+  );
+
+  const ours = await serveDirectoryGzipped(path.join(projectRoot, 'dist'));
+  const redoc = await serveDirectoryGzipped(redocDirectory);
+  const oursUrl = `${ours.origin}/reference/actions/${action}/`;
+  const redocUrl = `${redoc.origin}/`;
+  const browser = await chromium.launch(chromiumLaunchOptions());
+  const browserVersion = browser.version();
+  const samples = new Map<string, { ours: LoadFigures[]; redoc: LoadFigures[] }>();
+  let noScript = { ours: false, redoc: false };
+  try {
+    for (const network of networkProfiles) {
+      process.stdout.write(`${network.label}: one warm-up, then ${measuredRuns} loads of each page, interleaved\n`);
+      await measureLoad(browser, oursUrl, oursMarker, network);
+      await measureLoad(browser, redocUrl, redocMarker, network);
+      const figures = { ours: [] as LoadFigures[], redoc: [] as LoadFigures[] };
+      for (let run = 0; run < measuredRuns; run += 1) {
+        figures.ours.push(await measureLoad(browser, oursUrl, oursMarker, network));
+        figures.redoc.push(await measureLoad(browser, redocUrl, redocMarker, network));
+      }
+      samples.set(network.label, figures);
+    }
+    noScript = {
+      ours: await readableWithoutJavaScript(browser, oursUrl, oursMarker),
+      redoc: await readableWithoutJavaScript(browser, redocUrl, redocMarker),
+    };
+  } finally {
+    await browser.close();
+    await ours.close();
+    await redoc.close();
+  }
+
+  const row = (
+    label: string,
+    network: NetworkProfile,
+    key: keyof LoadFigures,
+    format: (value: number) => string,
+    target = '',
+  ): string => {
+    const figures = samples.get(network.label) ?? { ours: [], redoc: [] };
+    const mine = median(figures.ours.map((figure) => figure[key]));
+    const theirs = median(figures.redoc.map((figure) => figure[key]));
+    return `| ${label} | ${format(mine)} | ${format(theirs)} | ${percent(mine, theirs)} | ${target} |`;
+  };
+  const [local, slow] = networkProfiles as [NetworkProfile, NetworkProfile];
+  const lintMedian = median(timing.lint);
+  const buildMedian = median(timing.build);
+  const sumMedian = median(timing.lint.map((lint, index) => lint + (timing.build[index] ?? Number.NaN)));
+  const lines = [
+    `Measured ${new Date().toISOString().slice(0, 10)} with Chromium ${browserVersion} ` +
+      `on ${os.cpus().length} cores; medians of ${measuredRuns} cold loads of each page per network, after one ` +
+      `warm-up, both pages served gzipped by the same local server. ${slow.label}: 150 ms latency, ` +
+      '1.6 Mbit/s down (Chromium network emulation).',
+    `Ours: \`/reference/actions/${action}/\`. Redoc: \`redocly build-docs --inlineBundle\` of the same bundled document.`,
+    `"The endpoint is on screen": ours shows \`${endpointPath}\`; Redoc shows \`POST\` \`${route}\` at the top of ` +
+      'the operation (its introduction quoting the URL does not count). Measured from navigation start, ' +
+      'on the frame the text is first rendered and visible, whether or not it is scrolled into view.',
+    '',
+    '| Per page load (median) | Ours | Redoc | Ours / Redoc | Target |',
+    '|---|---:|---:|---:|---|',
+    row('Bytes transferred (gzip)', local, 'bytes', kilobytes, '≤ 5 %'),
+    row('JavaScript (gzip)', local, 'scriptGzipBytes', kilobytes),
+    row('JavaScript (uncompressed)', local, 'scriptBytes', kilobytes),
+    row('Time until the endpoint is on screen, local', local, 'endpointShownMs', milliseconds, '≤ 25 %'),
+    row(`Time until the endpoint is on screen, ${slow.label}`, slow, 'endpointShownMs', milliseconds, '≤ 25 %'),
+    row('First contentful paint, local', local, 'firstContentfulPaintMs', milliseconds),
+    row(`First contentful paint, ${slow.label}`, slow, 'firstContentfulPaintMs', milliseconds),
+    row('Requests', local, 'requests', String),
+    row('Requests to other hosts (unreachable here)', local, 'foreignRequests', String),
+    `| Endpoint readable with JavaScript off | ${noScript.ours ? 'yes' : 'no'} | ${noScript.redoc ? 'yes' : 'no'} | | yes |`,
+    '',
+    ...(buildRuns === 0
+      ? ['Lint and build were not timed (--build-runs=0).', '']
+      : [
+          `| Project commands (median of ${buildRuns}) | Time | Target |`,
+          '|---|---:|---|',
+          `| Lint: ${lintStep.label} | ${seconds(lintMedian)} | |`,
+          `| Build: \`npm run build\` | ${seconds(buildMedian)} | |`,
+          `| Lint + build | ${seconds(sumMedian)} | ≤ 15 s on 2 cores |`,
+          '',
+        ]),
+    'Command: `npm run bench`',
+  ];
+  const markdown = `${lines.join('\n')}\n`;
+  process.stdout.write(`\n${markdown}`);
+  const resultsDirectory = path.join(projectRoot, 'bench-results');
+  mkdirSync(resultsDirectory, { recursive: true });
+  writeFileSync(path.join(resultsDirectory, 'latest.md'), markdown);
+  writeFileSync(
+    path.join(resultsDirectory, 'latest.json'),
+    `${JSON.stringify({ action, endpointPath, timing, samples: Object.fromEntries(samples), noScript }, null, 2)}\n`,
+  );
+  process.stdout.write(`\nWritten to bench-results/latest.md and bench-results/latest.json\n`);
+}
+
+await main();
