@@ -1,9 +1,21 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig } from '@playwright/test';
 import { chromiumLaunchOptions } from './scripts/chromium.ts';
 
-// A fixed port keeps the address identical in the runner and in every worker process;
-// E2E_PORT moves it when something else already listens there.
-const port = Number(process.env.E2E_PORT ?? 4391);
+/** A port nothing listens on right now, asked of the operating system. */
+function freePort(): string {
+  return execFileSync(
+    process.execPath,
+    ['-e', "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); });"],
+    { encoding: 'utf8' },
+  ).trim();
+}
+
+// Other checkouts on the same machine may be previewing too, so no fixed port is safe. The
+// runner picks one and records it in the environment, which its worker processes inherit,
+// so every process reads the same address. E2E_PORT chooses the port by hand.
+process.env.E2E_PORT ??= freePort();
+const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
