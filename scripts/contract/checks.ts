@@ -386,7 +386,9 @@ export const eightActionsCheck: ContractCheck = {
       return findings;
     }
     const mapping = discriminator.mapping;
-    for (const [action, target] of Object.entries(mapping)) {
+    for (const [action, written] of Object.entries(mapping)) {
+      // A mapping may also name a schema component by its bare name.
+      const target = written.startsWith('#') ? written : `#/components/schemas/${written}`;
       if (!isSpecifiedAction(action)) {
         findings.push({ pointer: schema.pointer, message: `The discriminator maps "${action}", which is not one of the eight identifiers of the specification.` });
         continue;
