@@ -41,6 +41,9 @@ export default defineConfig({
             `- A read-only product-information MCP server (Streamable HTTP, no credentials) runs at ${siteConfig.mcpUrl}; its server card is ${new URL(serverCardPath, siteConfig.docsUrl)}.`,
           ].join('\n'),
           promote: ['index*', 'quickstart*', 'authentication*'],
+          // The 404 page is a docs entry (that is how Starlight customises it); it tells an LLM nothing.
+          demote: ['404'],
+          exclude: ['404'],
         }),
       ],
       // Read in the order a newcomer needs: what it is, first call, key, then the reference.
