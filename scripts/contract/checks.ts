@@ -390,7 +390,7 @@ export const eightActionsCheck: ContractCheck = {
         findings.push({ pointer: schema.pointer, message: `The discriminator maps "${action}" to the branch whose action is "${branch.action ?? 'unset'}".` });
       }
     }
-    for (const action of [...seenActions].filter((candidate) => !(candidate in mapping))) {
+    for (const action of [...new Set([...specifiedActions, ...seenActions])].filter((candidate) => !(candidate in mapping))) {
       findings.push({ pointer: schema.pointer, message: `The discriminator mapping has no entry for "${action}".` });
     }
 
