@@ -15,7 +15,7 @@ import { chromium, type Browser } from '@playwright/test';
 import { runRedocly } from '../src/lib/bundle.ts';
 import { dereference, isRecord, loadBundledDocument, type OpenApiDocument } from '../src/lib/document.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
-import { serveDirectoryGzipped } from './gzip-static-server.ts';
+import { serveLikeAStaticHost } from './static-host.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
 
@@ -286,8 +286,8 @@ async function main(): Promise<void> {
     projectRoot,
   );
 
-  const ours = await serveDirectoryGzipped(path.join(projectRoot, 'dist'));
-  const redoc = await serveDirectoryGzipped(redocDirectory);
+  const ours = await serveLikeAStaticHost(path.join(projectRoot, 'dist'));
+  const redoc = await serveLikeAStaticHost(redocDirectory);
   const oursUrl = `${ours.origin}/reference/actions/${action}/`;
   const redocUrl = `${redoc.origin}/`;
   const browser = await chromium.launch(chromiumLaunchOptions());
