@@ -10,6 +10,7 @@ test('every page in the sitemap loads without credentials, errors, foreign hosts
   baseURL,
 }) => {
   const pagePaths = await sitemapPagePaths(request);
+  test.setTimeout(pagePaths.length * 10_000);
   const origin = new URL(baseURL ?? '').origin;
   // A fresh context carries no cookies, storage or HTTP credentials: a page that needs any fails.
   const context = await browser.newContext({ viewport: phoneViewport });

@@ -1,7 +1,11 @@
 import { expect, test, type APIRequestContext, type TestInfo } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
 import { expectedDocument } from './support/contract.ts';
-import { isPublishedUrl, previewPath, publishedOrigin, sitemapPagePaths } from './support/site.ts';
+import { isPublishedUrl, previewPath, publishedOrigin, sitemapPagePaths, staticHostURL } from './support/site.ts';
+
+// Crawlers meet the site on its host, which serves files without an extension and applies
+// `_headers`; `astro preview` does neither.
+test.use({ baseURL: staticHostURL() });
 
 /**
  * Checks that every URL a discovery file names exists. URLs on the site's configured origin
@@ -37,6 +41,8 @@ test('the server card answers 200 with JSON to its media type', async ({ request
   });
   expect(response.status()).toBe(200);
   expect(response.headers()['content-type']).toMatch(/json/);
+  // Browser-based MCP clients read the card from other origins.
+  expect(response.headers()['access-control-allow-origin']).toBe('*');
   const card: unknown = await response.json();
   expect(card).toMatchObject({ name: expect.any(String), remotes: expect.any(Array) });
 });
@@ -58,7 +64,11 @@ test('llms.txt is served and every page it names exists', async ({ request }, te
 
 test('the API catalog is a linkset whose links exist', async ({ request }, testInfo) => {
   const catalogPath = '/.well-known/api-catalog';
-  const catalog: unknown = JSON.parse(await fetchServed(request, catalogPath));
+  const response = await request.get(catalogPath);
+  expect(response.status()).toBe(200);
+  // RFC 9727, section 4.2.
+  expect(response.headers()['content-type']).toMatch(/^application\/linkset\+json\b/);
+  const catalog: unknown = await response.json();
   expect(catalog).toMatchObject({ linkset: expect.any(Array) });
   // RFC 9264: every link target is an `href`, every context an `anchor`; both may be relative.
   const urls: string[] = [];
