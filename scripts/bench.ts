@@ -98,12 +98,21 @@ function findDiscriminatorMapping(node: unknown): Record<string, unknown> | unde
 
 interface LoadFigures {
   bytes: number;
+  /** What had arrived when the `load` event fired; the rest loads while the reader reads. */
+  bytesAtLoad: number;
   requests: number;
   foreignRequests: number;
   scriptGzipBytes: number;
   scriptBytes: number;
   endpointShownMs: number;
   firstContentfulPaintMs: number;
+}
+
+/** One response of a load, for the breakdown of what a page weighs. */
+interface Transfer {
+  path: string;
+  type: string;
+  bytes: number;
 }
 
 /**
@@ -178,7 +187,7 @@ async function measureLoad(
   url: string,
   marker: EndpointMarker,
   network: NetworkProfile,
-): Promise<LoadFigures> {
+): Promise<{ figures: LoadFigures; transfers: Transfer[] }> {
   // A new context starts with an empty cache, so every load pays for everything.
   const context = await browser.newContext();
   const page = await context.newPage();
@@ -200,9 +209,15 @@ async function measureLoad(
   cdp.on('Network.dataReceived', (event) =>
     decodedBytes.set(event.requestId, (decodedBytes.get(event.requestId) ?? 0) + event.dataLength),
   );
+  const transfers: Transfer[] = [];
   cdp.on('Network.loadingFinished', (event) => {
     if (!isNetworkRequest(event.requestId)) return;
     bytes += event.encodedDataLength;
+    transfers.push({
+      path: new URL(requestUrls.get(event.requestId) ?? '').pathname,
+      type: resourceTypes.get(event.requestId) ?? 'Other',
+      bytes: event.encodedDataLength,
+    });
     if (resourceTypes.get(event.requestId) === 'Script') scriptGzipBytes += event.encodedDataLength;
   });
   await cdp.send('Network.enable');
@@ -212,6 +227,7 @@ async function measureLoad(
   await page.addInitScript(watchForEndpoint, marker);
 
   await page.goto(url, { waitUntil: 'load', timeout: 120_000 });
+  const bytesAtLoad = bytes;
   await page.waitForFunction(() => 'endpointShownAt' in window, undefined, { timeout: 60_000 });
   await page.waitForLoadState('networkidle');
   const timings = await page.evaluate(() => ({
@@ -232,13 +248,17 @@ async function measureLoad(
   }
   await context.close();
   return {
-    bytes,
-    requests: [...requestUrls.keys()].filter(isNetworkRequest).length,
-    foreignRequests,
-    scriptGzipBytes,
-    scriptBytes,
-    endpointShownMs: timings.endpointShownMs,
-    firstContentfulPaintMs: timings.firstContentfulPaintMs,
+    figures: {
+      bytes,
+      bytesAtLoad,
+      requests: [...requestUrls.keys()].filter(isNetworkRequest).length,
+      foreignRequests,
+      scriptGzipBytes,
+      scriptBytes,
+      endpointShownMs: timings.endpointShownMs,
+      firstContentfulPaintMs: timings.firstContentfulPaintMs,
+    },
+    transfers,
   };
 }
 
@@ -293,6 +313,8 @@ async function main(): Promise<void> {
   const browser = await chromium.launch(chromiumLaunchOptions());
   const browserVersion = browser.version();
   const samples = new Map<string, { ours: LoadFigures[]; redoc: LoadFigures[] }>();
+  let ourTransfers: Transfer[] = [];
+  const loadAverageBefore = os.loadavg()[0] ?? Number.NaN;
   let noScript = { ours: false, redoc: false };
   try {
     for (const network of networkProfiles) {
@@ -301,8 +323,10 @@ async function main(): Promise<void> {
       await measureLoad(browser, redocUrl, redocMarker, network);
       const figures = { ours: [] as LoadFigures[], redoc: [] as LoadFigures[] };
       for (let run = 0; run < measuredRuns; run += 1) {
-        figures.ours.push(await measureLoad(browser, oursUrl, oursMarker, network));
-        figures.redoc.push(await measureLoad(browser, redocUrl, redocMarker, network));
+        const load = await measureLoad(browser, oursUrl, oursMarker, network);
+        figures.ours.push(load.figures);
+        ourTransfers = load.transfers;
+        figures.redoc.push((await measureLoad(browser, redocUrl, redocMarker, network)).figures);
       }
       samples.set(network.label, figures);
     }
@@ -329,6 +353,8 @@ async function main(): Promise<void> {
     return `| ${label} | ${format(mine)} | ${format(theirs)} | ${percent(mine, theirs)} | ${target} |`;
   };
   const [local, slow] = networkProfiles as [NetworkProfile, NetworkProfile];
+  const loadAverageAfter = os.loadavg()[0] ?? Number.NaN;
+  const heaviest = ourTransfers.toSorted((a, b) => b.bytes - a.bytes).slice(0, 6);
   const lintMedian = median(timing.lint);
   const buildMedian = median(timing.build);
   const sumMedian = median(timing.lint.map((lint, index) => lint + (timing.build[index] ?? Number.NaN)));
@@ -336,7 +362,9 @@ async function main(): Promise<void> {
     `Measured ${new Date().toISOString().slice(0, 10)} with Chromium ${browserVersion} ` +
       `on ${os.cpus().length} cores; medians of ${measuredRuns} cold loads of each page per network, after one ` +
       `warm-up, both pages served gzipped by the same local server. ${slow.label}: 150 ms latency, ` +
-      '1.6 Mbit/s down (Chromium network emulation).',
+      '1.6 Mbit/s down (Chromium network emulation). Load average ' +
+      `${loadAverageBefore.toFixed(1)} before the page loads, ${loadAverageAfter.toFixed(1)} after: ` +
+      'timings from a busy machine run high.',
     `Ours: \`/reference/actions/${action}/\`. Redoc: \`redocly build-docs --inlineBundle\` of the same bundled document.`,
     `"The endpoint is on screen": ours shows \`${endpointPath}\`; Redoc shows \`POST\` \`${route}\` at the top of ` +
       'the operation (its introduction quoting the URL does not count). Measured from navigation start, ' +
@@ -345,6 +373,7 @@ async function main(): Promise<void> {
     '| Per page load (median) | Ours | Redoc | Ours / Redoc | Target |',
     '|---|---:|---:|---:|---|',
     row('Bytes transferred (gzip)', local, 'bytes', kilobytes, '≤ 5 %'),
+    row('… of which by the `load` event', local, 'bytesAtLoad', kilobytes),
     row('JavaScript (gzip)', local, 'scriptGzipBytes', kilobytes),
     row('JavaScript (uncompressed)', local, 'scriptBytes', kilobytes),
     row('Time until the endpoint is on screen, local', local, 'endpointShownMs', milliseconds, '≤ 25 %'),
@@ -365,6 +394,10 @@ async function main(): Promise<void> {
           `| Lint + build | ${seconds(sumMedian)} | ≤ 15 s on 2 cores |`,
           '',
         ]),
+    `Heaviest transfers of our page: ${heaviest
+      .map((transfer) => `\`${transfer.path}\` (${transfer.type}, ${kilobytes(transfer.bytes)})`)
+      .join(', ')}.`,
+    '',
     'Command: `npm run bench`',
   ];
   const markdown = `${lines.join('\n')}\n`;
