@@ -114,12 +114,17 @@ export function placeholdersIn(value: unknown): string[] {
   return [];
 }
 
-function fillInComment(endpoint: Endpoint, body: unknown, marker: string): string {
-  const things = [
+/** The comment that opens a sample: which values the reader must replace. */
+export function fillInComment(marker: string, things: string[]): string {
+  const listed = things.length > 1 ? `${things.slice(0, -1).join(', ')} and ${things.at(-1)}` : things.join('');
+  return `${marker} Fill in your own values: ${listed}.`;
+}
+
+function thingsToFillIn(endpoint: Endpoint, body: unknown): string[] {
+  return [
     ...endpoint.variables.map((variable) => variableName(variable.name)),
     ...placeholdersIn(body).map((placeholder) => `${placeholder} in the body`),
   ];
-  return `${marker} Fill in your own values: ${things.join(', ')}.`;
 }
 
 function variableDeclarations(endpoint: Endpoint, declare: (name: string, value: string) => string): string {
@@ -144,7 +149,7 @@ function curlSample(endpoint: Endpoint, body: unknown): string {
 }
 
 function javascriptSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
-  return `${fillInComment(endpoint, body, '//')}
+  return `${fillInComment('//', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `const ${name} = ${JSON.stringify(value)};`)}
 
 const response = await fetch(\`${interpolatedUrl(endpoint, (name) => `\${${name}}`)}\`, {
@@ -154,8 +159,9 @@ const response = await fetch(\`${interpolatedUrl(endpoint, (name) => `\${${name}
 });
 
 if (response.status === ${statuses.throttled}) {
-  // The hosting environment throttled the request before the service saw it; nothing changed.
-  throw new Error(\`Throttled, retry after \${response.headers.get("${statuses.retryAfter}")}\`);
+  // Throttled by the host, a firewall or a CDN: nothing changed.
+  const wait = response.headers.get("${statuses.retryAfter}");
+  throw new Error(\`Throttled, retry after \${wait}\`);
 }
 const text = await response.text();
 if (!response.ok) {
@@ -167,7 +173,7 @@ console.log(JSON.parse(text));
 
 function phpSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
   return `<?php
-${fillInComment(endpoint, body, '//')}
+${fillInComment('//', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)};`)}
 
 $response = wp_remote_post(
@@ -186,11 +192,13 @@ if ( is_wp_error( $response ) ) {
 }
 $status = wp_remote_retrieve_response_code( $response );
 if ( ${statuses.throttled} === $status ) {
-    // The hosting environment throttled the request before the service saw it; nothing changed.
-    throw new RuntimeException( 'Throttled, retry after ' . wp_remote_retrieve_header( $response, '${statuses.retryAfter.toLowerCase()}' ) );
+    // Throttled by the host, a firewall or a CDN: nothing changed.
+    $wait = wp_remote_retrieve_header( $response, '${statuses.retryAfter.toLowerCase()}' );
+    throw new RuntimeException( "Throttled, retry after {$wait}" );
 }
 if ( ${statuses.success} !== $status ) {
-    throw new RuntimeException( "HTTP {$status}: " . wp_remote_retrieve_body( $response ) );
+    $body = wp_remote_retrieve_body( $response );
+    throw new RuntimeException( "HTTP {$status}: {$body}" );
 }
 print_r( json_decode( wp_remote_retrieve_body( $response ), true ) );
 `;
@@ -201,7 +209,7 @@ function pythonSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuse
 import urllib.error
 import urllib.request
 
-${fillInComment(endpoint, body, '#')}
+${fillInComment('#', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `${name} = ${JSON.stringify(value)}`)}
 
 payload = ${pythonLiteral(body)}
@@ -217,9 +225,11 @@ try:
         print(json.load(response))
 except urllib.error.HTTPError as error:
     if error.code == ${statuses.throttled}:
-        # The hosting environment throttled the request before the service saw it; nothing changed.
-        raise SystemExit(f"Throttled, retry after {error.headers.get('${statuses.retryAfter}')}")
-    raise SystemExit(f"HTTP {error.code}: {error.read().decode('utf-8', 'replace')}")
+        # Throttled by the host, a firewall or a CDN: nothing changed.
+        wait = error.headers.get("${statuses.retryAfter}")
+        raise SystemExit(f"Throttled, retry after {wait}")
+    body = error.read().decode("utf-8", "replace")
+    raise SystemExit(f"HTTP {error.code}: {body}")
 `;
 }
 

@@ -18,8 +18,3 @@ export function renderInlineMarkdown(markdown: string): string {
   const lone = /^<p>([\s\S]*)<\/p>$/.exec(html);
   return lone?.[1] !== undefined && !lone[1].includes('<p>') ? lone[1] : html;
 }
-
-/** The first paragraph of a description, for places that show a summary. */
-export function firstParagraph(markdown: string): string {
-  return markdown.trim().split(/\n\s*\n/)[0]?.trim() ?? '';
-}

@@ -1,7 +1,6 @@
 import type { OpenApiDocument } from './document.ts';
 import { isRecord } from './document.ts';
 import type { Endpoint } from './endpoint.ts';
-import { firstParagraph } from './markdown.ts';
 import { jsonMediaType } from './request-body.ts';
 import type { ResolvedSchema } from './schemas.ts';
 import { alternatives, childPointer, contractError, resolveObject, resolveSchema } from './schemas.ts';
@@ -56,6 +55,11 @@ export const conflictStatus = '409';
 
 /** RFC 9110, section 10.2.3: the header that says how long to wait before trying again. */
 export const retryAfterHeader = 'Retry-After';
+
+/** The first paragraph of a description, for a table that has room for a summary only. */
+function firstParagraph(markdown: string): string {
+  return markdown.trim().split(/\n\s*\n/)[0]?.trim() ?? '';
+}
 
 function isErrorStatus(status: string): boolean {
   return /^[45]/.test(status);
