@@ -36,3 +36,19 @@ export function referenceSidebarItems(document: OpenApiDocument): SidebarLink[] 
     ),
   ];
 }
+
+/**
+ * Every path the reference generates outside the content collection: the endpoint page, one
+ * page per action and the two downloads. The links validator only knows content pages, so it
+ * needs these to accept links from the guides, while a link to an action that does not exist
+ * still fails.
+ */
+export function generatedPaths(document: OpenApiDocument): string[] {
+  const { actions } = readReferenceModel(document);
+  return [
+    endpointPagePath,
+    ...actions.map((action) => actionPagePath(action.identifier)),
+    downloadPaths.json,
+    downloadPaths.yaml,
+  ];
+}

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/actions.ts';
 import { isRecord, resolvePointer } from '../../src/lib/document.ts';
 import { acceptedStates, lifecycleEdges, targetStates } from '../../src/lib/lifecycle.ts';
-import { actionPagePath, referenceSidebarItems } from '../../src/lib/navigation.ts';
+import { actionPagePath, endpointPagePath, generatedPaths, referenceSidebarItems } from '../../src/lib/navigation.ts';
 import { referencePages } from '../../src/lib/reference-pages.ts';
 import { conflictStatus, errorTable, throttledResponse } from '../../src/lib/responses.ts';
 import { drawStateDiagram } from '../../src/lib/state-diagram.ts';
@@ -257,4 +257,15 @@ describe('the pages and the sidebar', () => {
     assert.deepEqual(item?.badge, { text: 'Deprecated', variant: 'caution' });
     assert.equal(readReferenceModel(deprecated).actions.find((a) => a.identifier === 'trial_end')?.deprecated, true);
   });
+});
+
+test('the generated paths are the pages and downloads the route and the endpoints build', () => {
+  assert.deepEqual(generatedPaths(document), [
+    endpointPagePath,
+    ...referencePages(model)
+      .filter((page) => page.type === 'action')
+      .map((page) => `/reference/${page.slug}/`),
+    '/openapi/v1.json',
+    '/openapi/v1.yaml',
+  ]);
 });
