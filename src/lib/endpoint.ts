@@ -85,6 +85,6 @@ export function readEndpoint(document: OpenApiDocument): Endpoint {
 }
 
 /** Replaces `{name}` in a URL template by the given values. */
-export function fillUrl(template: string, values: Record<string, string>): string {
+function fillUrl(template: string, values: Record<string, string>): string {
   return template.replace(/\{([^}]+)\}/g, (whole, name: string) => values[name] ?? whole);
 }

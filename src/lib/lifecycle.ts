@@ -45,7 +45,7 @@ export interface LifecycleEdge {
   actions: string[];
 }
 
-export const statusSchemaPointer = '#/components/schemas/SubscriptionStatus';
+const statusSchemaPointer = '#/components/schemas/SubscriptionStatus';
 const transitionsPointer = '#/x-transitions';
 
 /** The statuses an action accepts: any other status makes the service refuse it. */

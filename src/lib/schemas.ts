@@ -30,8 +30,6 @@ export interface ResolvedSchema {
   schema: SchemaObject;
   /** Where the schema was written: the referenced component when there was a `$ref`. */
   pointer: string;
-  /** The name of the component the schema came from (`Note`), when it came from one. */
-  componentName?: string;
 }
 
 /**
@@ -43,12 +41,7 @@ export function resolveSchema(document: OpenApiDocument, value: unknown, pointer
   if (isReference(value)) {
     const { $ref, ...siblings } = value;
     const target = resolveSchema(document, resolveReference(document, $ref, pointer), $ref);
-    const componentName = /^#\/components\/schemas\/([^/]+)$/.exec($ref)?.[1] ?? target.componentName;
-    return {
-      schema: { ...target.schema, ...siblings },
-      pointer: target.pointer,
-      ...(componentName === undefined ? {} : { componentName }),
-    };
+    return { schema: { ...target.schema, ...siblings }, pointer: target.pointer };
   }
   if (!isRecord(value)) throw contractError(pointer, 'is expected to be a schema object');
   return { schema: value, pointer };

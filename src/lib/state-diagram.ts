@@ -137,57 +137,66 @@ function segmentHitsBox(from: Point, to: Point, box: Box): boolean {
   return false;
 }
 
-export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): StateDiagram {
-  const edges = lifecycleEdges(lifecycle);
+/** Where every status sits, and the frame around the statuses one arrow can leave together. */
+interface Layout {
+  rankOf: (state: string) => number;
+  boxes: Map<string, Box>;
+  /** Statuses in the frame: every one above the bottom row. */
+  group: string[];
+  /** Bottom-row statuses that fixed actions reach from every status in the frame, with those actions. */
+  groupArrows: Map<string, string[]>;
+  groupBox: Box | undefined;
+  /** Edges drawn one by one, because no frame arrow stands for them. */
+  individual: LifecycleEdge[];
+  isLaneEdge: (edge: LifecycleEdge) => boolean;
+  /** Where lanes begin on the left; the right side mirrors it. */
+  left: number;
+  width: number;
+  height: number;
+}
+
+function layOut(lifecycle: Lifecycle, edges: LifecycleEdge[]): Layout {
   const rank = rankStates(lifecycle, edges);
+  const rankOf = (state: string): number => rank.get(state) ?? 0;
   const rankCount = Math.max(...rank.values()) + 1;
-  const chosenActions = new Set(
-    lifecycle.transitions.filter((transition) => transition.kind === 'chosen').map((transition) => transition.action),
-  );
 
   // Rows: statuses of one rank, ordered by where their predecessors sit, then by the enum.
   const rows: string[][] = Array.from({ length: rankCount }, () => []);
-  for (const state of lifecycle.states) rows[rank.get(state) ?? 0]?.push(state);
+  for (const state of lifecycle.states) rows[rankOf(state)]?.push(state);
   const nodeWidth = Math.max(110, ...lifecycle.states.map((state) => textWidth(state) + 28));
   const widest = Math.max(...rows.map((row) => row.length));
   const coreWidth = widest * nodeWidth + (widest - 1) * columnGap;
 
-  // Statuses every fixed transition into the bottom row starts from: drawn as one group.
-  const group = lifecycle.states.filter((state) => (rank.get(state) ?? 0) < rankCount - 1);
+  // A fixed action that accepts every status above the bottom row gets one arrow out of a frame.
+  const group = lifecycle.states.filter((state) => rankOf(state) < rankCount - 1);
   const groupArrows = new Map<string, string[]>();
   for (const transition of lifecycle.transitions) {
     const sources = new Set(acceptedStates(transition));
     const whole = group.length > 2 && sources.size === group.length && group.every((state) => sources.has(state));
-    if (transition.kind === 'fixed' && whole && (rank.get(transition.to) ?? 0) === rankCount - 1) {
+    if (transition.kind === 'fixed' && whole && rankOf(transition.to) === rankCount - 1) {
       groupArrows.set(transition.to, [...(groupArrows.get(transition.to) ?? []), transition.action]);
     }
   }
-  const coveredByGroup = (edge: LifecycleEdge): boolean =>
-    groupArrows.has(edge.to) && group.includes(edge.from);
-
+  const individual = edges.filter((edge) => !(groupArrows.has(edge.to) && group.includes(edge.from)));
   // Edges between neighbouring rows are straight; the others take a lane at the side.
-  const individual = edges.filter((edge) => !coveredByGroup(edge));
-  const isLaneEdge = (edge: LifecycleEdge): boolean =>
-    Math.abs((rank.get(edge.to) ?? 0) - (rank.get(edge.from) ?? 0)) !== 1;
-  const laneEdges = individual.filter(isLaneEdge);
-  const lanesPerSide = Math.ceil(laneEdges.length / 2);
-  const laneArea = lanesPerSide * laneSpacing + 24;
+  const isLaneEdge = (edge: LifecycleEdge): boolean => Math.abs(rankOf(edge.to) - rankOf(edge.from)) !== 1;
+  const lanesPerSide = Math.ceil(individual.filter(isLaneEdge).length / 2);
 
   const groupUsed = groupArrows.size > 0;
-  const left = padding + (groupUsed ? groupPadding : 0) + laneArea;
+  const left = padding + (groupUsed ? groupPadding : 0) + lanesPerSide * laneSpacing + 24;
   const width = left * 2 + coreWidth;
   const centerX = width / 2;
   const top = padding + (groupUsed ? groupHeader + groupPadding : 0);
-
-  const boxes = new Map<string, Box>();
   const rowY = (index: number): number => {
     const extra = groupUsed && index === rankCount - 1 ? groupPadding + 48 : 0;
     return top + index * (nodeHeight + rowGap) + extra;
   };
+
+  const boxes = new Map<string, Box>();
   rows.forEach((row, index) => {
     const barycenter = (state: string): number => {
       const sources = edges
-        .filter((edge) => edge.to === state && (rank.get(edge.from) ?? 0) < index)
+        .filter((edge) => edge.to === state && rankOf(edge.from) < index)
         .map((edge) => boxes.get(edge.from))
         .filter((box): box is Box => box !== undefined)
         .map((box) => box.x + box.width / 2);
@@ -208,15 +217,25 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
   });
 
   const groupBox: Box | undefined = groupUsed
-    ? {
-        x: padding,
-        y: padding,
-        width: width - padding * 2,
-        height: rowY(rankCount - 2) + nodeHeight + groupPadding - padding,
-      }
+    ? { x: padding, y: padding, width: width - padding * 2, height: rowY(rankCount - 2) + nodeHeight + groupPadding - padding }
     : undefined;
   const height = rowY(rankCount - 1) + nodeHeight + padding;
+  return { rankOf, boxes, group, groupArrows, groupBox, individual, isLaneEdge, left, width, height };
+}
 
+/** Samples a quadratic curve, so labels can be placed along it like along straight segments. */
+function sampleCurve(start: Point, control: Point, end: Point): Point[] {
+  return Array.from({ length: 13 }, (_, step) => {
+    const t = step / 12;
+    return {
+      x: (1 - t) ** 2 * start.x + 2 * (1 - t) * t * control.x + t ** 2 * end.x,
+      y: (1 - t) ** 2 * start.y + 2 * (1 - t) * t * control.y + t ** 2 * end.y,
+    };
+  });
+}
+
+function routeArrows(layout: Layout, chosenActions: Set<string>): Arrow[] {
+  const { rankOf, boxes, groupArrows, groupBox, individual, isLaneEdge, left, width } = layout;
   const boxOf = (state: string): Box => {
     const box = boxes.get(state);
     if (box === undefined) throw new Error(`The diagram has no box for ${state}`);
@@ -230,13 +249,14 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
   for (const edge of individual.filter((candidate) => !isLaneEdge(candidate))) {
     const from = boxOf(edge.from);
     const to = boxOf(edge.to);
-    const down = (rank.get(edge.to) ?? 0) > (rank.get(edge.from) ?? 0);
+    const down = rankOf(edge.to) > rankOf(edge.from);
+    const labels = fixedLabels(edge);
+    const paired = hasReverse(edge);
     // A pair of opposite arrows between the same two statuses gets apart ends and bows apart.
-    const apart = hasReverse(edge) ? (down ? -14 : 14) : 0;
+    const apart = paired ? (down ? -14 : 14) : 0;
     const start = { x: from.x + from.width / 2 + apart, y: down ? from.y + from.height : from.y };
     const end = { x: to.x + to.width / 2 + apart, y: down ? to.y : to.y + to.height };
-    const labels = fixedLabels(edge);
-    if (!hasReverse(edge)) {
+    if (!paired) {
       arrows.push({ points: [start, end], labels, dashed: labels.length === 0 });
       continue;
     }
@@ -245,59 +265,50 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
       x: (start.x + end.x) / 2 + ((end.y - start.y) / length) * -36,
       y: (start.y + end.y) / 2 + ((end.x - start.x) / length) * 36,
     };
-    const points = Array.from({ length: 13 }, (_, step) => {
-      const t = step / 12;
-      return {
-        x: (1 - t) ** 2 * start.x + 2 * (1 - t) * t * control.x + t ** 2 * end.x,
-        y: (1 - t) ** 2 * start.y + 2 * (1 - t) * t * control.y + t ** 2 * end.y,
-      };
-    });
-    arrows.push({ points, control, labels, dashed: labels.length === 0 });
+    arrows.push({ points: sampleCurve(start, control, end), control, labels, dashed: labels.length === 0 });
   }
+
+  // Short lane edges take the lanes nearest the statuses, so longer ones do not cross them.
+  const span = (edge: LifecycleEdge): number => Math.abs(rankOf(edge.to) - rankOf(edge.from));
+  const laneEdges = individual.filter(isLaneEdge).sort((a, b) => span(a) - span(b));
   let leftLanes = 0;
   let rightLanes = 0;
-  const sortedLaneEdges = [...laneEdges].sort(
-    (a, b) => Math.abs((rank.get(a.to) ?? 0) - (rank.get(a.from) ?? 0)) - Math.abs((rank.get(b.to) ?? 0) - (rank.get(b.from) ?? 0)),
-  );
-  for (const edge of sortedLaneEdges) {
+  for (const edge of laneEdges) {
     const from = boxOf(edge.from);
     const to = boxOf(edge.to);
     const middle = (from.x + to.x + from.width) / 2;
-    const onLeft = middle < centerX || (middle === centerX && leftLanes <= rightLanes);
+    const onLeft = middle < width / 2 || (middle === width / 2 && leftLanes <= rightLanes);
     const lane = onLeft ? left - 24 - leftLanes++ * laneSpacing : width - left + 24 + rightLanes++ * laneSpacing;
-    const startX = onLeft ? from.x : from.x + from.width;
-    const endX = onLeft ? to.x : to.x + to.width;
     // A pair of opposite lane edges would share their ends; nudge them apart by direction.
-    const nudge = (rank.get(edge.to) ?? 0) < (rank.get(edge.from) ?? 0) ? -6 : 6;
+    const nudge = rankOf(edge.to) < rankOf(edge.from) ? -6 : 6;
     const startY = from.y + from.height / 2 + nudge;
     const endY = to.y + to.height / 2 + nudge;
+    const labels = fixedLabels(edge);
     arrows.push({
       points: [
-        { x: startX, y: startY },
+        { x: onLeft ? from.x : from.x + from.width, y: startY },
         { x: lane, y: startY },
         { x: lane, y: endY },
-        { x: endX, y: endY },
+        { x: onLeft ? to.x : to.x + to.width, y: endY },
       ],
-      labels: fixedLabels(edge),
-      dashed: fixedLabels(edge).length === 0,
+      labels,
+      dashed: labels.length === 0,
     });
   }
+
   if (groupBox !== undefined) {
     for (const [target, actions] of groupArrows) {
       const to = boxOf(target);
       const x = to.x + to.width / 2;
-      arrows.push({
-        points: [
-          { x, y: groupBox.y + groupBox.height },
-          { x, y: to.y },
-        ],
-        labels: actions,
-        dashed: false,
-      });
+      arrows.push({ points: [{ x, y: groupBox.y + groupBox.height }, { x, y: to.y }], labels: actions, dashed: false });
     }
   }
+  return arrows;
+}
 
-  // Labels go where they cover no status, no other label and no arrow but their own.
+/** Places each arrow's label where it covers no status, no other label and the fewest other arrows. */
+function placeLabels(layout: Layout, arrows: Arrow[]): { box: Box; lines: string[] }[] {
+  const { boxes, groupBox, width, height } = layout;
   const labelBoxes: { box: Box; lines: string[] }[] = [];
   for (const [index, arrow] of arrows.entries()) {
     if (arrow.labels.length === 0) continue;
@@ -332,7 +343,6 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
     }
     const inside = (box: Box): boolean =>
       box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height;
-    // The best place covers no status and no label, stays inside, and crosses the fewest arrows.
     const cost = (box: Box): number =>
       (inside(box) ? 0 : 5000) +
       1000 * [...boxes.values()].filter((other) => intersects(box, other)).length +
@@ -354,15 +364,25 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
     if (chosen === undefined) continue;
     labelBoxes.push({ box: chosen, lines: arrow.labels });
   }
+  return labelBoxes;
+}
+
+export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): StateDiagram {
+  const edges = lifecycleEdges(lifecycle);
+  const layout = layOut(lifecycle, edges);
+  const { boxes, group, groupBox, width, height } = layout;
+  const chosenActions = new Set(
+    lifecycle.transitions.filter((transition) => transition.kind === 'chosen').map((transition) => transition.action),
+  );
+  const arrows = routeArrows(layout, chosenActions);
+  const labelBoxes = placeLabels(layout, arrows);
 
   const title = 'Subscription lifecycle: statuses and the actions that move between them';
   const description = describeLifecycle(lifecycle);
   const chosenList = list([...chosenActions], 'and');
   const legendParts = [
     'Each box is a status; arrows point from the status an action accepts to the status it leads to.',
-    groupUsed
-      ? `An arrow leaving the dashed frame applies to every status inside it.`
-      : '',
+    groupBox !== undefined ? 'An arrow leaving the dashed frame applies to every status inside it.' : '',
     chosenActions.size > 0
       ? `Dashed arrows are moves only ${chosenList} makes; it can also make moves drawn solid, as the transition table lists.`
       : '',
