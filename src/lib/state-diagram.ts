@@ -163,7 +163,7 @@ function layOut(lifecycle: Lifecycle, edges: LifecycleEdge[]): Layout {
   // Rows: statuses of one rank, ordered by where their predecessors sit, then by the enum.
   const rows: string[][] = Array.from({ length: rankCount }, () => []);
   for (const state of lifecycle.states) rows[rankOf(state)]?.push(state);
-  const nodeWidth = Math.max(110, ...lifecycle.states.map((state) => textWidth(state) + 28));
+  const nodeWidth = Math.ceil(Math.max(110, ...lifecycle.states.map((state) => textWidth(state) + 28)));
   const widest = Math.max(...rows.map((row) => row.length));
   const coreWidth = widest * nodeWidth + (widest - 1) * columnGap;
 
@@ -401,9 +401,10 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
     return arrow.points.map((point, index) => `${index === 0 ? 'M' : 'L'}${at(point)}`).join(' ');
   };
 
+  const num = (value: number): string => String(Math.round(value * 10) / 10);
   const parts: string[] = [];
   parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" class="state-diagram" role="img" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" aria-labelledby="${idPrefix}-title ${idPrefix}-desc">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" class="state-diagram" role="img" viewBox="0 0 ${num(width)} ${num(height)}" width="${num(width)}" height="${num(height)}" aria-labelledby="${idPrefix}-title ${idPrefix}-desc">`,
     `<title id="${idPrefix}-title">${escapeXml(title)}</title>`,
     `<desc id="${idPrefix}-desc">${escapeXml(description)}</desc>`,
     `<style>
@@ -423,8 +424,8 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
   );
   if (groupBox !== undefined) {
     parts.push(
-      `<rect class="group" x="${groupBox.x}" y="${groupBox.y}" width="${groupBox.width}" height="${groupBox.height}" rx="10"/>`,
-      `<text class="group-label" x="${groupBox.x + 10}" y="${groupBox.y + 16}">${escapeXml(`any of: ${list(group, 'or')}`)}</text>`,
+      `<rect class="group" x="${num(groupBox.x)}" y="${num(groupBox.y)}" width="${num(groupBox.width)}" height="${num(groupBox.height)}" rx="10"/>`,
+      `<text class="group-label" x="${num(groupBox.x + 10)}" y="${num(groupBox.y + 16)}">${escapeXml(`any of: ${list(group, 'or')}`)}</text>`,
     );
   }
   for (const arrow of arrows) {
@@ -436,20 +437,20 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
     const final = lifecycle.finalStates.includes(state);
     parts.push(
       `<g class="state${final ? ' final' : ''}">`,
-      `<rect x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="8"/>`,
+      `<rect x="${num(box.x)}" y="${num(box.y)}" width="${num(box.width)}" height="${num(box.height)}" rx="8"/>`,
       final
-        ? `<rect class="outer" x="${box.x - 4}" y="${box.y - 4}" width="${box.width + 8}" height="${box.height + 8}" rx="11"/>`
+        ? `<rect class="outer" x="${num(box.x - 4)}" y="${num(box.y - 4)}" width="${num(box.width + 8)}" height="${num(box.height + 8)}" rx="11"/>`
         : '',
-      `<text x="${box.x + box.width / 2}" y="${box.y + box.height / 2}" text-anchor="middle" dominant-baseline="central">${escapeXml(state)}</text>`,
+      `<text x="${num(box.x + box.width / 2)}" y="${num(box.y + box.height / 2)}" text-anchor="middle" dominant-baseline="central">${escapeXml(state)}</text>`,
       `</g>`,
     );
   }
   for (const { box, lines } of labelBoxes) {
     parts.push(
-      `<rect class="label-backdrop" x="${box.x}" y="${box.y}" width="${box.width}" height="${box.height}" rx="3"/>`,
+      `<rect class="label-backdrop" x="${num(box.x)}" y="${num(box.y)}" width="${num(box.width)}" height="${num(box.height)}" rx="3"/>`,
       ...lines.map(
         (line, index) =>
-          `<text class="label" x="${box.x + 3}" y="${box.y + 2 + (index + 1) * (fontSize + 3) - 3}">${escapeXml(line)}</text>`,
+          `<text class="label" x="${num(box.x + 3)}" y="${num(box.y + 2 + (index + 1) * (fontSize + 3) - 3)}">${escapeXml(line)}</text>`,
       ),
     );
   }
