@@ -125,7 +125,14 @@ test.describe('with JavaScript and clipboard access', () => {
   });
 });
 
-test('the search finds each action by its identifier', async ({ page }) => {
+test('the search finds each action by its identifier', async ({ page, baseURL }) => {
+  // Pagefind fetches its index and WebAssembly only when a search runs; those stay local too.
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  const consoleErrors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
   await page.goto('/');
   await page.getByRole('button', { name: 'Search' }).click();
   const dialog = page.getByRole('dialog');
@@ -139,6 +146,10 @@ test('the search finds each action by its identifier', async ({ page }) => {
       ).toBeVisible();
     });
   }
+  const origin = new URL(baseURL ?? '').origin;
+  expect(requested.filter((url) => /^https?:/.test(url) && new URL(url).origin !== origin)).toEqual([]);
+  expect(requested.some((url) => url.includes('/pagefind/')), 'the search loaded its index').toBe(true);
+  expect(consoleErrors).toEqual([]);
 });
 
 test('the sidebar reaches every page in the sitemap, and only those', async ({ page, request }) => {
