@@ -289,6 +289,8 @@ function percent(ours: number, theirs: number): string {
 }
 
 async function main(): Promise<void> {
+  // Other work on the machine slows every figure here; the load average says how busy it was.
+  const loadAverageBefore = os.loadavg()[0] ?? Number.NaN;
   const timing = timeLintAndBuild();
   if (!existsSync(path.join(projectRoot, 'dist/index.html'))) {
     throw new Error('dist/ holds no build: run `npm run build` or give --build-runs of at least 1');
@@ -314,7 +316,6 @@ async function main(): Promise<void> {
   const browserVersion = browser.version();
   const samples = new Map<string, { ours: LoadFigures[]; redoc: LoadFigures[] }>();
   let ourTransfers: Transfer[] = [];
-  const loadAverageBefore = os.loadavg()[0] ?? Number.NaN;
   let noScript = { ours: false, redoc: false };
   try {
     for (const network of networkProfiles) {
@@ -362,8 +363,8 @@ async function main(): Promise<void> {
     `Measured ${new Date().toISOString().slice(0, 10)} with Chromium ${browserVersion} ` +
       `on ${os.cpus().length} cores; medians of ${measuredRuns} cold loads of each page per network, after one ` +
       `warm-up, both pages served gzipped by the same local server. ${slow.label}: 150 ms latency, ` +
-      '1.6 Mbit/s down (Chromium network emulation). Load average ' +
-      `${loadAverageBefore.toFixed(1)} before the page loads, ${loadAverageAfter.toFixed(1)} after: ` +
+      '1.6 Mbit/s down (Chromium network emulation). One-minute load average ' +
+      `${loadAverageBefore.toFixed(1)} at the start, ${loadAverageAfter.toFixed(1)} at the end: ` +
       'timings from a busy machine run high.',
     `Ours: \`/reference/actions/${action}/\`. Redoc: \`redocly build-docs --inlineBundle\` of the same bundled document.`,
     `"The endpoint is on screen": ours shows \`${endpointPath}\`; Redoc shows \`POST\` \`${route}\` at the top of ` +
