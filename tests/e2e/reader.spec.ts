@@ -8,9 +8,6 @@ const sampleLanguages = ['curl', 'javascript', 'php', 'python'];
 /** The sections every action page has, by heading id. */
 const actionSections = ['fields', 'request-example', 'success-response', 'errors', 'code-samples'];
 
-/** The endpoint's path, as every sample has to call it. */
-const endpointPath = '/wp-json/service/v1/action';
-
 function heading(page: Page, id: string): Locator {
   return page.locator(`:is(h2, h3, h4)[id="${id}"]`);
 }
@@ -73,15 +70,16 @@ test.describe('read without JavaScript', () => {
       await expect(successExample).toBeVisible();
       expect(JSON.parse(await codeText(successExample)), 'success response').toEqual(action.successExample);
 
+      const apiKeyPlaceholder = String((action.requestExample as { api_key?: unknown }).api_key);
       for (const language of sampleLanguages) {
         const sample = page.locator(`[data-sample-language="${language}"]`);
         await expect(sample, `${language} sample`).toHaveCount(1);
         const code = sample.locator('pre');
         await expect.soft(code, `${language} sample is visible`).toBeVisible();
         const text = await codeText(code);
-        expect.soft(text, `${language} sample calls the endpoint`).toContain(endpointPath);
+        expect.soft(text, `${language} sample calls the endpoint`).toContain(action.endpointPath);
         expect.soft(text, `${language} sample sends the action`).toContain(action.identifier);
-        expect.soft(text, `${language} sample keeps the key a placeholder`).toContain('<API_KEY>');
+        expect.soft(text, `${language} sample keeps the example's key placeholder`).toContain(apiKeyPlaceholder);
       }
     });
   }

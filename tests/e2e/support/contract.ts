@@ -30,6 +30,8 @@ export const expectedDocument: OpenApiDocument = asOpenApiDocument(
 
 export interface ExpectedAction {
   identifier: string;
+  /** The URL path the action is sent to: the server's path, then the operation's route. */
+  endpointPath: string;
   /** Names of the body fields the action's schema declares. */
   fields: string[];
   /** The request example the document keeps under the action's identifier. */
@@ -64,6 +66,14 @@ function exampleValue(examples: unknown, identifier: string, where: string): unk
   return record(examples[identifier], `${where}/${identifier}`).value;
 }
 
+/** The path part of the document's first server URL, its variables filled with their defaults. */
+function serverPath(): string {
+  const server = expectedDocument.servers?.[0];
+  if (server === undefined) throw new Error('The bundled document names no server');
+  const url = server.url.replace(/\{(\w+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? name);
+  return new URL(url).pathname.replace(/\/$/, '');
+}
+
 /**
  * Every action the document defines: the `discriminator.mapping` of each JSON request body,
  * with the schema it maps to and the examples named after it.
@@ -86,6 +96,7 @@ function expectedActions(): ExpectedAction[] {
       for (const [identifier, target] of Object.entries(mapping)) {
         actions.push({
           identifier,
+          endpointPath: `${serverPath()}${route}`,
           fields: propertyNames(record({ $ref: target }, identifier), identifier),
           requestExample: exampleValue(json.examples, identifier, `${where}/requestBody`),
           successExample: exampleValue(
