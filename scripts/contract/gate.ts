@@ -6,6 +6,8 @@ export interface GateProblem {
   file: string;
   /** What is wrong, in a sentence that says which rule of the specification it breaks. */
   message: string;
+  /** Line in `file` (1-based), when the tool that found the problem knows it. */
+  line?: number;
 }
 
 /** What every step of `npm run lint` gets to look at. */
@@ -18,7 +20,10 @@ export interface GateContext {
   document: OpenApiDocument;
   /** Absolute path of the bundled JSON that `document` was read from. */
   bundlePath: string;
-  /** Output format requested for Redocly (`stylish`, `github-actions`, ...). */
+  /**
+   * Output format the user asked for (`stylish`, `github-actions`). The gate prints every
+   * step's problems itself in that format, so a step only needs it to shape its messages.
+   */
   format: string;
 }
 

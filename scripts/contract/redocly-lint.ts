@@ -1,0 +1,137 @@
+import { execFile, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { isRecord } from '../../src/lib/document.ts';
+import type { GateContext, GateProblem, GateStep } from './gate.ts';
+
+/** The API's name in `redocly.yaml`; Redocly reads its root and its rules from there. */
+export const redoclyApiName = 'service@v1';
+
+/**
+ * Makes Redocly's text read the same on every machine: absolute paths inside the project
+ * (Redocly quotes them when a `$ref` cannot be read) become project-relative.
+ */
+export function withoutProjectDirectory(text: string, projectDirectory: string): string {
+  return text.replaceAll(`${path.resolve(projectDirectory)}${path.sep}`, '');
+}
+
+interface RedoclyLocation {
+  source: { ref: string };
+  start?: { line: number };
+}
+
+interface RedoclyProblem {
+  ruleId: string;
+  severity: string;
+  message: string;
+  location: RedoclyLocation[];
+}
+
+function isRedoclyProblem(value: unknown): value is RedoclyProblem {
+  return (
+    isRecord(value) &&
+    typeof value.ruleId === 'string' &&
+    typeof value.severity === 'string' &&
+    typeof value.message === 'string' &&
+    Array.isArray(value.location) &&
+    value.location.every((location) => isRecord(location) && isRecord(location.source) && typeof location.source.ref === 'string')
+  );
+}
+
+/** Reads the problems out of `redocly lint --format=json`; `undefined` if the report is not that. */
+export function parseRedoclyReport(report: string): RedoclyProblem[] | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(report);
+  } catch {
+    return undefined;
+  }
+  if (!isRecord(parsed) || !Array.isArray(parsed.problems)) return undefined;
+  return parsed.problems.filter(isRedoclyProblem);
+}
+
+function toGateProblem(problem: RedoclyProblem, projectDirectory: string): GateProblem {
+  const location = problem.location[0];
+  const source = location?.source.ref ?? '';
+  const file = path.isAbsolute(source) ? path.relative(projectDirectory, source) : source;
+  const message = `${withoutProjectDirectory(problem.message, projectDirectory)} [Redocly rule ${problem.ruleId}]`;
+  const line = location?.start?.line;
+  return typeof line === 'number' ? { file, message, line } : { file, message };
+}
+
+/** The problems of a finished `redocly lint` run, from its exit code and its output. */
+export function lintProblems(
+  outcome: { exitCode: number; stdout: string; stderr: string },
+  projectDirectory: string,
+  root: string,
+): GateProblem[] {
+  if (outcome.exitCode === 0) return [];
+  const problems = parseRedoclyReport(outcome.stdout);
+  if (problems === undefined) {
+    // Redocly stopped before linting (for example a broken `redocly.yaml`): pass on its words.
+    const words = withoutProjectDirectory(`${outcome.stderr}${outcome.stdout}`.trim(), projectDirectory);
+    return [{ file: 'redocly.yaml', message: `redocly lint could not run: ${words || `exit code ${outcome.exitCode}`}` }];
+  }
+  const seen = new Set<string>();
+  const gateProblems: GateProblem[] = [];
+  for (const problem of problems.filter((candidate) => candidate.severity === 'error')) {
+    const gateProblem = toGateProblem(problem, projectDirectory);
+    // Redocly repeats a problem once for every place that reaches it; one report is enough.
+    const key = `${gateProblem.file}\u0000${gateProblem.line ?? ''}\u0000${gateProblem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    gateProblems.push(gateProblem);
+  }
+  if (gateProblems.length === 0) {
+    return [{ file: root, message: `redocly lint failed (exit code ${outcome.exitCode}) without naming a problem.` }];
+  }
+  return gateProblems;
+}
+
+const redoclyCli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+
+/** A `redocly lint` run under way. */
+export interface RedoclyLintRun {
+  problems: Promise<GateProblem[]>;
+  /** Stops the run when its report is no longer wanted; `problems` then never matters. */
+  cancel(): void;
+}
+
+/**
+ * Starts the real `redocly lint` in the background, with the rules of the project's
+ * `redocly.yaml` (the `recommended-strict` ruleset plus the configurable rules written for the
+ * interface specification). `runRedocly` would block until Redocly ends; this one lets the gate
+ * bundle at the same time, since the lint reads the source files and not the bundle.
+ *
+ * Redocly is asked for its JSON report whatever format the user chose: the gate prints every
+ * step's problems itself, one list in one format, and JSON is the only one of Redocly's formats
+ * that gives each problem's file, line and rule without scraping text.
+ */
+export function startRedoclyLint(projectDirectory: string, root: string): RedoclyLintRun {
+  const args = [redoclyCli, 'lint', redoclyApiName, '--lint-config=error', '--format=json', '--max-problems=1000'];
+  let child: ChildProcess | undefined;
+  const problems = new Promise<GateProblem[]>((resolve) => {
+    child = execFile(
+      process.execPath,
+      args,
+      {
+        cwd: projectDirectory,
+        encoding: 'utf8',
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
+      },
+      (error, stdout, stderr) => {
+        const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        const outcome = { exitCode, stdout, stderr: error !== null && stderr === '' ? error.message : stderr };
+        resolve(lintProblems(outcome, projectDirectory, root));
+      },
+    );
+  });
+  return { problems, cancel: () => child?.kill() };
+}
+
+/** Step (a) of the gate: Redocly's own lint of the source files. */
+export const redoclyLintStep: GateStep = {
+  name: 'Redocly lint',
+  run: (context: GateContext) => startRedoclyLint(context.projectDirectory, context.root).problems,
+};

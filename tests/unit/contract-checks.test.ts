@@ -1,0 +1,358 @@
+/**
+ * The contract checks, rule by rule, beyond the breaking edits of `contract-gate.test.ts`. The
+ * real contract is bundled once by Redocly; each test changes a clone of that bundle in memory,
+ * which is exactly what the checks read, and expects the check of the broken rule to say so.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
+import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/document.ts';
+import {
+  contractChecks,
+  contractChecksStep,
+  isReservedExampleHost,
+  runContractChecks,
+  specifiedActions,
+} from '../../scripts/contract/checks.ts';
+import { createSourceLocator } from '../../scripts/contract/source-files.ts';
+import { copyContract, type ContractCopy } from './contract-copy.ts';
+
+let copy: ContractCopy;
+let bundled: OpenApiDocument;
+let bundlePath: string;
+
+before(() => {
+  copy = copyContract();
+  const bundle = bundleContract(copy.directory, contractRoot, '.generated/lint');
+  bundled = asOpenApiDocument(bundle.document, bundle.jsonPath);
+  bundlePath = bundle.jsonPath;
+});
+
+after(() => copy.remove());
+
+/** A clone of the bundled real contract, as plain data to break. */
+function brokenBundle(edit: (document: Record<string, any>) => void): OpenApiDocument {
+  const clone = structuredClone(bundled) as unknown as Record<string, any>;
+  edit(clone);
+  return clone as unknown as OpenApiDocument;
+}
+
+function findingsOf(document: OpenApiDocument, checkName: string): string[] {
+  return runContractChecks(document)
+    .filter((finding) => finding.check.name === checkName)
+    .map((finding) => finding.message);
+}
+
+function assertFinding(document: OpenApiDocument, checkName: string, message: RegExp): void {
+  const all = runContractChecks(document);
+  assert.ok(
+    all.some((finding) => finding.check.name === checkName && message.test(finding.message)),
+    `expected ${checkName} to report ${message}; found:\n${all.map((finding) => `  [${finding.check.name}] ${finding.message}`).join('\n')}`,
+  );
+}
+
+const schemas = (document: Record<string, any>): Record<string, any> => document.components.schemas;
+const requestMediaType = (document: Record<string, any>): Record<string, any> =>
+  document.components.requestBodies.ActionRequest.content['application/json'];
+
+describe('the contract checks', () => {
+  test('find nothing wrong with the real contract', () => {
+    assert.deepEqual(runContractChecks(bundled), []);
+  });
+
+  test('each name the rule and the section of the interface specification they enforce', () => {
+    const names = contractChecks.map((check) => check.name);
+    assert.equal(new Set(names).size, names.length, 'check names must be unique');
+    for (const check of contractChecks) assert.match(check.rule, /interface-spec\.md §\d/);
+  });
+
+  describe('single-endpoint', () => {
+    test('rejects a server that is not an absolute URL', () => {
+      const document = brokenBundle((doc) => {
+        doc.servers[0].url = '/wp-json/service/v1';
+      });
+      assertFinding(document, 'single-endpoint', /"\/wp-json\/service\/v1" is not an absolute URL/);
+    });
+
+    test('rejects a document without a server', () => {
+      const document = brokenBundle((doc) => {
+        delete doc.servers;
+      });
+      assertFinding(document, 'single-endpoint', /declares no server/);
+    });
+
+    test('rejects the path renamed', () => {
+      const document = brokenBundle((doc) => {
+        doc.paths = { '/actions': doc.paths['/action'] };
+      });
+      assertFinding(document, 'single-endpoint', /resolves to \/wp-json\/service\/v1\/actions, not \/wp-json\/service\/v1\/action/);
+    });
+  });
+
+  describe('site-variable', () => {
+    test('accepts only reserved example names as the default host', () => {
+      for (const host of ['shop.example', 'www.my-shop.example', 'shop.test', 'a.invalid', 'localhost:8080', 'example.com', 'shop.example.org']) {
+        assert.ok(isReservedExampleHost(host), host);
+      }
+      for (const host of ['shop.com', 'example.co.uk', 'myexample.com', 'shop.examples', 'test.shop.de']) {
+        assert.ok(!isReservedExampleHost(host), host);
+      }
+    });
+
+    test('rejects a default that could be a real shop', () => {
+      const document = brokenBundle((doc) => {
+        doc.servers[0].variables.site.default = 'shop.com';
+      });
+      assertFinding(document, 'site-variable', /"shop\.com", is not a reserved example name \(RFC 2606/);
+    });
+
+    test('rejects a fixed host instead of the {site} variable', () => {
+      const document = brokenBundle((doc) => {
+        doc.servers[0].url = 'https://api.publisher.example/wp-json/service/v1';
+      });
+      assertFinding(document, 'site-variable', /names the host "api\.publisher\.example"; .* must be the \{site\} variable/);
+    });
+  });
+
+  describe('eight-actions', () => {
+    test('rejects two branches for the same action', () => {
+      const document = brokenBundle((doc) => {
+        schemas(doc).ResumeSubscriptionRequest.properties.action.const = 'pause_subscription';
+      });
+      assertFinding(document, 'eight-actions', /Two branches of the request body set action to "pause_subscription"/);
+      assertFinding(document, 'eight-actions', /has action "resume_subscription"/);
+    });
+
+    test('rejects a mapping that sends an action to another branch', () => {
+      const document = brokenBundle((doc) => {
+        requestMediaType(doc).schema.discriminator.mapping.trial_end = '#/components/schemas/PaymentFailedRequest';
+      });
+      assertFinding(document, 'eight-actions', /maps "trial_end" to the branch whose action is "payment_failed"/);
+    });
+
+    test('rejects a discriminator on another field', () => {
+      const document = brokenBundle((doc) => {
+        requestMediaType(doc).schema.discriminator.propertyName = 'type';
+      });
+      assertFinding(document, 'eight-actions', /discriminator on "action"/);
+    });
+
+    test('rejects an unknown identifier in ActionName', () => {
+      const document = brokenBundle((doc) => {
+        schemas(doc).ActionName.enum.push('refund_subscription');
+      });
+      assertFinding(document, 'eight-actions', /ActionName must list exactly the eight identifiers; unknown: "refund_subscription"/);
+    });
+  });
+
+  describe('api-key-in-body', () => {
+    test('rejects an api_key that is not a string', () => {
+      const document = brokenBundle((doc) => {
+        schemas(doc).ApiKey.type = 'integer';
+      });
+      assert.equal(findingsOf(document, 'api-key-in-body').length, specifiedActions.length);
+      assertFinding(document, 'api-key-in-body', /"api_key" of the cancel_subscription branch has type "integer"; the key is a string/);
+    });
+
+    test('rejects a branch without an api_key property', () => {
+      const document = brokenBundle((doc) => {
+        delete schemas(doc).ExpireSubscriptionRequest.properties.api_key;
+      });
+      assertFinding(document, 'api-key-in-body', /expire_subscription branch has no "api_key" property/);
+    });
+  });
+
+  describe('credential-in-body-only', () => {
+    test('rejects any security scheme, OAuth or not', () => {
+      const document = brokenBundle((doc) => {
+        doc.components.securitySchemes = { siteKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } };
+      });
+      assertFinding(document, 'credential-in-body-only', /Security scheme "siteKey" \(type apiKey\) is declared/);
+    });
+
+    test('rejects a root security requirement', () => {
+      const document = brokenBundle((doc) => {
+        doc.security = [{ siteKey: [] }];
+      });
+      assertFinding(document, 'credential-in-body-only', /root security requirement/);
+    });
+
+    test('rejects an operation without security: []', () => {
+      const document = brokenBundle((doc) => {
+        delete doc.paths['/action'].post.security;
+      });
+      assertFinding(document, 'credential-in-body-only', /must declare "security: \[\]" \(it declares none\)/);
+    });
+
+    test('rejects a header, query or cookie parameter carrying a key', () => {
+      for (const [location, name] of [['header', 'Authorization'], ['header', 'X-API-Key'], ['query', 'api_key'], ['cookie', 'session_token']]) {
+        const document = brokenBundle((doc) => {
+          doc.paths['/action'].post.parameters = [{ name, in: location, schema: { type: 'string' } }];
+        });
+        assertFinding(document, 'credential-in-body-only', new RegExp(`The ${location} parameter "${name}" would carry a credential outside the body`));
+      }
+    });
+
+    test('leaves other parameters alone', () => {
+      const document = brokenBundle((doc) => {
+        doc.paths['/action'].parameters = [{ name: 'X-Request-Id', in: 'header', schema: { type: 'string' } }];
+      });
+      assert.deepEqual(findingsOf(document, 'credential-in-body-only'), []);
+    });
+  });
+
+  describe('request-examples', () => {
+    test('rejects an example that is valid for two branches', () => {
+      const document = brokenBundle((doc) => {
+        // The resume branch stops fixing its action, so the pause example fits it too.
+        schemas(doc).ResumeSubscriptionRequest.properties.action = { type: 'string' };
+      });
+      assertFinding(document, 'request-examples', /"pause_subscription" is also valid for the ResumeSubscriptionRequest branch/);
+    });
+
+    test('rejects an example named after another action', () => {
+      const document = brokenBundle((doc) => {
+        const examples = requestMediaType(doc).examples;
+        examples.trial_end = examples.payment_failed;
+      });
+      assertFinding(document, 'request-examples', /"trial_end" is named after trial_end but sends action "payment_failed"/);
+    });
+
+    test('rejects an example with a field the action does not accept', () => {
+      const document = brokenBundle((doc) => {
+        doc.components.examples.TrialEndRequest.value.order_id = 9034;
+      });
+      assertFinding(document, 'request-examples', /"trial_end" is not valid for its own action trial_end: the body has the field "order_id"/);
+    });
+
+    test('rejects an action without an example', () => {
+      const document = brokenBundle((doc) => {
+        delete requestMediaType(doc).examples.change_status;
+      });
+      assertFinding(document, 'request-examples', /Action change_status has no request example/);
+    });
+  });
+
+  describe('placeholder-api-key', () => {
+    test('rejects an example key that looks real', () => {
+      const document = brokenBundle((doc) => {
+        doc.components.examples.CancelSubscriptionRequest.value.api_key = 'sk_live_4f9a1c2e7b';
+      });
+      assertFinding(document, 'placeholder-api-key', /"cancel_subscription" does not use the placeholder <API_KEY>/);
+    });
+  });
+
+  describe('transition-table', () => {
+    const transitions = (document: Record<string, any>): Record<string, any> => document['x-transitions'];
+
+    test('rejects an unknown state', () => {
+      const document = brokenBundle((doc) => {
+        transitions(doc).actions.pause_subscription.from = ['active', 'paused'];
+      });
+      assertFinding(document, 'transition-table', /The "from" states of pause_subscription names "paused", which is not a state of SubscriptionStatus/);
+    });
+
+    test('rejects an unknown target state and an unknown move', () => {
+      const document = brokenBundle((doc) => {
+        transitions(doc).actions.trial_end.to = 'live';
+        transitions(doc).actions.change_status.moves.cancelled = ['archived'];
+      });
+      assertFinding(document, 'transition-table', /The "to" state of trial_end names "live"/);
+      assertFinding(document, 'transition-table', /The moves of change_status from cancelled names "archived"/);
+    });
+
+    test('rejects an unknown action and a missing entry', () => {
+      const document = brokenBundle((doc) => {
+        const actions = transitions(doc).actions;
+        actions.refund_subscription = { from: ['active'], to: 'cancelled' };
+        delete actions.resume_subscription;
+      });
+      assertFinding(document, 'transition-table', /lists "refund_subscription", which is not one of the eight actions/);
+      assertFinding(document, 'transition-table', /no entry for resume_subscription/);
+    });
+
+    test('rejects a way out of a final state', () => {
+      const document = brokenBundle((doc) => {
+        transitions(doc).actions.reactivate_subscription.from.push('expired');
+        transitions(doc).actions.change_status.moves.expired = ['active'];
+      });
+      assertFinding(document, 'transition-table', /expired is a final state, yet reactivate_subscription accepts it/);
+      assertFinding(document, 'transition-table', /expired is a final state, yet change_status moves out of it to active/);
+    });
+
+    test('rejects an unknown final state', () => {
+      const document = brokenBundle((doc) => {
+        transitions(doc).final.push('deleted');
+      });
+      assertFinding(document, 'transition-table', /The list of final states names "deleted"/);
+    });
+
+    test('rejects moves whose toField is not a request field', () => {
+      const document = brokenBundle((doc) => {
+        transitions(doc).actions.change_status.toField = 'target_status';
+      });
+      assertFinding(document, 'transition-table', /"toField" must name the request field/);
+    });
+
+    test('rejects a document without the table', () => {
+      const document = brokenBundle((doc) => {
+        delete doc['x-transitions'];
+      });
+      assertFinding(document, 'transition-table', /no x-transitions table/);
+    });
+  });
+
+  test('report a request body that is not an object instead of crashing', () => {
+    const document = brokenBundle((doc) => {
+      doc.paths['/action'].post.requestBody = 'not an object';
+    });
+    assertFinding(document, 'eight-actions', /no application\/json content/);
+  });
+});
+
+describe('the contract checks step', () => {
+  test('ties each finding to the source file to open, with the line', () => {
+    const document = brokenBundle((doc) => {
+      doc['x-transitions'].actions.trial_end.to = 'live';
+      doc.servers[0].variables.site.default = 'shop.com';
+      doc.components.examples.CancelSubscriptionRequest.value.api_key = 'sk_live_4f9a1c2e7b';
+      schemas(doc).Note.maxLength = 'long';
+    });
+    const problems = contractChecksStep.run({
+      projectDirectory: copy.directory,
+      root: contractRoot,
+      document,
+      bundlePath,
+      format: 'stylish',
+    });
+    assert.ok(Array.isArray(problems));
+    const where = (pattern: RegExp): { file: string; line?: number } | undefined => {
+      const problem = problems.find((candidate) => pattern.test(candidate.message));
+      return problem && { file: problem.file, ...(problem.line === undefined ? {} : { line: problem.line }) };
+    };
+    const transitionsLine = copy.read('openapi/components/transitions.yaml').split('\n').indexOf('  trial_end:') + 1;
+    assert.deepEqual(where(/"to" state of trial_end/), { file: 'openapi/components/transitions.yaml', line: transitionsLine + 2 });
+    assert.equal(where(/"shop\.com"/)?.file, 'openapi/openapi.yaml');
+    assert.deepEqual(where(/does not use the placeholder/), { file: 'openapi/components/examples/CancelSubscriptionRequest.yaml' });
+    for (const problem of problems) assert.match(problem.message, /\[[a-z-]+: interface-spec\.md §/);
+  });
+});
+
+describe('the source locator', () => {
+  test('maps pointers of the bundle to the files they were written in', () => {
+    const locate = createSourceLocator(copy.directory, contractRoot);
+    assert.equal(locate('#/components/schemas/ApiKey').file, 'openapi/components/schemas/ApiKey.yaml');
+    assert.equal(locate('#/paths/~1action/post').file, 'openapi/paths/action.yaml');
+    assert.equal(locate('#/paths/~1action/post/responses/429').file, 'openapi/components/responses/TooManyRequests.yaml');
+    assert.equal(locate('#/components/responses/TooManyRequests/headers/Retry-After').file, 'openapi/components/headers/RetryAfter.yaml');
+    assert.equal(locate('#/x-transitions/final').file, 'openapi/components/transitions.yaml');
+    assert.equal(locate('#/servers/0').file, 'openapi/openapi.yaml');
+    assert.equal(locate('#/components/securitySchemes/NotWrittenAnywhere').file, 'openapi/openapi.yaml');
+  });
+
+  test('gives the line of the key that leads to the node', () => {
+    const locate = createSourceLocator(copy.directory, contractRoot);
+    const lines = copy.read('openapi/paths/action.yaml').split('\n');
+    assert.equal(locate('#/paths/~1action/post/security').line, lines.indexOf('  security: []') + 1);
+  });
+});

@@ -1,0 +1,47 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse, stringify } from 'yaml';
+
+/** The repository this test suite belongs to. */
+export const projectDirectory = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * A throw-away copy of the contract (`openapi/` and `redocly.yaml`) in a temporary directory,
+ * for tests that break it on purpose. The real files are never touched.
+ */
+export interface ContractCopy {
+  directory: string;
+  read(file: string): string;
+  write(file: string, text: string): void;
+  /** Replaces text that must be there, so a test can never pass by breaking nothing. */
+  replace(file: string, search: string, replacement: string): void;
+  /** Edits a YAML file as data (comments and layout are not kept). */
+  editYaml(file: string, edit: (data: Record<string, unknown>) => void): void;
+  remove(): void;
+}
+
+export function copyContract(): ContractCopy {
+  const directory = mkdtempSync(path.join(tmpdir(), 'contract-gate-'));
+  cpSync(path.join(projectDirectory, 'openapi'), path.join(directory, 'openapi'), { recursive: true });
+  cpSync(path.join(projectDirectory, 'redocly.yaml'), path.join(directory, 'redocly.yaml'));
+  const absolute = (file: string): string => path.join(directory, file);
+  const copy: ContractCopy = {
+    directory,
+    read: (file) => readFileSync(absolute(file), 'utf8'),
+    write: (file, text) => writeFileSync(absolute(file), text),
+    replace(file, search, replacement) {
+      const text = copy.read(file);
+      if (!text.includes(search)) throw new Error(`${file} does not contain ${JSON.stringify(search)}`);
+      copy.write(file, text.replace(search, replacement));
+    },
+    editYaml(file, edit) {
+      const data: unknown = parse(copy.read(file));
+      if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new Error(`${file} is not a YAML mapping`);
+      edit(data as Record<string, unknown>);
+      copy.write(file, stringify(data));
+    },
+    remove: () => rmSync(directory, { recursive: true, force: true }),
+  };
+  return copy;
+}

@@ -1,0 +1,220 @@
+/**
+ * `npm run lint` rejects every breaking edit the issue names. Each test breaks a fresh copy of
+ * the project's contract the way a careless edit would, runs the whole gate over it (Redocly's
+ * bundler, Redocly's lint, the contract checks) and expects the problem in the file to open.
+ */
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import type { GateProblem } from '../../scripts/contract/gate.ts';
+import { runGate, type GateResult } from '../../scripts/contract/run-gate.ts';
+import { copyContract, type ContractCopy } from './contract-copy.ts';
+
+interface Expectation {
+  file: string;
+  message: RegExp;
+}
+
+async function gateOverBrokenCopy(breakContract: (copy: ContractCopy) => void): Promise<GateResult> {
+  const copy = copyContract();
+  try {
+    breakContract(copy);
+    const result = await runGate({ projectDirectory: copy.directory });
+    for (const problem of result.problems) {
+      assert.ok(existsSync(path.join(copy.directory, problem.file)), `"${problem.file}" is not a file of the project: ${problem.message}`);
+    }
+    return result;
+  } finally {
+    copy.remove();
+  }
+}
+
+function assertRejected(result: GateResult, ...expectations: Expectation[]): void {
+  assert.equal(result.ok, false, 'the gate accepted a broken contract');
+  const report = result.problems.map((problem: GateProblem) => `  ${problem.file}: ${problem.message}`).join('\n');
+  for (const expected of expectations) {
+    assert.ok(
+      result.problems.some((problem) => problem.file === expected.file && expected.message.test(problem.message)),
+      `expected a problem in ${expected.file} matching ${expected.message}; the gate reported:\n${report}`,
+    );
+  }
+}
+
+const root = 'openapi/openapi.yaml';
+const actionPath = 'openapi/paths/action.yaml';
+const actionRequest = 'openapi/components/requestBodies/ActionRequest.yaml';
+
+describe('the gate', () => {
+  test('passes the real contract, running every step', async () => {
+    const result = await gateOverBrokenCopy(() => {});
+    assert.deepEqual(result.problems, []);
+    assert.equal(result.ok, true);
+    assert.deepEqual(
+      result.steps.map((step) => step.name),
+      ['Redocly bundle', 'Redocly lint', 'contract checks'],
+    );
+  });
+
+  test('rejects an OAuth security scheme', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace(
+        root,
+        'x-transitions:',
+        [
+          'components:',
+          '  securitySchemes:',
+          '    shopOAuth:',
+          '      type: oauth2',
+          '      flows:',
+          '        clientCredentials:',
+          '          tokenUrl: https://shop.example/oauth/token',
+          '          scopes: {}',
+          'x-transitions:',
+        ].join('\n'),
+      ),
+    );
+    assertRejected(
+      result,
+      { file: root, message: /OAuth 2\.0 and OpenID Connect schemes are not allowed.*rule\/no-oauth-security-schemes/ },
+      { file: root, message: /Security scheme "shopOAuth" \(type oauth2\).*credential-in-body-only.*§5\.7/ },
+    );
+  });
+
+  test('rejects a 429 without Retry-After', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace('openapi/components/responses/TooManyRequests.yaml', 'headers:\n  Retry-After:\n    $ref: ../headers/RetryAfter.yaml\n', ''),
+    );
+    assertRejected(
+      result,
+      { file: 'openapi/components/responses/TooManyRequests.yaml', message: /must declare the Retry-After header.*Redocly rule/ },
+      { file: 'openapi/components/responses/TooManyRequests.yaml', message: /does not declare the Retry-After header.*rate-limit-response.*§7/ },
+    );
+  });
+
+  test('rejects a contract without the 429', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace(actionPath, "    '429':\n      $ref: ../components/responses/TooManyRequests.yaml\n", ''),
+    );
+    assertRejected(result, { file: actionPath, message: /no 429 response.*rate-limit-response.*interface-spec\.md §7/ });
+  });
+
+  test('rejects an example of the wrong type', async () => {
+    const example = 'openapi/components/examples/PauseSubscriptionRequest.yaml';
+    const result = await gateOverBrokenCopy((copy) => copy.replace(example, 'subscription_id: 4711', 'subscription_id: "4711"'));
+    assertRejected(
+      result,
+      { file: example, message: /subscription_id.*must be integer.*no-invalid-media-type-examples/ },
+      { file: example, message: /"pause_subscription" is not valid for its own action.*"subscription_id" must be integer.*request-examples/ },
+    );
+  });
+
+  test('rejects an example with an unknown action', async () => {
+    const example = 'openapi/components/examples/PauseSubscriptionRequest.yaml';
+    const result = await gateOverBrokenCopy((copy) => copy.replace(example, 'action: pause_subscription', 'action: hold_subscription'));
+    assertRejected(
+      result,
+      { file: example, message: /sends action "hold_subscription", which is not one of the eight actions.*request-examples/ },
+      { file: actionRequest, message: /Action pause_subscription has no request example/ },
+    );
+  });
+
+  test('rejects an action whose api_key is optional', async () => {
+    const schema = 'openapi/components/schemas/TrialEndRequest.yaml';
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace(schema, 'required: [api_key, action, subscription_id]', 'required: [action, subscription_id]'),
+    );
+    assertRejected(result, { file: schema, message: /trial_end branch does not list "api_key" under required.*api-key-in-body.*§5\.1/ });
+  });
+
+  test('rejects a contract with an action dropped', async () => {
+    const result = await gateOverBrokenCopy((copy) => {
+      copy.replace(actionRequest, '        - $ref: ../schemas/PaymentFailedRequest.yaml\n', '');
+      copy.replace(actionRequest, '          payment_failed: ../schemas/PaymentFailedRequest.yaml\n', '');
+      copy.replace(actionRequest, '      payment_failed:\n        $ref: ../examples/PaymentFailedRequest.yaml\n', '');
+    });
+    assertRejected(
+      result,
+      { file: actionRequest, message: /No branch of the request body's oneOf has action "payment_failed".*eight-actions.*§4\.1/ },
+      { file: actionRequest, message: /discriminator mapping has no entry for "payment_failed"/ },
+    );
+  });
+
+  test('rejects a contract with an action renamed', async () => {
+    const schema = 'openapi/components/schemas/TrialEndRequest.yaml';
+    const result = await gateOverBrokenCopy((copy) => {
+      copy.replace(schema, 'const: trial_end', 'const: end_trial');
+      copy.replace('openapi/components/examples/TrialEndRequest.yaml', 'action: trial_end', 'action: end_trial');
+      copy.replace(actionRequest, 'trial_end: ../schemas/TrialEndRequest.yaml', 'end_trial: ../schemas/TrialEndRequest.yaml');
+    });
+    assertRejected(
+      result,
+      { file: schema, message: /sets action to "end_trial", which is not one of the eight identifiers.*eight-actions/ },
+      { file: actionRequest, message: /No branch of the request body's oneOf has action "trial_end"/ },
+    );
+  });
+
+  test('rejects a second path', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace(root, '  /action:\n    $ref: paths/action.yaml\n', '  /action:\n    $ref: paths/action.yaml\n  /status:\n    $ref: paths/action.yaml\n'),
+    );
+    assertRejected(result, { file: root, message: /declares 2 paths \("\/action", "\/status"\).*single-endpoint.*§4\.1/ });
+  });
+
+  test('rejects a GET beside the POST', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace(
+        actionPath,
+        'post:\n',
+        [
+          'get:',
+          '  operationId: readLifecycleAction',
+          '  summary: Read the last action',
+          '  description: Reads the last action.',
+          '  tags: [Subscription lifecycle]',
+          '  security: []',
+          '  responses:',
+          "    '404':",
+          '      $ref: ../components/responses/NotFound.yaml',
+          'post:',
+          '',
+        ].join('\n'),
+      ),
+    );
+    assertRejected(result, { file: actionPath, message: /declares GET beside POST.*post-only.*§4\.1/ });
+  });
+
+  test('rejects a server under /v2/', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace(root, 'url: https://{site}/wp-json/service/v1', 'url: https://{site}/wp-json/service/v2'),
+    );
+    assertRejected(result, { file: root, message: /resolves to \/wp-json\/service\/v2\/action, not \/wp-json\/service\/v1\/action.*single-endpoint/ });
+  });
+
+  test('rejects a server over http://', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace(root, 'url: https://{site}/wp-json/service/v1', 'url: http://{site}/wp-json/service/v1'),
+    );
+    assertRejected(result, { file: root, message: /uses http:\/\/; the endpoint is served over https only.*single-endpoint/ });
+  });
+
+  test('stops at a dangling $ref, naming the file and line Redocly reports', async () => {
+    const schema = 'openapi/components/schemas/PauseSubscriptionRequest.yaml';
+    const result = await gateOverBrokenCopy((copy) => copy.replace(schema, '$ref: ./Note.yaml', '$ref: ./Notes.yaml'));
+    assertRejected(result, { file: schema, message: /Redocly cannot bundle the contract: Can't resolve \$ref.*Notes\.yaml/ });
+    assert.equal(result.problems.find((problem) => problem.file === schema)?.line, 18);
+    assert.deepEqual(result.steps.map((step) => step.name), ['Redocly bundle'], 'no step should run without a bundle');
+  });
+
+  test('stops at a YAML syntax error in a component file', async () => {
+    const example = 'openapi/components/examples/TrialEndRequest.yaml';
+    const result = await gateOverBrokenCopy((copy) => copy.replace(example, 'action: trial_end', 'action: [trial_end'));
+    assertRejected(result, { file: example, message: /Redocly cannot bundle the contract: Failed to parse/ });
+    assert.deepEqual(result.steps.map((step) => step.name), ['Redocly bundle']);
+  });
+
+  test('stops at a YAML syntax error in the root file', async () => {
+    const result = await gateOverBrokenCopy((copy) => copy.replace(root, 'info:\n  title:', 'info:\n title:'));
+    assertRejected(result, { file: root, message: /Redocly cannot bundle the contract, the file is not valid YAML/ });
+  });
+});

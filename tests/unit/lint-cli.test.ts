@@ -1,0 +1,45 @@
+/**
+ * `scripts/lint.ts` as CI and people run it: a child process, its output and its exit code.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { test } from 'node:test';
+import { copyContract, projectDirectory } from './contract-copy.ts';
+
+const lintScript = path.join(projectDirectory, 'scripts/lint.ts');
+
+function lint(...args: string[]): { status: number | null; stdout: string; stderr: string } {
+  // `process.execPath` is the project's own Node, the one `npm run lint` uses.
+  const run = spawnSync(process.execPath, [lintScript, ...args], { encoding: 'utf8', cwd: projectDirectory });
+  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+test('exits 0 on the real contract and says so', () => {
+  const run = lint('--project', projectDirectory);
+  assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
+  assert.match(run.stdout, /^✔ The contract passes the gate \(Redocly bundle, Redocly lint, contract checks; [\d.]+ s\)\.$/m);
+});
+
+test('exits 1 on a broken copy, naming the file, the rule and the line, with GitHub annotations', () => {
+  const copy = copyContract();
+  try {
+    copy.replace('openapi/components/responses/TooManyRequests.yaml', 'headers:\n  Retry-After:\n    $ref: ../headers/RetryAfter.yaml\n', '');
+    copy.replace('openapi/openapi.yaml', 'url: https://{site}/wp-json/service/v1', 'url: http://{site}/wp-json/service/v1');
+    const run = lint('--project', copy.directory, '--format=github-actions');
+    assert.equal(run.status, 1, `${run.stdout}${run.stderr}`);
+    assert.match(run.stdout, /^openapi\/components\/responses\/TooManyRequests\.yaml: .*Retry-After.*\[rate-limit-response: interface-spec\.md §7/m);
+    assert.match(run.stdout, /^openapi\/openapi\.yaml: line \d+: Server URL "http:\/\/\{site\}\/wp-json\/service\/v1" uses http:\/\//m);
+    assert.match(run.stdout, /^::error file=openapi\/openapi\.yaml,line=\d+,title=Contract gate::Server URL "http/m);
+    assert.match(run.stdout, /^::error file=openapi\/components\/responses\/TooManyRequests\.yaml,.*::.*Retry-After/m);
+    assert.match(run.stdout, /^✖ The contract fails the gate: \d+ problems in 2 files \(Redocly lint: \d+, contract checks: \d+;/m);
+  } finally {
+    copy.remove();
+  }
+});
+
+test('refuses a format it does not know, with exit code 2', () => {
+  const run = lint('--format', 'codeframe');
+  assert.equal(run.status, 2);
+  assert.match(run.stderr, /Unknown format "codeframe"; use one of: stylish, github-actions/);
+});
