@@ -7,10 +7,8 @@
  * Standalone: `node scripts/contract/compatibility.ts [--project <dir>]` bundles the contract
  * and runs only this step.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse } from 'yaml';
 import { bundleContract, contractRoot, runRedocly } from '../../src/lib/bundle.ts';
 import { actionIdentifiers, compareContracts, type ChangeImpact, type ContractChange } from '../../src/lib/contract-changes.ts';
 import { asOpenApiDocument, isRecord } from '../../src/lib/document.ts';
@@ -28,6 +26,7 @@ import {
   type Release,
 } from '../../src/lib/releases.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
+import { createSourceLocator } from './source-files.ts';
 
 /** A place Redocly points at: in the release snapshot or in the bundle under test. */
 interface DiffLocation {
@@ -126,38 +125,6 @@ const ownBreakingChecks: Partial<Record<ContractChange['kind'], string>> = {
   'transition-narrowed': 'lifecycle-narrowed',
 };
 
-/**
- * Tells which source file holds what a pointer of a bundled document points at. Redocly's bundler
- * names each component after its file (`#/components/schemas/ApiKey` comes from
- * `components/schemas/ApiKey.yaml`); paths and extensions are `$ref`s in the root file.
- */
-function sourceFileOf(projectDirectory: string, root: string, pointer: string): string {
-  const segments = pointer
-    .replace(/^#\/?/, '')
-    .split('/')
-    .map((segment) => decodeURIComponent(segment).replaceAll('~1', '/').replaceAll('~0', '~'));
-  const contractDirectory = path.dirname(path.join(projectDirectory, root));
-  const relative = (file: string): string => path.relative(projectDirectory, file).split(path.sep).join('/');
-  const [first, second, third] = segments;
-  if (first === 'components' && second !== undefined && third !== undefined) {
-    const file = path.join(contractDirectory, 'components', second, `${third}.yaml`);
-    if (existsSync(file)) return relative(file);
-  }
-  if ((first === 'paths' && second !== undefined) || first?.startsWith('x-') === true) {
-    try {
-      const rootData: unknown = parse(readFileSync(path.join(projectDirectory, root), 'utf8'));
-      const holder = first === 'paths' && isRecord(rootData) && isRecord(rootData.paths) ? rootData.paths[second ?? ''] : isRecord(rootData) ? rootData[first ?? ''] : undefined;
-      if (isRecord(holder) && typeof holder.$ref === 'string') {
-        const file = path.join(contractDirectory, holder.$ref.split('#')[0] ?? '');
-        if (existsSync(file)) return relative(file);
-      }
-    } catch {
-      // The root was already bundled; if it cannot be read again, naming the root is still right.
-    }
-  }
-  return root;
-}
-
 function runRedoclyDiff(projectDirectory: string, release: Release, bundlePath: string): DiffChange[] {
   let output: string;
   try {
@@ -223,6 +190,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   const baseActions = actionIdentifiers(base);
   const newActions = new Set([...revisionActions].filter((action) => !baseActions.has(action)));
 
+  const locate = createSourceLocator(projectDirectory, root);
   const problems: GateProblem[] = [];
   const effectiveImpacts: ChangeImpact[] = [];
   const redoclyAdditions: DiffChange[] = [];
@@ -233,9 +201,11 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
       if (impact === 'major') {
         const location = verdict.location;
         const inRelease = location !== undefined && path.resolve(projectDirectory, location.file) === releaseSnapshot;
-        const file = location === undefined ? root : sourceFileOf(projectDirectory, root, location.pointer);
+        // What was removed exists only in the release, so the source is searched for the place that
+        // held it: its parent. (Looking for the item itself could find its successor in a list.)
+        const place = location === undefined ? { file: root } : locate(inRelease ? location.pointer.replace(/\/[^/]*$/, '') : location.pointer);
         const where = inRelease ? `; it was at ${location.pointer} in ${snapshotFile(release.version)}` : '';
-        problems.push({ file, message: breakingMessage(release, verdict.message, `Redocly diff rule \`${verdict.ruleId}\`${where}`) });
+        problems.push({ ...place, message: breakingMessage(release, verdict.message, `Redocly diff rule \`${verdict.ruleId}\`${where}`) });
       }
       return impact;
     });
@@ -246,9 +216,8 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   for (const change of changes) {
     const check = ownBreakingChecks[change.kind];
     if (check !== undefined && change.impact === 'major') {
-      const pointer = change.pointer ?? (change.kind === 'transition-narrowed' ? '#/x-transitions' : '#');
-      const file = sourceFileOf(projectDirectory, root, pointer);
-      problems.push({ file, message: breakingMessage(release, change.sentence, `compatibility check \`${check}\``) });
+      const place = change.pointer === undefined ? { file: root } : locate(change.pointer);
+      problems.push({ ...place, message: breakingMessage(release, change.sentence, `compatibility check \`${check}\``) });
     }
     // Redocly cannot see the lifecycle table, so its additions count from our own comparison.
     if (change.kind === 'transition-widened' || change.impact === 'minor') effectiveImpacts.push(change.impact);
@@ -258,19 +227,20 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
 
   const releaseVersion = versionOf(release);
   const currentVersion = parseVersion(document.info.version);
+  const versionPlace = locate('#/info/version');
   if (currentVersion === undefined) {
-    problems.push({ file: root, message: `info.version "${document.info.version}" must be major.minor.patch, like the releases in openapi/releases/.` });
+    problems.push({ ...versionPlace, message: `info.version "${document.info.version}" must be major.minor.patch, like the releases in openapi/releases/.` });
   } else if (compareVersions(currentVersion, releaseVersion) < 0) {
-    problems.push({ file: root, message: `info.version ${document.info.version} is lower than the latest release, ${release.version}; versions only go up.` });
+    problems.push({ ...versionPlace, message: `info.version ${document.info.version} is lower than the latest release, ${release.version}; versions only go up.` });
   } else if (currentVersion.major !== releaseVersion.major) {
     problems.push({
-      file: root,
+      ...versionPlace,
       message: `info.version ${document.info.version} leaves major version ${releaseVersion.major}: inside v1 only additive changes land, so raise the minor version instead (${formatVersion(nextMinorVersion(releaseVersion))}).`,
     });
   } else if (impact === 'minor' && compareVersions(currentVersion, nextMinorVersion(releaseVersion)) < 0) {
     const needed = formatVersion(nextMinorVersion(releaseVersion));
     problems.push({
-      file: root,
+      ...versionPlace,
       message: `Since release ${release.version}: ${additiveSummary(changes, redoclyAdditions)}. That is an additive change: raise info.version to ${needed} or higher (it is ${document.info.version}).`,
     });
   }
@@ -278,7 +248,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
 }
 
 export const compatibilityStep: GateStep = {
-  name: 'Compatibility with the latest release',
+  name: 'compatibility with the latest release',
   run: (context) => checkCompatibility(context).problems,
 };
 

@@ -495,10 +495,12 @@ function transitionsOf(document: OpenApiDocument): Map<string, TransitionEntry> 
 function compareTransitions(comparison: Comparison): void {
   const base = transitionsOf(comparison.base);
   const revision = transitionsOf(comparison.revision);
+  // Changes are told where the revision has the action's entry, or had the table's, for one taken out.
+  const pointer = (action: string): string => (revision.has(action) ? `#/x-transitions/actions/${pointerSegment(action)}` : '#/x-transitions/actions');
   const widened = (action: string, sentence: string): void =>
-    add(comparison, { kind: 'transition-widened', category: 'changed', impact: 'minor', sentence, action });
+    add(comparison, { kind: 'transition-widened', category: 'changed', impact: 'minor', sentence, action, pointer: pointer(action) });
   const narrowed = (action: string, sentence: string): void =>
-    add(comparison, { kind: 'transition-narrowed', category: 'changed', impact: 'major', sentence, action });
+    add(comparison, { kind: 'transition-narrowed', category: 'changed', impact: 'major', sentence, action, pointer: pointer(action) });
 
   for (const [action, before] of base) {
     const after = revision.get(action);
