@@ -4,7 +4,9 @@ import { defineConfig } from 'astro/config';
 import starlightLinksValidator from 'starlight-links-validator';
 import starlightLlmsTxt from 'starlight-llms-txt';
 import { bundleContract } from './src/lib/bundle.ts';
+import { openApiJsonPath, openApiYamlPath, serverCardPath, serviceDescHeadEntry } from './src/lib/discovery.ts';
 import { asOpenApiDocument } from './src/lib/document.ts';
+import { countInWords, readFacts } from './src/lib/facts.ts';
 import { referenceSidebarItems } from './src/lib/navigation.ts';
 import { siteConfig } from './src/site-config.ts';
 
@@ -12,15 +14,38 @@ import { siteConfig } from './src/site-config.ts';
 const contract = bundleContract();
 const document = asOpenApiDocument(contract.document, contract.jsonPath);
 
+const facts = readFacts(document);
+
+const title = 'Subscription Lifecycle Action Service';
+const description =
+  'Specification and guides for the one endpoint that cancels, pauses, resumes and otherwise moves subscriptions through their lifecycle.';
+
 export default defineConfig({
   site: siteConfig.docsUrl,
   trailingSlash: 'always',
   integrations: [
     starlight({
-      title: 'Subscription Lifecycle Action Service',
-      description:
-        'Specification and guides for the one endpoint that cancels, pauses, resumes and otherwise moves subscriptions through their lifecycle.',
-      plugins: [starlightLinksValidator(), starlightLlmsTxt()],
+      title,
+      description,
+      // RFC 8631: every page points machines at the description of the API it documents.
+      customCss: ['./src/styles/custom.css'],
+      head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],
+      plugins: [
+        starlightLinksValidator(),
+        starlightLlmsTxt({
+          projectName: title,
+          description: `A WordPress plugin that manages recurring subscriptions and exposes one HTTP endpoint on each shop’s own site for ${countInWords(facts.actionCount)} lifecycle actions. This domain documents it; it never processes subscription requests.`,
+          details: [
+            `- The contract is an OpenAPI 3.1 document: ${new URL(openApiJsonPath, siteConfig.docsUrl)} (also as YAML: ${new URL(openApiYamlPath, siteConfig.docsUrl)}).`,
+            '- The endpoint lives on every operator’s own site; each site has its own endpoint and its own API key, sent in the JSON body.',
+            `- A read-only product-information MCP server (Streamable HTTP, no credentials) runs at ${siteConfig.mcpUrl}; its server card is ${new URL(serverCardPath, siteConfig.docsUrl)}.`,
+          ].join('\n'),
+          promote: ['index*', 'quickstart*', 'authentication*'],
+          // The 404 page is a docs entry (that is how Starlight customises it); it tells an LLM nothing.
+          demote: ['404'],
+          exclude: ['404'],
+        }),
+      ],
       // Read in the order a newcomer needs: what it is, first call, key, then the reference.
       sidebar: [
         {

@@ -209,8 +209,8 @@ function subscriptionStates(document: OpenApiDocument): string[] | undefined {
   return isSchemaObject(status) && isStringArray(status.enum) ? status.enum : undefined;
 }
 
-function isSpecifiedAction(value: unknown): value is (typeof specifiedActions)[number] {
-  return typeof value === 'string' && (specifiedActions as readonly string[]).includes(value);
+function branchActions(branches: ActionBranch[]): string[] {
+  return branches.flatMap((branch) => (branch.action === undefined ? [] : [branch.action]));
 }
 
 function quoteList(values: readonly string[]): string {
@@ -331,7 +331,7 @@ export const postOnlyCheck: ContractCheck = {
 
 export const eightActionsCheck: ContractCheck = {
   name: 'eight-actions',
-  rule: 'interface-spec.md §4.1, supported actions: exactly the eight identifiers, each selected by the body field `action`',
+  rule: 'interface-spec.md §4.1, supported actions: the eight identifiers, each selected by the body field `action` (§9.4 lets v1 add actions, never drop one)',
   run(document) {
     const operation = postOperation(document);
     if (operation === undefined) return [];
@@ -359,12 +359,6 @@ export const eightActionsCheck: ContractCheck = {
         findings.push({ pointer: branch.pointer, message: `The ${branch.label} branch does not fix "action" with a const; every branch must name its action.` });
         continue;
       }
-      if (!isSpecifiedAction(branch.action)) {
-        findings.push({
-          pointer: branch.pointer,
-          message: `The ${branch.label} branch sets action to "${branch.action}", which is not one of the eight identifiers of the specification (${specifiedActions.join(', ')}).`,
-        });
-      }
       if (seenActions.has(branch.action)) {
         findings.push({ pointer: branch.pointer, message: `Two branches of the request body set action to "${branch.action}".` });
       }
@@ -389,10 +383,6 @@ export const eightActionsCheck: ContractCheck = {
     for (const [action, written] of Object.entries(mapping)) {
       // A mapping may also name a schema component by its bare name.
       const target = written.startsWith('#') ? written : `#/components/schemas/${written}`;
-      if (!isSpecifiedAction(action)) {
-        findings.push({ pointer: schema.pointer, message: `The discriminator maps "${action}", which is not one of the eight identifiers of the specification.` });
-        continue;
-      }
       const branch = branches.find((candidate) => candidate.pointer === target);
       if (branch === undefined) {
         findings.push({ pointer: schema.pointer, message: `The discriminator maps "${action}" to ${target}, which is not a branch of the oneOf.` });
@@ -400,7 +390,7 @@ export const eightActionsCheck: ContractCheck = {
         findings.push({ pointer: schema.pointer, message: `The discriminator maps "${action}" to the branch whose action is "${branch.action ?? 'unset'}".` });
       }
     }
-    for (const action of specifiedActions.filter((candidate) => !(candidate in mapping))) {
+    for (const action of [...new Set([...specifiedActions, ...seenActions])].filter((candidate) => !(candidate in mapping))) {
       findings.push({ pointer: schema.pointer, message: `The discriminator mapping has no entry for "${action}".` });
     }
 
@@ -409,12 +399,12 @@ export const eightActionsCheck: ContractCheck = {
     const actionName = document.components?.schemas?.ActionName;
     if (isSchemaObject(actionName) && isStringArray(actionName.enum)) {
       const listed = actionName.enum;
-      const unknown = listed.filter((value) => !isSpecifiedAction(value));
-      const missing = specifiedActions.filter((action) => !listed.includes(action));
+      const unknown = listed.filter((value) => !seenActions.has(value));
+      const missing = [...seenActions].filter((action) => !listed.includes(action));
       if (unknown.length > 0 || missing.length > 0) {
         findings.push({
           pointer: '#/components/schemas/ActionName',
-          message: `ActionName must list exactly the eight identifiers${unknown.length > 0 ? `; unknown: ${quoteList(unknown)}` : ''}${missing.length > 0 ? `; missing: ${quoteList(missing)}` : ''}.`,
+          message: `ActionName must list exactly the actions of the request body${unknown.length > 0 ? `; not in the request body: ${quoteList(unknown)}` : ''}${missing.length > 0 ? `; missing: ${quoteList(missing)}` : ''}.`,
         });
       }
     }
@@ -586,20 +576,18 @@ export const requestExamplesCheck: ContractCheck = {
         continue;
       }
       const action = isRecord(example.value) ? example.value.action : undefined;
-      if (!isSpecifiedAction(action)) {
+      const ownBranch = branches.find((branch) => branch.action === action);
+      if (typeof action !== 'string' || ownBranch === undefined) {
         findings.push({
           pointer: example.pointer,
-          message: `${label} sends action ${JSON.stringify(action ?? null)}, which is not one of the eight actions (${specifiedActions.join(', ')}).`,
+          message: `${label} sends action ${JSON.stringify(action ?? null)}, which is not one of the actions of the request body (${branchActions(branches).join(', ')}).`,
         });
         continue;
       }
       exemplified.add(action);
-      if (isSpecifiedAction(example.name) && example.name !== action) {
+      if (branchActions(branches).includes(example.name) && example.name !== action) {
         findings.push({ pointer: example.pointer, message: `${label} is named after ${example.name} but sends action "${action}".` });
       }
-      const ownBranch = branches.find((branch) => branch.action === action);
-      // Without a branch for the action, eight-actions reports the missing branch.
-      if (ownBranch === undefined) continue;
       let errors: ErrorObject[] | undefined;
       try {
         errors = validatorFor(ownBranch)(example.value);
@@ -619,8 +607,7 @@ export const requestExamplesCheck: ContractCheck = {
         }
       }
     }
-    for (const action of specifiedActions.filter((candidate) => !exemplified.has(candidate))) {
-      if (!branches.some((branch) => branch.action === action)) continue;
+    for (const action of branchActions(branches).filter((candidate) => !exemplified.has(candidate))) {
       findings.push({ pointer: `${mediaType.pointer}/examples`, message: `Action ${action} has no request example; every action needs one for its reference page and code samples.` });
     }
     return findings;
@@ -677,8 +664,8 @@ export const transitionTableCheck: ContractCheck = {
     const branches = actionBranches(document);
     for (const [action, entry] of Object.entries(actions.node)) {
       const entryPointer = pointerFrom(['x-transitions', 'actions', action]);
-      if (!isSpecifiedAction(action)) {
-        findings.push({ pointer: entryPointer, message: `x-transitions lists "${action}", which is not one of the eight actions.` });
+      if (!branchActions(branches).includes(action)) {
+        findings.push({ pointer: entryPointer, message: `x-transitions lists "${action}", which is not one of the actions of the request body.` });
         continue;
       }
       const located: Located<unknown> = { node: entry, pointer: entryPointer };
@@ -712,7 +699,7 @@ export const transitionTableCheck: ContractCheck = {
         }
       }
     }
-    for (const action of specifiedActions.filter((candidate) => !(candidate in (actions.node as Record<string, unknown>)))) {
+    for (const action of branchActions(branches).filter((candidate) => !(candidate in (actions.node as Record<string, unknown>)))) {
       findings.push({ pointer: actions.pointer, message: `x-transitions has no entry for ${action}; every action must say which states it accepts.` });
     }
     return findings;

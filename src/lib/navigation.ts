@@ -18,7 +18,7 @@ export function actionPagePath(identifier: string): string {
  * of the request body's `oneOf`. (Placeholder until the reference model lands.)
  */
 export function referenceSidebarItems(document: OpenApiDocument): SidebarLink[] {
-  const actionRequest = document.components?.requestBodies?.ActionRequest;
+  const actionRequest: unknown = document.components?.requestBodies?.ActionRequest;
   const mapping =
     isRecord(actionRequest) && isRecord(actionRequest.content)
       ? (actionRequest.content['application/json'] as { schema?: { discriminator?: { mapping?: Record<string, string> } } })

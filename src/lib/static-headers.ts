@@ -1,0 +1,54 @@
+/**
+ * Reads `public/_headers`, the response-header file of the common static hosts (Netlify,
+ * Cloudflare Pages): a path pattern on its own line, then indented `Name: value` lines. Tests use
+ * it to check the file against the discovery settings, and a local static server can use it to
+ * answer the way the production host will.
+ */
+export interface HeaderRule {
+  /** Path pattern; `*` matches any run of characters, including slashes. */
+  pattern: string;
+  headers: [name: string, value: string][];
+  /** 1-based line of the pattern, for error messages. */
+  line: number;
+}
+
+export class HeadersFileError extends Error {}
+
+export function parseHeadersFile(text: string, fileName = '_headers'): HeaderRule[] {
+  const rules: HeaderRule[] = [];
+  text.split(/\r?\n/).forEach((raw, index) => {
+    const line = index + 1;
+    if (raw.trim() === '' || raw.trimStart().startsWith('#')) return;
+    if (!/^\s/.test(raw)) {
+      if (!raw.startsWith('/')) throw new HeadersFileError(`${fileName}:${line}: a path must start with "/": ${raw}`);
+      rules.push({ pattern: raw.trim(), headers: [], line });
+      return;
+    }
+    const current = rules.at(-1);
+    const match = /^\s+([A-Za-z0-9-]+):\s*(.+)$/.exec(raw);
+    if (!current || !match) throw new HeadersFileError(`${fileName}:${line}: expected "Name: value" under a path: ${raw}`);
+    current.headers.push([match[1] as string, (match[2] as string).trim()]);
+  });
+  return rules;
+}
+
+function matches(pattern: string, pathname: string): boolean {
+  const expression = pattern
+    .split('*')
+    .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
+  return new RegExp(`^${expression}$`).test(pathname);
+}
+
+/** The headers a host sends for `pathname`: every matching rule applies, later values added. */
+export function headersFor(rules: HeaderRule[], pathname: string): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  for (const rule of rules) {
+    if (!matches(rule.pattern, pathname)) continue;
+    for (const [name, value] of rule.headers) {
+      const key = name.toLowerCase();
+      result.set(key, [...(result.get(key) ?? []), value]);
+    }
+  }
+  return result;
+}

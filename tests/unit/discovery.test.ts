@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import {
+  apiCatalog,
+  apiCatalogPath,
+  apiCatalogType,
+  openApiJsonPath,
+  openApiJsonType,
+  openApiYamlPath,
+  openApiYamlType,
+  robotsTxt,
+  serverCardPath,
+  serverCardType,
+  serviceDescHeadEntry,
+  sitemapPath,
+} from '../../src/lib/discovery.ts';
+import { endpointPagePath } from '../../src/lib/navigation.ts';
+import { HeadersFileError, headersFor, parseHeadersFile } from '../../src/lib/static-headers.ts';
+import { siteConfig } from '../../src/site-config.ts';
+import { projectDirectory } from './contract-fixture.ts';
+
+const headersText = readFileSync(path.join(projectDirectory, 'public/_headers'), 'utf8');
+const rules = parseHeadersFile(headersText, 'public/_headers');
+const docsOrigin = new URL(siteConfig.docsUrl).origin;
+
+function header(pathname: string, name: string): string[] {
+  return headersFor(rules, pathname).get(name.toLowerCase()) ?? [];
+}
+
+describe('public/_headers', () => {
+  it('sends nosniff with every response', () => {
+    for (const pathname of ['/', '/quickstart/', '/404.html', serverCardPath, apiCatalogPath, openApiJsonPath, '/_astro/x.css']) {
+      assert.deepEqual(header(pathname, 'X-Content-Type-Options'), ['nosniff'], pathname);
+    }
+  });
+
+  const machineReadable: [string, string][] = [
+    [serverCardPath, serverCardType],
+    [apiCatalogPath, apiCatalogType],
+    [openApiJsonPath, openApiJsonType],
+    [openApiYamlPath, openApiYamlType],
+  ];
+  for (const [pathname, type] of machineReadable) {
+    it(`serves ${pathname} as ${type}, to any origin, cached`, () => {
+      assert.deepEqual(header(pathname, 'Content-Type'), [type]);
+      assert.deepEqual(header(pathname, 'Access-Control-Allow-Origin'), ['*']);
+      assert.match(header(pathname, 'Cache-Control').join(), /^public, max-age=\d+/);
+    });
+  }
+
+  it('announces the api-catalog with its link relation (RFC 9727, section 2)', () => {
+    assert.deepEqual(header(apiCatalogPath, 'Link'), [`<${apiCatalogPath}>; rel="api-catalog"`]);
+  });
+
+  it('does not send CORS headers for ordinary pages', () => {
+    assert.deepEqual(header('/quickstart/', 'Access-Control-Allow-Origin'), []);
+  });
+
+  it('is refused with its line when malformed', () => {
+    assert.throws(() => parseHeadersFile('/a\n  no colon here\n'), (error: unknown) => {
+      assert.ok(error instanceof HeadersFileError);
+      assert.match(error.message, /_headers:2:/);
+      return true;
+    });
+    assert.throws(() => parseHeadersFile('relative/path\n'), /_headers:1: a path must start with "\/"/);
+  });
+});
+
+describe('the api-catalog (RFC 9727)', () => {
+  const catalog = apiCatalog(siteConfig);
+  const entry = catalog.linkset[0];
+
+  it('is a linkset with one API', () => {
+    assert.equal(catalog.linkset.length, 1);
+    assert.ok(entry);
+  });
+
+  it('anchors the API at its reference page on the configured documentation site', () => {
+    assert.equal(entry?.anchor, new URL(endpointPagePath, docsOrigin).href);
+  });
+
+  it('names the OpenAPI downloads as service-desc and the docs as service-doc', () => {
+    assert.deepEqual(entry?.['service-desc'], [
+      { href: new URL(openApiJsonPath, docsOrigin).href, type: openApiJsonType },
+      { href: new URL(openApiYamlPath, docsOrigin).href, type: openApiYamlType },
+    ]);
+    assert.equal(entry?.['service-doc'][0]?.href, `${docsOrigin}/`);
+    assert.equal(entry?.['service-doc'][0]?.type, 'text/html');
+  });
+
+  it('follows the configuration when the documentation moves', () => {
+    const moved = apiCatalog({ ...siteConfig, docsUrl: 'https://api-docs.shop.example' });
+    const hrefs = JSON.stringify(moved).match(/https?:\/\/[^"]+/g) ?? [];
+    assert.ok(hrefs.length > 0);
+    assert.ok(hrefs.every((href) => href.startsWith('https://api-docs.shop.example/')), hrefs.join(', '));
+  });
+});
+
+describe('other discovery files', () => {
+  it('robots.txt names the sitemap with the configured origin', () => {
+    const lines = robotsTxt(siteConfig).split('\n');
+    assert.ok(lines.includes(`Sitemap: ${docsOrigin}${sitemapPath}`), lines.join('\n'));
+    assert.ok(lines.includes('User-agent: *'));
+    assert.ok(!lines.includes('Disallow: /'), 'the documentation may be crawled');
+  });
+
+  it('every page links to the JSON download as its service description (RFC 8631)', () => {
+    assert.deepEqual(serviceDescHeadEntry, {
+      tag: 'link',
+      attrs: { rel: 'service-desc', href: openApiJsonPath, type: openApiJsonType },
+    });
+    const config = readFileSync(path.join(projectDirectory, 'astro.config.mjs'), 'utf8');
+    assert.match(config, /head: \[\{ \.\.\.serviceDescHeadEntry/, 'astro.config.mjs passes the entry to Starlight’s head');
+  });
+
+  it('the server card file is where the discovery settings say', () => {
+    assert.ok(existsSync(path.join(projectDirectory, 'public', serverCardPath)));
+  });
+});
