@@ -10,8 +10,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleContract, contractRoot, runRedocly } from '../../src/lib/bundle.ts';
-import { actionIdentifiers, compareContracts, type ChangeImpact, type ContractChange } from '../../src/lib/contract-changes.ts';
-import { asOpenApiDocument, isRecord } from '../../src/lib/document.ts';
+import { actionIdentifiers, compareContracts, gainedOnlyNewActions, type ChangeImpact, type ContractChange } from '../../src/lib/contract-changes.ts';
+import { asOpenApiDocument, isRecord, type OpenApiDocument } from '../../src/lib/document.ts';
 import {
   compareVersions,
   formatVersion,
@@ -98,23 +98,13 @@ export function readDiffReport(text: string): DiffChange[] {
 
 /**
  * Redocly rates a new value of a response enum `major`, since a client switching over the values
- * may not know it. That is right for a subscription status, and it stays so. It is not right for
- * the list of action identifiers: the `200` response's `action` only echoes the action the client
- * sent, and `allowed_actions` of a `409` may name actions the client does not use, which v1
- * promises to add (section 9 of the interface specification). So a new value of an enum made of
- * action identifiers is additive when every new value is the identifier of a new action.
+ * may not know it. That is right for a subscription status, and it stays so. For the enum of
+ * action identifiers it is not (see `gainedOnlyNewActions`), so that one verdict counts as minor.
  */
 function isNewActionIdentifier(change: DiffChange, verdict: DiffVerdict, revisionActions: Set<string>, newActions: Set<string>): boolean {
   if (verdict.ruleId !== 'enum-values-added' || change.property !== 'enum') return false;
   if (!Array.isArray(change.baseValue) || !Array.isArray(change.revisionValue)) return false;
-  const before = change.baseValue;
-  const after = change.revisionValue;
-  const added = after.filter((value) => !before.includes(value));
-  return (
-    added.length > 0 &&
-    after.every((value) => typeof value === 'string' && revisionActions.has(value)) &&
-    added.every((value) => typeof value === 'string' && newActions.has(value))
-  );
+  return gainedOnlyNewActions(change.baseValue, change.revisionValue, revisionActions, newActions);
 }
 
 /** Our own checks beside Redocly's rules, by the change kind of `compareContracts` they rest on. */
@@ -168,20 +158,20 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   try {
     releases = readReleases(projectDirectory);
   } catch (error) {
-    if (error instanceof ReleaseError) return { problems: [{ file: error.file, message: error.message.slice(error.file.length + 2) }], changes: [] };
+    if (error instanceof ReleaseError) return { problems: [{ file: error.file, message: error.problem }], changes: [] };
     throw error;
   }
   const release = latestRelease(releases);
   // Before the first release there is nothing to stay compatible with (see openapi/releases/README.md).
   if (release === undefined) return { problems: [], changes: [] };
 
-  let base;
+  let base: OpenApiDocument;
   let redoclyChanges: DiffChange[];
   try {
     base = loadSnapshot(projectDirectory, release);
     redoclyChanges = runRedoclyDiff(projectDirectory, release, context.bundlePath);
   } catch (error) {
-    if (error instanceof ReleaseError) return { release, problems: [{ file: error.file, message: error.message.slice(error.file.length + 2) }], changes: [] };
+    if (error instanceof ReleaseError) return { release, problems: [{ file: error.file, message: error.problem }], changes: [] };
     return { release, problems: [{ file: 'redocly.yaml', message: (error as Error).message }], changes: [] };
   }
 
@@ -219,8 +209,8 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
       const place = change.pointer === undefined ? { file: root } : locate(change.pointer);
       problems.push({ ...place, message: breakingMessage(release, change.sentence, `compatibility check \`${check}\``) });
     }
-    // Redocly cannot see the lifecycle table, so its additions count from our own comparison.
-    if (change.kind === 'transition-widened' || change.impact === 'minor') effectiveImpacts.push(change.impact);
+    // Additions Redocly does not rate minor (a wider lifecycle table, a deprecation) count from ours.
+    if (change.impact === 'minor') effectiveImpacts.push(change.impact);
   }
   const impact = highest([...effectiveImpacts, ...(problems.length > 0 ? (['major'] as const) : [])]);
   if (problems.length > 0) return { release, problems, impact, changes };

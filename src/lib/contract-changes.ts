@@ -208,14 +208,21 @@ function add(comparison: Comparison, change: ContractChange): void {
   comparison.changes.push(change);
 }
 
-/** A value list gaining entries breaks a client reading it, unless they name actions that are new. */
-function valuesAddedImpact(comparison: Comparison, direction: Direction, added: string[], all: string[]): ChangeImpact {
-  if (direction === 'request') return 'minor';
-  const isAction = (value: string): boolean => comparison.revisionActions.has(JSON.parse(value) as string);
-  // The response echoes the action the client sent, and a client must expect new actions in
-  // `allowed_actions` because new actions are the additions this version promises.
-  if (all.every(isAction) && added.every((value) => comparison.newActions.has(JSON.parse(value) as string))) return 'patch';
-  return 'major';
+/**
+ * True when an enum-like list (values before and after) gained only identifiers of new actions
+ * and holds nothing but action identifiers. Such a list stays compatible even in a response:
+ * the `200` response echoes the action the client sent, and new actions are what v1 promises to
+ * add, so `allowed_actions` of a `409` may name them. A new subscription status is not this case.
+ */
+export function gainedOnlyNewActions(
+  before: readonly unknown[],
+  after: readonly unknown[],
+  revisionActions: ReadonlySet<string>,
+  newActions: ReadonlySet<string>,
+): boolean {
+  const added = after.filter((value) => !before.includes(value));
+  const isIdentifier = (set: ReadonlySet<string>) => (value: unknown) => typeof value === 'string' && set.has(value);
+  return added.length > 0 && after.every(isIdentifier(revisionActions)) && added.every(isIdentifier(newActions));
 }
 
 function compareFields(
@@ -283,13 +290,15 @@ function compareFields(
     if (baseValues !== undefined && revisionValues !== undefined) {
       const added = revisionValues.filter((value) => !baseValues.includes(value));
       const removed = baseValues.filter((value) => !revisionValues.includes(value));
-      const impact = valuesAddedImpact(comparison, owner.direction, added, revisionValues);
-      // New action identifiers in a list of actions are told by the action's own entry.
-      if (added.length > 0 && impact !== 'patch') {
+      const values = (list: string[]): unknown[] => list.map((value) => JSON.parse(value));
+      // The new action's own entry tells of its identifier joining a list of actions.
+      const onlyNewActions = gainedOnlyNewActions(values(baseValues), values(revisionValues), comparison.revisionActions, comparison.newActions);
+      if (added.length > 0 && !onlyNewActions) {
         add(comparison, {
           kind: 'field-values-added',
           category: 'added',
-          impact,
+          // A client reading a response may not know the new value; a request only accepts more.
+          impact: request ? 'minor' : 'major',
           sentence: `Field \`${field}\` ${owner.phrase} takes new values: ${list(added.map((value) => String(JSON.parse(value))))}.`,
           ...action,
         });

@@ -28,10 +28,13 @@ export interface Version {
 export class ReleaseError extends Error {
   /** The file to open, relative to the project. */
   readonly file: string;
+  /** What is wrong with it. */
+  readonly problem: string;
   constructor(file: string, problem: string) {
     super(`${file}: ${problem}`);
     this.name = 'ReleaseError';
     this.file = file;
+    this.problem = problem;
   }
 }
 
