@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from './document.ts';
-import { isRecord } from './document.ts';
+import { readReferenceModel } from './actions.ts';
 
 export interface SidebarLink {
   label: string;
@@ -13,19 +13,42 @@ export function actionPagePath(identifier: string): string {
   return `/reference/actions/${identifier}/`;
 }
 
+/** Where the bundled contract is published, as JSON and as YAML. */
+export const downloadPaths = { json: '/openapi/v1.json', yaml: '/openapi/v1.yaml' } as const;
+
+/** The badge every page and the sidebar put beside a deprecated action or field. */
+export const deprecatedBadge = { text: 'Deprecated', variant: 'caution' } as const;
+
 /**
  * The reference part of the sidebar: the endpoint page, then one page per action, in the order
- * of the request body's `oneOf`. (Placeholder until the reference model lands.)
+ * of the request body's `oneOf`, each labelled by its identifier.
  */
 export function referenceSidebarItems(document: OpenApiDocument): SidebarLink[] {
-  const actionRequest: unknown = document.components?.requestBodies?.ActionRequest;
-  const mapping =
-    isRecord(actionRequest) && isRecord(actionRequest.content)
-      ? (actionRequest.content['application/json'] as { schema?: { discriminator?: { mapping?: Record<string, string> } } })
-          ?.schema?.discriminator?.mapping ?? {}
-      : {};
+  const { actions } = readReferenceModel(document);
   return [
     { label: 'The endpoint', link: endpointPagePath },
-    ...Object.keys(mapping).map((identifier) => ({ label: identifier, link: actionPagePath(identifier) })),
+    ...actions.map(
+      (action): SidebarLink => ({
+        label: action.identifier,
+        link: actionPagePath(action.identifier),
+        ...(action.deprecated ? { badge: { ...deprecatedBadge } } : {}),
+      }),
+    ),
+  ];
+}
+
+/**
+ * Every path the reference generates outside the content collection: the endpoint page, one
+ * page per action and the two downloads. The links validator only knows content pages, so it
+ * needs these to accept links from the guides, while a link to an action that does not exist
+ * still fails.
+ */
+export function generatedPaths(document: OpenApiDocument): string[] {
+  const { actions } = readReferenceModel(document);
+  return [
+    endpointPagePath,
+    ...actions.map((action) => actionPagePath(action.identifier)),
+    downloadPaths.json,
+    downloadPaths.yaml,
   ];
 }

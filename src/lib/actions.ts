@@ -1,0 +1,185 @@
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { bundleDirectory } from './bundle.ts';
+import type { OpenApiDocument } from './document.ts';
+import { isRecord, loadBundledDocument } from './document.ts';
+import type { Endpoint } from './endpoint.ts';
+import { readEndpoint } from './endpoint.ts';
+import type { Field } from './fields.ts';
+import { fieldsOf } from './fields.ts';
+import type { ActionTransition, Lifecycle } from './lifecycle.ts';
+import { readLifecycle, refusedStates, transitionOf } from './lifecycle.ts';
+import type { RequestBody } from './request-body.ts';
+import { readRequestBody } from './request-body.ts';
+import type { ErrorTableRow, NamedExample, ResponseRow } from './responses.ts';
+import { conflictStatus, errorTable, listResponses, successResponse } from './responses.ts';
+import { childPointer, contractError, requiredString, resolveObject } from './schemas.ts';
+
+export interface RequestExample extends NamedExample {
+  value: Record<string, unknown>;
+}
+
+/** An error that applies to an action; a refused transition also lists the statuses behind it. */
+export interface ActionError extends ErrorTableRow {
+  /** For the conflict response: the statuses this action does not accept. */
+  refusedStates?: string[];
+}
+
+export interface Action {
+  /** The value of the selector field, e.g. `pause_subscription`. */
+  identifier: string;
+  /** The schema's `title`: what the action does, in a few words. */
+  title: string;
+  /** Markdown from the schema. */
+  description: string;
+  deprecated: boolean;
+  fields: Field[];
+  requestExample: RequestExample;
+  successExample: NamedExample;
+  /** Other success examples of this action, such as a repeated request that changed nothing. */
+  moreSuccessExamples: NamedExample[];
+  transition: ActionTransition;
+  /** The statuses from which the action is refused. */
+  refusedStates: string[];
+  errors: ActionError[];
+  pointer: string;
+}
+
+/** What every request carries, whichever action it selects. */
+export interface BodyEnvelope {
+  /** Markdown from the request body object. */
+  description: string;
+  /** The field whose value selects the action. */
+  selector: string;
+  /** The fields every action has, with the selector listing every identifier. */
+  sharedFields: Field[];
+}
+
+/** The whole reference, read once from the bundled document. */
+export interface ReferenceModel {
+  endpoint: Endpoint;
+  envelope: BodyEnvelope;
+  actions: Action[];
+  lifecycle: Lifecycle;
+  responses: ResponseRow[];
+  /** The fields of the success response's body. */
+  resultFields: Field[];
+}
+
+function requestExampleOf(
+  document: OpenApiDocument,
+  requestBody: RequestBody,
+  identifier: string,
+  fields: Field[],
+): RequestExample {
+  const pointer = childPointer(requestBody.pointer, 'examples', identifier);
+  const raw = requestBody.examples[identifier];
+  if (raw === undefined) throw contractError(pointer, `is missing: every action needs a request example named after it`);
+  const example = resolveObject(document, raw, pointer);
+  const value = example.value.value;
+  if (!isRecord(value)) throw contractError(example.pointer, 'the request example is expected to be a JSON object');
+  if (value[requestBody.selector] !== identifier) {
+    throw contractError(example.pointer, `the example's \`${requestBody.selector}\` is expected to be \`${identifier}\``);
+  }
+  const names = new Set(fields.map((field) => field.name));
+  const unknown = Object.keys(value).find((name) => !names.has(name));
+  if (unknown !== undefined) throw contractError(example.pointer, `sends \`${unknown}\`, which ${identifier} does not accept`);
+  const missing = fields.find((field) => field.required && !(field.name in value));
+  if (missing !== undefined) throw contractError(example.pointer, `lacks the required field \`${missing.name}\``);
+  const summary = example.value.summary;
+  return { name: identifier, summary: typeof summary === 'string' ? summary : '', value };
+}
+
+function successExampleOf(success: ResponseRow, identifier: string): NamedExample {
+  const example = success.examples.find((candidate) => candidate.name === identifier);
+  if (example === undefined) {
+    throw contractError(
+      childPointer(success.pointer, 'content', 'application/json', 'examples', identifier),
+      `is missing: the ${success.status} response needs an example named after every action`,
+    );
+  }
+  return example;
+}
+
+/**
+ * Every error response applies to every action, except the conflict: an action that accepts
+ * every status can never be refused for the status the subscription is in.
+ */
+function errorsOf(responses: ResponseRow[], refused: string[]): ActionError[] {
+  return errorTable(responses).flatMap((row): ActionError[] => {
+    if (row.status !== conflictStatus) return [row];
+    return refused.length === 0 ? [] : [{ ...row, refusedStates: refused }];
+  });
+}
+
+/** The fields every action has. The selector's own row lists all identifiers instead of one. */
+function envelopeOf(requestBody: RequestBody, actions: Action[]): BodyEnvelope {
+  const [first, ...others] = actions;
+  if (first === undefined) throw contractError(requestBody.pointer, 'the request body offers no action');
+  const sharedFields = first.fields
+    .filter((field) => others.every((action) => action.fields.some((other) => other.name === field.name)))
+    .map((field): Field => {
+      const requiredEverywhere = others.every(
+        (action) => action.fields.find((other) => other.name === field.name)?.required === true,
+      );
+      const shared = { ...field, required: field.required && requiredEverywhere };
+      if (field.name !== requestBody.selector) return shared;
+      return {
+        ...shared,
+        constraints: [{ keyword: 'enum', label: 'one of', values: actions.map((action) => action.identifier) }],
+      };
+    });
+  return { description: requestBody.description, selector: requestBody.selector, sharedFields };
+}
+
+/** Reads the endpoint, its actions, their lifecycle and the responses from the bundled document. */
+export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
+  const endpoint = readEndpoint(document);
+  const requestBody = readRequestBody(document, endpoint);
+  const lifecycle = readLifecycle(document, requestBody);
+  const responses = listResponses(document, endpoint);
+  const success = successResponse(responses);
+
+  const actions = requestBody.variants.map(({ identifier, schema }): Action => {
+    const fields = fieldsOf(document, schema);
+    const transition = transitionOf(lifecycle, identifier);
+    const refused = refusedStates(lifecycle, transition);
+    return {
+      identifier,
+      title: requiredString(schema.schema.title, schema.pointer, '`title` (what the action does, in a few words)'),
+      description: requiredString(schema.schema.description, schema.pointer, '`description`'),
+      deprecated: schema.schema.deprecated === true,
+      fields,
+      requestExample: requestExampleOf(document, requestBody, identifier, fields),
+      successExample: successExampleOf(success, identifier),
+      moreSuccessExamples: success.examples.filter(
+        (example) =>
+          example.name !== identifier && isRecord(example.value) && example.value[requestBody.selector] === identifier,
+      ),
+      transition,
+      refusedStates: refused,
+      errors: errorsOf(responses, refused),
+      pointer: schema.pointer,
+    };
+  });
+
+  if (success.body === undefined) throw contractError(success.pointer, 'the success response has no JSON body');
+  const resultFields = fieldsOf(document, success.body);
+
+  return { endpoint, envelope: envelopeOf(requestBody, actions), actions, lifecycle, responses, resultFields };
+}
+
+let cached: { path: string; modified: number; model: ReferenceModel } | undefined;
+
+/**
+ * The model of the document the build bundled into `.generated/openapi/`. Every generated page
+ * and component asks for it, so it is read once per bundle; a new bundle (the dev server
+ * re-bundles on start) has a new modification time and is read again.
+ */
+export function loadReferenceModel(jsonPath = path.resolve(bundleDirectory, 'v1.json')): ReferenceModel {
+  const modified = statSync(jsonPath).mtimeMs;
+  if (cached?.path !== jsonPath || cached.modified !== modified) {
+    cached = { path: jsonPath, modified, model: readReferenceModel(loadBundledDocument(jsonPath)) };
+  }
+  return cached.model;
+}

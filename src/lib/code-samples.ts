@@ -1,0 +1,244 @@
+import { isRecord } from './document.ts';
+import type { Endpoint } from './endpoint.ts';
+import type { ResponseRow } from './responses.ts';
+import { retryAfterHeader, successResponse, throttledResponse } from './responses.ts';
+
+export type SampleLanguage = 'curl' | 'javascript' | 'php' | 'python';
+
+export interface CodeSample {
+  language: SampleLanguage;
+  /** The tab label. */
+  label: string;
+  /** The Expressive Code language used to highlight it. */
+  highlight: string;
+  code: string;
+}
+
+/** What a sample needs to know beyond the endpoint: how the service answers. */
+export interface SampleStatuses {
+  /** The status of a successful action (`"200"`). */
+  success: string;
+  /** The status a throttled request gets (`"429"`). */
+  throttled: string;
+  /** The header that says how long to wait after a throttled request. */
+  retryAfter: string;
+}
+
+/** Reads the statuses the samples branch on from the documented responses. */
+export function sampleStatuses(responses: ResponseRow[]): SampleStatuses {
+  return {
+    success: successResponse(responses).status,
+    throttled: throttledResponse(responses).status,
+    retryAfter: retryAfterHeader,
+  };
+}
+
+const identifier = /^[A-Za-z_$][\w$]*$/;
+
+/** A JSON value written as a JavaScript literal: keys unquoted where JavaScript allows it. */
+export function javascriptLiteral(value: unknown, indent = ''): string {
+  const inner = `${indent}  `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${javascriptLiteral(item, inner)},`).join('\n')}\n${indent}]`;
+  }
+  if (isRecord(value)) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '{}';
+    const lines = entries.map(([key, item]) => {
+      const name = identifier.test(key) ? key : JSON.stringify(key);
+      return `${inner}${name}: ${javascriptLiteral(item, inner)},`;
+    });
+    return `{\n${lines.join('\n')}\n${indent}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function phpString(value: string): string {
+  return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+/** A JSON value written as a PHP literal that `wp_json_encode()` turns back into the same JSON. */
+export function phpLiteral(value: unknown, indent = ''): string {
+  const inner = `${indent}    `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'array()';
+    return `array(\n${value.map((item) => `${inner}${phpLiteral(item, inner)},`).join('\n')}\n${indent})`;
+  }
+  if (isRecord(value)) {
+    const entries = Object.entries(value);
+    // An empty PHP array encodes as `[]`; only an object encodes as `{}`.
+    if (entries.length === 0) return 'new stdClass()';
+    const width = Math.max(...entries.map(([key]) => phpString(key).length));
+    const lines = entries.map(([key, item]) => `${inner}${phpString(key).padEnd(width)} => ${phpLiteral(item, inner)},`);
+    return `array(\n${lines.join('\n')}\n${indent})`;
+  }
+  if (typeof value === 'string') return phpString(value);
+  return JSON.stringify(value);
+}
+
+/** A JSON value written as a Python literal that `json.dumps()` turns back into the same JSON. */
+export function pythonLiteral(value: unknown, indent = ''): string {
+  const inner = `${indent}    `;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((item) => `${inner}${pythonLiteral(item, inner)},`).join('\n')}\n${indent}]`;
+  }
+  if (isRecord(value)) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return '{}';
+    return `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${pythonLiteral(item, inner)},`).join('\n')}\n${indent}}`;
+  }
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  if (value === null) return 'None';
+  return JSON.stringify(value);
+}
+
+/** Quotes a string for a POSIX shell: inside single quotes nothing is special but the quote itself. */
+export function shellQuote(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+/** A name a program can use for a server variable (`site`). */
+export function variableName(name: string): string {
+  const cleaned = name.replace(/[^\w]/g, '_');
+  return /^\d/.test(cleaned) ? `_${cleaned}` : cleaned;
+}
+
+/** Values in an example that are placeholders for the reader to replace, such as `<API_KEY>`. */
+export function placeholdersIn(value: unknown): string[] {
+  if (typeof value === 'string') return /^<[A-Z][A-Z0-9_]*>$/.test(value) ? [value] : [];
+  if (Array.isArray(value)) return [...new Set(value.flatMap(placeholdersIn))];
+  if (isRecord(value)) return [...new Set(Object.values(value).flatMap(placeholdersIn))];
+  return [];
+}
+
+/** The comment that opens a sample: which values the reader must replace. */
+export function fillInComment(marker: string, things: string[]): string {
+  const listed = things.length > 1 ? `${things.slice(0, -1).join(', ')} and ${things.at(-1)}` : things.join('');
+  return `${marker} Fill in your own values: ${listed}.`;
+}
+
+function thingsToFillIn(endpoint: Endpoint, body: unknown): string[] {
+  return [
+    ...endpoint.variables.map((variable) => variableName(variable.name)),
+    ...placeholdersIn(body).map((placeholder) => `${placeholder} in the body`),
+  ];
+}
+
+function variableDeclarations(endpoint: Endpoint, declare: (name: string, value: string) => string): string {
+  return endpoint.variables.map((variable) => declare(variableName(variable.name), variable.defaultValue)).join('\n');
+}
+
+/** The endpoint URL with each server variable spliced in the way the language interpolates. */
+function interpolatedUrl(endpoint: Endpoint, splice: (name: string) => string): string {
+  return endpoint.urlTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => splice(variableName(name)));
+}
+
+function curlSample(endpoint: Endpoint, body: unknown): string {
+  // No comment line: Expressive Code leaves comments out of what a terminal frame's copy button
+  // copies, and the copied command should be exactly the one on the page.
+  return [
+    // `--include` shows the status line and the headers; `--fail-with-body` makes an error status fail the command.
+    `curl --include --fail-with-body \\`,
+    `  --request ${endpoint.method} ${shellQuote(endpoint.exampleUrl)} \\`,
+    `  --header 'Content-Type: application/json' \\`,
+    `  --data ${shellQuote(JSON.stringify(body, null, 2))}`,
+  ].join('\n');
+}
+
+function javascriptSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+  return `${fillInComment('//', thingsToFillIn(endpoint, body))}
+${variableDeclarations(endpoint, (name, value) => `const ${name} = ${JSON.stringify(value)};`)}
+
+const response = await fetch(\`${interpolatedUrl(endpoint, (name) => `\${${name}}`)}\`, {
+  method: ${JSON.stringify(endpoint.method)},
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify(${javascriptLiteral(body, '  ')}),
+});
+
+if (response.status === ${statuses.throttled}) {
+  // Throttled by the host, a firewall or a CDN: nothing changed.
+  const wait = response.headers.get("${statuses.retryAfter}");
+  throw new Error(\`Throttled, retry after \${wait}\`);
+}
+const text = await response.text();
+if (!response.ok) {
+  throw new Error(\`HTTP \${response.status}: \${text}\`);
+}
+console.log(JSON.parse(text));
+`;
+}
+
+function phpSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+  return `<?php
+${fillInComment('//', thingsToFillIn(endpoint, body))}
+${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)};`)}
+
+$response = wp_remote_post(
+    "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}",
+    array(
+        'method'  => ${phpString(endpoint.method)},
+        'headers' => array( 'Content-Type' => 'application/json' ),
+        'body'    => wp_json_encode( ${phpLiteral(body, '        ')} ),
+        'timeout' => 15,
+    )
+);
+
+if ( is_wp_error( $response ) ) {
+    // No HTTP answer at all: DNS, TLS or a timeout.
+    throw new RuntimeException( $response->get_error_message() );
+}
+$status = wp_remote_retrieve_response_code( $response );
+if ( ${statuses.throttled} === $status ) {
+    // Throttled by the host, a firewall or a CDN: nothing changed.
+    $wait = wp_remote_retrieve_header( $response, '${statuses.retryAfter.toLowerCase()}' );
+    throw new RuntimeException( "Throttled, retry after {$wait}" );
+}
+if ( ${statuses.success} !== $status ) {
+    $body = wp_remote_retrieve_body( $response );
+    throw new RuntimeException( "HTTP {$status}: {$body}" );
+}
+print_r( json_decode( wp_remote_retrieve_body( $response ), true ) );
+`;
+}
+
+function pythonSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+  return `import json
+import urllib.error
+import urllib.request
+
+${fillInComment('#', thingsToFillIn(endpoint, body))}
+${variableDeclarations(endpoint, (name, value) => `${name} = ${JSON.stringify(value)}`)}
+
+payload = ${pythonLiteral(body)}
+
+request = urllib.request.Request(
+    f"${interpolatedUrl(endpoint, (name) => `{${name}}`)}",
+    data=json.dumps(payload).encode("utf-8"),
+    headers={"Content-Type": "application/json"},
+    method=${JSON.stringify(endpoint.method)},
+)
+try:
+    with urllib.request.urlopen(request, timeout=15) as response:
+        print(json.load(response))
+except urllib.error.HTTPError as error:
+    if error.code == ${statuses.throttled}:
+        # Throttled by the host, a firewall or a CDN: nothing changed.
+        wait = error.headers.get("${statuses.retryAfter}")
+        raise SystemExit(f"Throttled, retry after {wait}")
+    body = error.read().decode("utf-8", "replace")
+    raise SystemExit(f"HTTP {error.code}: {body}")
+`;
+}
+
+/** The four samples of an action, generated from its request example. */
+export function codeSamples(endpoint: Endpoint, body: Record<string, unknown>, statuses: SampleStatuses): CodeSample[] {
+  return [
+    { language: 'curl', label: 'curl', highlight: 'sh', code: curlSample(endpoint, body) },
+    { language: 'javascript', label: 'JavaScript', highlight: 'js', code: javascriptSample(endpoint, body, statuses) },
+    { language: 'php', label: 'PHP', highlight: 'php', code: phpSample(endpoint, body, statuses) },
+    { language: 'python', label: 'Python', highlight: 'python', code: pythonSample(endpoint, body, statuses) },
+  ];
+}

@@ -1,0 +1,90 @@
+import type { OpenAPIV3_1 } from 'openapi-types';
+import type { OpenApiDocument } from './document.ts';
+import { isRecord } from './document.ts';
+import { childPointer, contractError, requiredString } from './schemas.ts';
+
+export interface ServerVariable {
+  name: string;
+  defaultValue: string;
+  /** Markdown from the contract. */
+  description: string;
+}
+
+/** The one endpoint of the service: where it answers and which operation it runs. */
+export interface Endpoint {
+  /** Upper case, as written in HTTP (`POST`). */
+  method: string;
+  /** The path as the contract writes it, relative to the server URL (`/action`). */
+  path: string;
+  /** The full URL with its server variables left in braces (`https://{site}/…/action`). */
+  urlTemplate: string;
+  /** The full URL with every server variable replaced by its default. */
+  exampleUrl: string;
+  variables: ServerVariable[];
+  /** Markdown: what the server is, from `servers[0].description`. */
+  serverDescription: string;
+  summary: string;
+  /** Markdown from the operation. */
+  description: string;
+  operation: OpenAPIV3_1.OperationObject;
+  /** JSON pointer of the operation in the bundled document. */
+  pointer: string;
+}
+
+const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * Reads the endpoint from `servers` and `paths`. The interface specification gives the service
+ * exactly one endpoint, so a second operation is a contract the pages cannot describe yet.
+ */
+export function readEndpoint(document: OpenApiDocument): Endpoint {
+  const operations: { path: string; method: (typeof httpMethods)[number]; operation: OpenAPIV3_1.OperationObject }[] =
+    [];
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    if (!isRecord(item)) continue;
+    for (const method of httpMethods) {
+      const operation = item[method];
+      if (operation !== undefined) operations.push({ path, method, operation });
+    }
+  }
+  const only = operations[0];
+  if (only === undefined || operations.length > 1) {
+    const found = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).join(', ') || 'none';
+    throw contractError('#/paths', `the service has exactly one endpoint, but the contract describes: ${found}`);
+  }
+  const pointer = childPointer('#/paths', only.path, only.method);
+
+  const server = only.operation.servers?.[0] ?? document.servers?.[0];
+  if (server === undefined) throw contractError('#/servers', 'no server URL is given for the endpoint');
+  const serverUrl = requiredString(server.url, '#/servers/0', '`url`').replace(/\/$/, '');
+
+  const variables = [...serverUrl.matchAll(/\{([^}]+)\}/g)].map(([, name = '']) => {
+    const variable = server.variables?.[name];
+    const variablePointer = childPointer('#/servers/0/variables', name);
+    if (variable === undefined) throw contractError(variablePointer, `the URL uses {${name}} but does not define it`);
+    return {
+      name,
+      defaultValue: requiredString(variable.default, variablePointer, '`default`'),
+      description: variable.description ?? '',
+    };
+  });
+
+  const urlTemplate = `${serverUrl}${only.path}`;
+  return {
+    method: only.method.toUpperCase(),
+    path: only.path,
+    urlTemplate,
+    exampleUrl: fillUrl(urlTemplate, Object.fromEntries(variables.map((v) => [v.name, v.defaultValue]))),
+    variables,
+    serverDescription: server.description ?? '',
+    summary: only.operation.summary ?? '',
+    description: only.operation.description ?? '',
+    operation: only.operation,
+    pointer,
+  };
+}
+
+/** Replaces `{name}` in a URL template by the given values. */
+function fillUrl(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([^}]+)\}/g, (whole, name: string) => values[name] ?? whole);
+}

@@ -1,0 +1,135 @@
+import type { OpenApiDocument, SchemaObject } from './document.ts';
+import type { ResolvedSchema } from './schemas.ts';
+import { alternatives, childPointer, contractError, resolveSchema } from './schemas.ts';
+
+export type LiteralValue = string | number | boolean | null;
+
+/**
+ * One restriction on a field's value. `label` reads as a phrase ("at most 500 characters");
+ * `values`, when present, are literal values the page shows as code after the label.
+ */
+export interface Constraint {
+  keyword: string;
+  label: string;
+  values?: LiteralValue[];
+}
+
+export interface Field {
+  name: string;
+  /** A short type label: `string`, `integer`, `array of string`, `string or null`. */
+  type: string;
+  required: boolean;
+  constraints: Constraint[];
+  /** Markdown from the contract; empty when the schema has no description. */
+  description: string;
+  deprecated: boolean;
+  /** Where the field's schema was written, for error messages. */
+  pointer: string;
+}
+
+function isLiteral(value: unknown): value is LiteralValue {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
+function plural(count: number, word: string): string {
+  return `${count} ${word}${count === 1 ? '' : 's'}`;
+}
+
+/** The type label of a schema, following `oneOf`/`anyOf`, `items` and `const`. */
+export function typeLabel(document: OpenApiDocument, resolved: ResolvedSchema): string {
+  const { schema, pointer } = resolved;
+  const types: unknown = schema.type;
+  if (Array.isArray(types)) return types.map(String).join(' or ');
+  if (types === 'array') {
+    const items = 'items' in schema ? schema.items : undefined;
+    if (items === undefined) return 'array';
+    return `array of ${typeLabel(document, resolveSchema(document, items, childPointer(pointer, 'items')))}`;
+  }
+  if (typeof types === 'string') return schema.format ? `${types} (${schema.format})` : types;
+  const variants = alternatives(document, resolved);
+  if (variants.length > 0) return [...new Set(variants.map((variant) => typeLabel(document, variant)))].join(' or ');
+  if (schema.const !== undefined) return schema.const === null ? 'null' : typeof schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) {
+    return [...new Set(schema.enum.map((value) => (value === null ? 'null' : typeof value)))].join(' or ');
+  }
+  throw contractError(pointer, 'has no `type`, so the pages cannot say what to send');
+}
+
+/** The keywords that restrict a value, as phrases a reader understands. */
+export function constraintsOf(schema: SchemaObject, pointer: string): Constraint[] {
+  const constraints: Constraint[] = [];
+  const number = (keyword: keyof SchemaObject): number | undefined => {
+    const value: unknown = schema[keyword];
+    if (value === undefined || typeof value === 'boolean') return undefined;
+    if (typeof value !== 'number') throw contractError(pointer, `\`${String(keyword)}\` is expected to be a number`);
+    return value;
+  };
+  const literals = (keyword: 'enum' | 'const', value: unknown[]): LiteralValue[] => {
+    if (!value.every(isLiteral)) throw contractError(pointer, `\`${keyword}\` values are expected to be plain JSON values`);
+    return value;
+  };
+
+  if (schema.const !== undefined) {
+    constraints.push({ keyword: 'const', label: 'always', values: literals('const', [schema.const]) });
+  }
+  if (Array.isArray(schema.enum)) {
+    constraints.push({ keyword: 'enum', label: 'one of', values: literals('enum', schema.enum) });
+  }
+  const minLength = number('minLength');
+  if (minLength !== undefined) constraints.push({ keyword: 'minLength', label: `at least ${plural(minLength, 'character')}` });
+  const maxLength = number('maxLength');
+  if (maxLength !== undefined) constraints.push({ keyword: 'maxLength', label: `at most ${plural(maxLength, 'character')}` });
+  const minimum = number('minimum');
+  if (minimum !== undefined) constraints.push({ keyword: 'minimum', label: `at least ${minimum}` });
+  const exclusiveMinimum = number('exclusiveMinimum');
+  if (exclusiveMinimum !== undefined) {
+    constraints.push({ keyword: 'exclusiveMinimum', label: `greater than ${exclusiveMinimum}` });
+  }
+  const maximum = number('maximum');
+  if (maximum !== undefined) constraints.push({ keyword: 'maximum', label: `at most ${maximum}` });
+  const exclusiveMaximum = number('exclusiveMaximum');
+  if (exclusiveMaximum !== undefined) {
+    constraints.push({ keyword: 'exclusiveMaximum', label: `less than ${exclusiveMaximum}` });
+  }
+  const minItems = number('minItems');
+  if (minItems !== undefined) constraints.push({ keyword: 'minItems', label: `at least ${plural(minItems, 'item')}` });
+  const maxItems = number('maxItems');
+  if (maxItems !== undefined) constraints.push({ keyword: 'maxItems', label: `at most ${plural(maxItems, 'item')}` });
+  if (schema.uniqueItems === true) constraints.push({ keyword: 'uniqueItems', label: 'no duplicates' });
+  if (typeof schema.pattern === 'string') {
+    constraints.push({ keyword: 'pattern', label: 'matches', values: [schema.pattern] });
+  }
+  if (schema.default !== undefined && isLiteral(schema.default)) {
+    constraints.push({ keyword: 'default', label: 'default', values: [schema.default] });
+  }
+  if (schema.writeOnly === true) {
+    constraints.push({ keyword: 'writeOnly', label: 'write-only: never returned in a response' });
+  }
+  if (schema.readOnly === true) constraints.push({ keyword: 'readOnly', label: 'read-only: ignored in a request' });
+  return constraints;
+}
+
+/** The fields of an object schema, in the order the contract lists them. */
+export function fieldsOf(document: OpenApiDocument, object: ResolvedSchema): Field[] {
+  const { schema, pointer } = object;
+  if (schema.type !== 'object' || schema.properties === undefined) {
+    throw contractError(pointer, 'is expected to be an object schema with `properties`');
+  }
+  const properties = schema.properties;
+  const required = schema.required ?? [];
+  for (const name of required) {
+    if (!(name in properties)) throw contractError(pointer, `requires \`${name}\`, which is not one of its properties`);
+  }
+  return Object.entries(properties).map(([name, value]): Field => {
+    const field = resolveSchema(document, value, childPointer(pointer, 'properties', name));
+    return {
+      name,
+      type: typeLabel(document, field),
+      required: required.includes(name),
+      constraints: constraintsOf(field.schema, field.pointer),
+      description: field.schema.description ?? '',
+      deprecated: field.schema.deprecated === true,
+      pointer: field.pointer,
+    };
+  });
+}

@@ -1,0 +1,95 @@
+import type { Action, ReferenceModel } from './actions.ts';
+import type { CodeSample } from './code-samples.ts';
+import { codeSamples, sampleStatuses } from './code-samples.ts';
+import { actionPagePath, endpointPagePath } from './navigation.ts';
+
+/** A heading of a generated page, in the shape Starlight's table of contents takes. */
+export interface PageHeading {
+  depth: number;
+  slug: string;
+  text: string;
+}
+
+/** The sections of the endpoint page; their slugs are the anchors other pages link to. */
+export const endpointSections = {
+  url: { depth: 2, slug: 'method-and-url', text: 'Method and URL' },
+  body: { depth: 2, slug: 'request-body', text: 'Request body' },
+  actions: { depth: 2, slug: 'actions', text: 'Actions' },
+  responses: { depth: 2, slug: 'responses', text: 'Responses' },
+  downloads: { depth: 2, slug: 'downloads', text: 'The OpenAPI document' },
+} as const satisfies Record<string, PageHeading>;
+
+/** The sections of an action page. Browser tests find them by these slugs. */
+export const actionSections = {
+  transitions: { depth: 2, slug: 'transitions', text: 'Statuses' },
+  fields: { depth: 2, slug: 'fields', text: 'Fields' },
+  requestExample: { depth: 2, slug: 'request-example', text: 'Request example' },
+  successResponse: { depth: 2, slug: 'success-response', text: 'Success response' },
+  resultFields: { depth: 3, slug: 'response-fields', text: 'Fields of the response' },
+  errors: { depth: 2, slug: 'errors', text: 'Errors' },
+  codeSamples: { depth: 2, slug: 'code-samples', text: 'Code samples' },
+} as const satisfies Record<string, PageHeading>;
+
+interface PageBase {
+  /** The route parameter of `src/pages/reference/[...slug].astro`. */
+  slug: string;
+  title: string;
+  description: string;
+  headings: PageHeading[];
+  model: ReferenceModel;
+}
+
+export interface EndpointPage extends PageBase {
+  type: 'endpoint';
+}
+
+export interface ActionPage extends PageBase {
+  type: 'action';
+  action: Action;
+  samples: CodeSample[];
+}
+
+export type ReferencePage = EndpointPage | ActionPage;
+
+/** `/reference/actions/x/` becomes `actions/x`, the rest parameter of the route. */
+function slugOf(path: string): string {
+  return path.replace(/^\/reference\//, '').replace(/\/$/, '');
+}
+
+/** Every generated reference page: the endpoint, then one page per action. */
+export function referencePages(model: ReferenceModel): ReferencePage[] {
+  const statuses = sampleStatuses(model.responses);
+  const endpoint: EndpointPage = {
+    type: 'endpoint',
+    slug: slugOf(endpointPagePath),
+    title: 'The endpoint',
+    description: model.endpoint.summary,
+    headings: Object.values(endpointSections),
+    model,
+  };
+  const actions = model.actions.map(
+    (action): ActionPage => ({
+      type: 'action',
+      slug: slugOf(actionPagePath(action.identifier)),
+      title: action.identifier,
+      description: action.title,
+      headings: Object.values(actionSections),
+      model,
+      action,
+      samples: codeSamples(model.endpoint, action.requestExample.value, statuses),
+    }),
+  );
+  return [endpoint, ...actions];
+}
+
+/**
+ * Starlight's tabs hide every panel but the first until their script runs. Without JavaScript
+ * the tab list cannot switch panels, so it is hidden and every sample is shown, one under the
+ * other, each with its language in its frame title.
+ */
+export const samplesWithoutScript = {
+  tag: 'noscript',
+  attrs: {},
+  content:
+    '<style>.code-samples [role="tablist"]{display:none}.code-samples [role="tabpanel"][hidden]{display:block}.code-samples [role="tabpanel"]+[role="tabpanel"]{margin-top:1.5rem}</style>',
+} as const;

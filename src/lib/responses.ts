@@ -1,0 +1,169 @@
+import type { OpenApiDocument } from './document.ts';
+import { isRecord } from './document.ts';
+import type { Endpoint } from './endpoint.ts';
+import { jsonMediaType } from './request-body.ts';
+import type { ResolvedSchema } from './schemas.ts';
+import { alternatives, childPointer, contractError, resolveObject, resolveSchema } from './schemas.ts';
+import { typeLabel } from './fields.ts';
+
+/** A machine-readable error code and the situation it stands for. */
+export interface ErrorCode {
+  code: string;
+  /** Markdown: the description of the code's `const` in the contract. */
+  when: string;
+}
+
+export interface ResponseHeader {
+  name: string;
+  required: boolean;
+  type: string;
+  /** Markdown from the header object. */
+  description: string;
+}
+
+export interface NamedExample {
+  name: string;
+  summary: string;
+  value: unknown;
+}
+
+export interface ResponseRow {
+  /** The status code as the contract writes it (`"409"`). */
+  status: string;
+  /** Markdown from the response object. */
+  description: string;
+  isError: boolean;
+  /** The JSON body's schema; absent when the response has no body contract. */
+  body?: ResolvedSchema;
+  errorCodes: ErrorCode[];
+  headers: ResponseHeader[];
+  examples: NamedExample[];
+  pointer: string;
+}
+
+/** One row of the error table: status, code and when it happens. */
+export interface ErrorTableRow {
+  status: string;
+  /** `null` for a response without a body contract, such as a throttled request. */
+  code: string | null;
+  /** Markdown. */
+  when: string;
+}
+
+/** RFC 9110, section 15.5.10: 409 Conflict is the answer to a request the resource's current state refuses. */
+export const conflictStatus = '409';
+
+/** RFC 9110, section 10.2.3: the header that says how long to wait before trying again. */
+export const retryAfterHeader = 'Retry-After';
+
+/** The first paragraph of a description, for a table that has room for a summary only. */
+function firstParagraph(markdown: string): string {
+  return markdown.trim().split(/\n\s*\n/)[0]?.trim() ?? '';
+}
+
+function isErrorStatus(status: string): boolean {
+  return /^[45]/.test(status);
+}
+
+/**
+ * The codes an error body can carry: the `code` property is either one `const` or a `oneOf` of
+ * `const`s, and each `const` has a description that says when the service answers with it.
+ */
+function errorCodesOf(document: OpenApiDocument, body: ResolvedSchema, status: string): ErrorCode[] {
+  const property = body.schema.properties?.code;
+  if (property === undefined) {
+    throw contractError(body.pointer, `the ${status} body has no \`code\` property for clients to branch on`);
+  }
+  const code = resolveSchema(document, property, childPointer(body.pointer, 'properties', 'code'));
+  const variants = alternatives(document, code);
+  const constants = variants.length > 0 ? variants : [code];
+  return constants.map(({ schema, pointer }) => {
+    if (typeof schema.const !== 'string') {
+      throw contractError(pointer, 'each error code is expected to be a string `const`');
+    }
+    if (typeof schema.description !== 'string' || schema.description.trim() === '') {
+      throw contractError(pointer, `the code \`${schema.const}\` needs a description: it says when the error happens`);
+    }
+    return { code: schema.const, when: schema.description };
+  });
+}
+
+function examplesOf(document: OpenApiDocument, examples: unknown, pointer: string): NamedExample[] {
+  if (!isRecord(examples)) return [];
+  return Object.entries(examples).map(([name, value]) => {
+    const example = resolveObject(document, value, childPointer(pointer, name));
+    if (!('value' in example.value)) throw contractError(example.pointer, 'the example has no `value`');
+    const summary = example.value.summary;
+    return { name, summary: typeof summary === 'string' ? summary : '', value: example.value.value };
+  });
+}
+
+/** Every response the endpoint documents, in the order of the contract. */
+export function listResponses(document: OpenApiDocument, endpoint: Endpoint): ResponseRow[] {
+  const responses = endpoint.operation.responses;
+  const responsesPointer = childPointer(endpoint.pointer, 'responses');
+  if (!isRecord(responses) || Object.keys(responses).length === 0) {
+    throw contractError(responsesPointer, 'the endpoint documents no responses');
+  }
+  return Object.entries(responses).map(([status, value]): ResponseRow => {
+    const response = resolveObject(document, value, childPointer(responsesPointer, status));
+    const { description, content, headers } = response.value;
+    if (typeof description !== 'string') throw contractError(response.pointer, 'the response has no description');
+    const media = isRecord(content) ? content[jsonMediaType] : undefined;
+    const mediaPointer = childPointer(response.pointer, 'content', jsonMediaType);
+    const body = isRecord(media) ? resolveSchema(document, media.schema, childPointer(mediaPointer, 'schema')) : undefined;
+    return {
+      status,
+      description,
+      isError: isErrorStatus(status),
+      ...(body === undefined ? {} : { body }),
+      errorCodes: body !== undefined && isErrorStatus(status) ? errorCodesOf(document, body, status) : [],
+      headers: isRecord(headers) ? headersOf(document, headers, childPointer(response.pointer, 'headers')) : [],
+      examples: isRecord(media) ? examplesOf(document, media.examples, childPointer(mediaPointer, 'examples')) : [],
+      pointer: response.pointer,
+    };
+  });
+}
+
+function headersOf(document: OpenApiDocument, headers: Record<string, unknown>, pointer: string): ResponseHeader[] {
+  return Object.entries(headers).map(([name, value]) => {
+    const header = resolveObject(document, value, childPointer(pointer, name));
+    const description = header.value.description;
+    return {
+      name,
+      required: header.value.required === true,
+      type: typeLabel(document, resolveSchema(document, header.value.schema, childPointer(header.pointer, 'schema'))),
+      description: typeof description === 'string' ? description : '',
+    };
+  });
+}
+
+/** The one success response; an endpoint with none, or several, is not one the pages can explain. */
+export function successResponse(responses: ResponseRow[]): ResponseRow {
+  const successes = responses.filter((response) => /^2/.test(response.status));
+  const [only] = successes;
+  if (only === undefined || successes.length > 1) {
+    throw contractError('#/paths', `exactly one success (2xx) response is expected, found ${successes.length}`);
+  }
+  return only;
+}
+
+/** The response a throttled request gets: the one that tells the client to wait with `Retry-After`. */
+export function throttledResponse(responses: ResponseRow[]): ResponseRow {
+  const throttled = responses.find((response) => response.headers.some((header) => header.name === retryAfterHeader));
+  if (throttled === undefined) {
+    throw contractError('#/paths', `no response carries a \`${retryAfterHeader}\` header, so clients cannot be told how long to wait`);
+  }
+  return throttled;
+}
+
+/** The error table: one row per error code, and one row for an error response without a body contract. */
+export function errorTable(responses: ResponseRow[]): ErrorTableRow[] {
+  return responses
+    .filter((response) => response.isError)
+    .flatMap((response): ErrorTableRow[] =>
+      response.errorCodes.length > 0
+        ? response.errorCodes.map(({ code, when }) => ({ status: response.status, code, when }))
+        : [{ status: response.status, code: null, when: firstParagraph(response.description) }],
+    );
+}

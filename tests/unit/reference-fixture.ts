@@ -1,0 +1,80 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { bundleContract } from '../../src/lib/bundle.ts';
+import type { OpenApiDocument } from '../../src/lib/document.ts';
+import { asOpenApiDocument } from '../../src/lib/document.ts';
+
+export const projectDirectory = fileURLToPath(new URL('../..', import.meta.url));
+
+let bundled: OpenApiDocument | undefined;
+
+/**
+ * The project's contract, bundled by the real Redocly CLI into a directory of its own, so a test
+ * never races a build for `.generated/`. Each call returns a fresh copy that a test may break.
+ */
+export function bundledDocument(): OpenApiDocument {
+  if (bundled === undefined) {
+    const output = mkdtempSync(path.join(tmpdir(), 'reference-bundle-'));
+    try {
+      const contract = bundleContract(projectDirectory, undefined, output);
+      bundled = asOpenApiDocument(contract.document, contract.jsonPath);
+    } finally {
+      rmSync(output, { recursive: true, force: true });
+    }
+  }
+  return structuredClone(bundled);
+}
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+  /** `Date.now()` when the request arrived. */
+  at: number;
+}
+
+export interface ScriptedAnswer {
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * A real HTTP server on a free local port that records every request and answers with the
+ * scripted answers in turn (the last one repeats), so samples can be run against it unchanged
+ * except for the host they call.
+ */
+export async function startRecordingServer(answers: ScriptedAnswer[] | ((request: RecordedRequest) => ScriptedAnswer)) {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const recorded: RecordedRequest = {
+        method: request.method ?? '',
+        url: request.url ?? '',
+        headers: request.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
+      requests.push(recorded);
+      const answer =
+        typeof answers === 'function' ? answers(recorded) : (answers[requests.length - 1] ?? answers.at(-1));
+      response.writeHead(answer?.status ?? 500, answer?.headers ?? {});
+      response.end(answer?.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    host: `127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,271 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { readReferenceModel } from '../../src/lib/actions.ts';
+import { isRecord, resolvePointer } from '../../src/lib/document.ts';
+import { acceptedStates, lifecycleEdges, targetStates } from '../../src/lib/lifecycle.ts';
+import { actionPagePath, endpointPagePath, generatedPaths, referenceSidebarItems } from '../../src/lib/navigation.ts';
+import { referencePages } from '../../src/lib/reference-pages.ts';
+import { conflictStatus, errorTable, throttledResponse } from '../../src/lib/responses.ts';
+import { drawStateDiagram } from '../../src/lib/state-diagram.ts';
+import { bundledDocument } from './reference-fixture.ts';
+
+const document = bundledDocument();
+const model = readReferenceModel(document);
+
+function action(identifier: string) {
+  const found = model.actions.find((candidate) => candidate.identifier === identifier);
+  assert.ok(found, `the model has ${identifier}`);
+  return found;
+}
+
+function field(identifier: string, name: string) {
+  const found = action(identifier).fields.find((candidate) => candidate.name === name);
+  assert.ok(found, `${identifier} has the field ${name}`);
+  return found;
+}
+
+describe('the endpoint', () => {
+  test('is one POST on the operator site, with {site} explained and defaulting to a reserved name', () => {
+    assert.equal(model.endpoint.method, 'POST');
+    assert.equal(model.endpoint.urlTemplate, 'https://{site}/wp-json/service/v1/action');
+    const [site] = model.endpoint.variables;
+    assert.equal(site?.name, 'site');
+    assert.match(site?.defaultValue ?? '', /\.example$/);
+    assert.ok(site?.description.length, 'the variable is explained');
+    assert.equal(model.endpoint.exampleUrl, `https://${site?.defaultValue}/wp-json/service/v1/action`);
+  });
+});
+
+describe('the actions', () => {
+  test('are the eight of the interface specification, in the order of the oneOf', () => {
+    const schema = resolvePointer(document, '#/components/requestBodies/ActionRequest/content/application~1json/schema');
+    assert.ok(isRecord(schema) && Array.isArray(schema.oneOf));
+    assert.deepEqual(
+      model.actions.map((candidate) => candidate.identifier),
+      [
+        'cancel_subscription',
+        'pause_subscription',
+        'resume_subscription',
+        'reactivate_subscription',
+        'expire_subscription',
+        'change_status',
+        'trial_end',
+        'payment_failed',
+      ],
+    );
+    assert.equal(model.actions.length, schema.oneOf.length);
+  });
+
+  test('carry the title and description of their schema', () => {
+    const schema = resolvePointer(document, '#/components/schemas/PauseSubscriptionRequest');
+    assert.ok(isRecord(schema));
+    assert.equal(action('pause_subscription').title, schema.title);
+    assert.equal(action('pause_subscription').description, schema.description);
+    assert.equal(action('pause_subscription').deprecated, false);
+  });
+
+  test('have the request example and the success example named after them', () => {
+    for (const candidate of model.actions) {
+      assert.equal(candidate.requestExample.value.action, candidate.identifier);
+      assert.ok(isRecord(candidate.successExample.value));
+      assert.equal(candidate.successExample.value.action, candidate.identifier);
+    }
+    assert.ok(
+      action('pause_subscription').moreSuccessExamples.some(
+        (example) => isRecord(example.value) && example.value.changed === false,
+      ),
+      'the repeated pause, which changes nothing, is shown with pause_subscription',
+    );
+  });
+
+  test('know the statuses they accept, lead to and refuse', () => {
+    const pause = action('pause_subscription');
+    assert.deepEqual(acceptedStates(pause.transition), ['active']);
+    assert.deepEqual(targetStates(pause.transition), ['on-hold']);
+    assert.ok(!pause.refusedStates.includes('on-hold'), 'the target itself answers changed: false, not 409');
+    assert.ok(pause.refusedStates.includes('expired'));
+    const change = action('change_status');
+    assert.equal(change.transition.kind, 'chosen');
+    assert.deepEqual(change.refusedStates, ['expired']);
+  });
+
+  test('list every error, and the conflict with the statuses they refuse', () => {
+    const pause = action('pause_subscription');
+    const conflict = pause.errors.find((error) => error.status === conflictStatus);
+    assert.deepEqual(conflict?.refusedStates, pause.refusedStates);
+    assert.equal(pause.errors.length, errorTable(model.responses).length);
+  });
+});
+
+describe('the fields', () => {
+  test('say name, type, required and constraints as the schema does', () => {
+    const apiKey = field('pause_subscription', 'api_key');
+    assert.equal(apiKey.type, 'string');
+    assert.equal(apiKey.required, true);
+    assert.deepEqual(
+      apiKey.constraints.map((constraint) => constraint.keyword),
+      ['minLength', 'writeOnly'],
+    );
+    assert.match(apiKey.constraints[0]?.label ?? '', /at least 1 character$/);
+
+    const note = field('pause_subscription', 'note');
+    assert.equal(note.required, false);
+    assert.deepEqual(note.constraints, [{ keyword: 'maxLength', label: 'at most 500 characters' }]);
+
+    const subscription = field('cancel_subscription', 'subscription_id');
+    assert.equal(subscription.type, 'integer');
+    assert.deepEqual(subscription.constraints, [{ keyword: 'minimum', label: 'at least 1' }]);
+
+    const selector = field('trial_end', 'action');
+    assert.deepEqual(selector.constraints, [{ keyword: 'const', label: 'always', values: ['trial_end'] }]);
+  });
+
+  test('take the description written beside a $ref over the shared one', () => {
+    const status = field('change_status', 'status');
+    const property = resolvePointer(document, '#/components/schemas/ChangeStatusRequest/properties/status');
+    assert.ok(isRecord(property));
+    assert.equal(status.description, property.description);
+    assert.equal(status.required, true);
+    assert.deepEqual(status.constraints[0]?.values, model.lifecycle.states);
+  });
+
+  test('belong to the action that has them only', () => {
+    assert.equal(field('payment_failed', 'order_id').required, false);
+    assert.ok(!action('pause_subscription').fields.some((candidate) => candidate.name === 'order_id'));
+  });
+
+  test('shared by every action make the envelope, with the selector listing every identifier', () => {
+    assert.deepEqual(
+      model.envelope.sharedFields.map((candidate) => candidate.name),
+      ['api_key', 'action', 'subscription_id', 'note'],
+    );
+    assert.equal(model.envelope.selector, 'action');
+    const selector = model.envelope.sharedFields.find((candidate) => candidate.name === 'action');
+    assert.deepEqual(
+      selector?.constraints[0]?.values,
+      model.actions.map((candidate) => candidate.identifier),
+    );
+  });
+});
+
+describe('the lifecycle', () => {
+  test('has the statuses of the SubscriptionStatus enum and its final statuses', () => {
+    const status = resolvePointer(document, '#/components/schemas/SubscriptionStatus');
+    assert.ok(isRecord(status));
+    assert.deepEqual(model.lifecycle.states, status.enum);
+    assert.deepEqual(model.lifecycle.finalStates, ['expired']);
+  });
+
+  test('has every move of change_status as an edge', () => {
+    const edges = lifecycleEdges(model.lifecycle);
+    const moves = resolvePointer(document, '#/x-transitions/actions/change_status/moves');
+    assert.ok(isRecord(moves));
+    for (const [from, targets] of Object.entries(moves)) {
+      for (const to of targets as string[]) {
+        assert.ok(
+          edges.some((edge) => edge.from === from && edge.to === to && edge.actions.includes('change_status')),
+          `${from} → ${to}`,
+        );
+      }
+    }
+    assert.ok(!edges.some((edge) => model.lifecycle.finalStates.includes(edge.from)), 'nothing leaves a final status');
+  });
+
+  test('is drawn with a text alternative that names every status and action', () => {
+    const diagram = drawStateDiagram(model.lifecycle, 'test');
+    assert.match(diagram.svg, /^<svg [^>]*role="img"[^>]*aria-labelledby="test-title test-desc"/);
+    assert.match(diagram.svg, /<title id="test-title">[^<]+<\/title>/);
+    assert.match(diagram.svg, /<desc id="test-desc">[^<]+<\/desc>/);
+    assert.doesNotMatch(diagram.svg, /<script/);
+    for (const state of model.lifecycle.states) {
+      assert.ok(diagram.svg.includes(`>${state}</text>`), `the box of ${state}`);
+      assert.ok(diagram.description.includes(state), `the description names ${state}`);
+    }
+    for (const transition of model.lifecycle.transitions) {
+      assert.ok(diagram.description.includes(transition.action), `the description names ${transition.action}`);
+    }
+    for (const transition of model.lifecycle.transitions) {
+      if (transition.kind !== 'fixed') continue;
+      assert.ok(
+        diagram.description.includes(`to ${transition.to}.`),
+        `the description says where ${transition.action} leads`,
+      );
+    }
+    assert.ok(diagram.legend.length > 0);
+  });
+});
+
+describe('the responses', () => {
+  test('give each error code the description of its const as "when"', () => {
+    const rows = errorTable(model.responses);
+    const invalidJson = rows.find((row) => row.code === 'rest_invalid_json');
+    const oneOf = resolvePointer(document, '#/components/schemas/BadRequestError/properties/code/oneOf/0');
+    assert.ok(isRecord(oneOf));
+    assert.equal(invalidJson?.when, oneOf.description);
+    assert.equal(invalidJson?.status, '400');
+    const conflict = resolvePointer(document, '#/components/schemas/TransitionNotAllowedError/properties/code');
+    assert.ok(isRecord(conflict));
+    assert.deepEqual(
+      rows.filter((row) => row.status === '409'),
+      [{ status: '409', code: conflict.const, when: conflict.description }],
+    );
+  });
+
+  test('cover every documented error status, the throttled one without a code', () => {
+    const statuses = new Set(errorTable(model.responses).map((row) => row.status));
+    assert.deepEqual([...statuses], ['400', '401', '404', '409', '429', '500']);
+    const throttled = throttledResponse(model.responses);
+    assert.equal(throttled.status, '429');
+    assert.equal(throttled.body, undefined);
+    const retryAfter = throttled.headers.find((header) => header.name === 'Retry-After');
+    assert.equal(retryAfter?.required, true);
+    assert.equal(retryAfter?.type, 'integer or string');
+    assert.deepEqual(errorTable(model.responses).find((row) => row.status === '429')?.code, null);
+  });
+});
+
+describe('the pages and the sidebar', () => {
+  test('are one endpoint page and one page per action, titled by its identifier', () => {
+    const pages = referencePages(model);
+    assert.deepEqual(
+      pages.map((page) => page.slug),
+      ['endpoint', ...model.actions.map((candidate) => `actions/${candidate.identifier}`)],
+    );
+    for (const page of pages) {
+      if (page.type !== 'action') continue;
+      assert.equal(page.title, page.action.identifier);
+      assert.deepEqual(
+        page.samples.map((sample) => sample.language),
+        ['curl', 'javascript', 'php', 'python'],
+      );
+      for (const slug of ['fields', 'request-example', 'success-response', 'errors', 'code-samples']) {
+        assert.ok(page.headings.some((heading) => heading.slug === slug), `${page.slug} has #${slug}`);
+      }
+    }
+  });
+
+  test('list the actions by identifier and badge a deprecated one', () => {
+    assert.deepEqual(
+      referenceSidebarItems(document).slice(1).map((item) => [item.label, item.link, item.badge]),
+      model.actions.map((candidate) => [candidate.identifier, actionPagePath(candidate.identifier), undefined]),
+    );
+    const deprecated = bundledDocument();
+    const schema = resolvePointer(deprecated, '#/components/schemas/TrialEndRequest');
+    assert.ok(isRecord(schema));
+    schema.deprecated = true;
+    const item = referenceSidebarItems(deprecated).find((candidate) => candidate.label === 'trial_end');
+    assert.deepEqual(item?.badge, { text: 'Deprecated', variant: 'caution' });
+    assert.equal(readReferenceModel(deprecated).actions.find((a) => a.identifier === 'trial_end')?.deprecated, true);
+  });
+});
+
+test('the generated paths are the pages and downloads the route and the endpoints build', () => {
+  assert.deepEqual(generatedPaths(document), [
+    endpointPagePath,
+    ...referencePages(model)
+      .filter((page) => page.type === 'action')
+      .map((page) => `/reference/${page.slug}/`),
+    '/openapi/v1.json',
+    '/openapi/v1.yaml',
+  ]);
+});

@@ -1,0 +1,243 @@
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { readReferenceModel } from '../../src/lib/actions.ts';
+import type { CodeSample, SampleLanguage } from '../../src/lib/code-samples.ts';
+import { codeSamples, phpLiteral, pythonLiteral, sampleStatuses, shellQuote } from '../../src/lib/code-samples.ts';
+import { retryingClientSample } from '../../src/lib/retrying-client-sample.ts';
+import { bundledDocument, startRecordingServer } from './reference-fixture.ts';
+
+const run = promisify(execFile);
+const model = readReferenceModel(bundledDocument());
+const statuses = sampleStatuses(model.responses);
+const [site] = model.endpoint.variables;
+const workspace = mkdtempSync(path.join(tmpdir(), 'reference-samples-'));
+after(() => rmSync(workspace, { recursive: true, force: true }));
+
+function available(command: string): boolean {
+  try {
+    execFileSync(command, ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function sampleOf(samples: CodeSample[], language: SampleLanguage): string {
+  const sample = samples.find((candidate) => candidate.language === language);
+  assert.ok(sample, `a ${language} sample`);
+  return sample.code;
+}
+
+/** Points a sample at a local server instead of the example site; nothing else changes. */
+function pointedAt(code: string, host: string): string {
+  assert.ok(site);
+  return code.replaceAll(`https://${site.defaultValue}`, `http://${host}`).replaceAll('https://', 'http://').replaceAll(
+    JSON.stringify(site.defaultValue),
+    JSON.stringify(host),
+  );
+}
+
+/** Reads the JSON body back out of the curl sample, undoing the shell's single quoting. */
+function curlBody(code: string): unknown {
+  const quoted = /--data '([\s\S]*)'$/.exec(code)?.[1];
+  assert.ok(quoted !== undefined, 'the curl sample sends a quoted body');
+  return JSON.parse(quoted.replaceAll(`'\\''`, `'`));
+}
+
+const success = { status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"success":true}' };
+
+describe('the samples of every action', () => {
+  for (const action of model.actions) {
+    const samples = codeSamples(model.endpoint, action.requestExample.value, statuses);
+
+    test(`${action.identifier}: the curl sample's body parses back to the request example`, () => {
+      const curl = sampleOf(samples, 'curl');
+      assert.deepEqual(curlBody(curl), action.requestExample.value);
+      assert.ok(curl.includes(`--request ${model.endpoint.method} '${model.endpoint.exampleUrl}'`));
+      assert.ok(curl.includes(`--header 'Content-Type: application/json'`));
+    });
+
+    test(`${action.identifier}: the PHP sample posts the example with wp_remote_post`, () => {
+      const php = sampleOf(samples, 'php');
+      assert.ok(php.startsWith('<?php\n'));
+      assert.ok(php.includes('wp_remote_post('));
+      assert.ok(php.includes(`"https://{$site}/wp-json/service/v1/action"`));
+      assert.ok(php.includes(`'Content-Type' => 'application/json'`));
+      assert.ok(php.includes(`wp_json_encode( ${phpLiteral(action.requestExample.value, '        ')} )`));
+      assert.ok(php.includes(`if ( ${statuses.throttled} === $status )`));
+      assert.ok(php.includes(`if ( ${statuses.success} !== $status )`));
+    });
+  }
+});
+
+describe('the samples run against a real HTTP server', () => {
+  const action = model.actions.find((candidate) => candidate.identifier === 'payment_failed');
+  assert.ok(action);
+  const samples = codeSamples(model.endpoint, action.requestExample.value, statuses);
+
+  const checkRequest = (request: { method: string; url: string; headers: Record<string, unknown>; body: string } | undefined) => {
+    assert.ok(request, 'the sample sent a request');
+    assert.equal(request.method, model.endpoint.method);
+    assert.equal(request.url, new URL(model.endpoint.exampleUrl).pathname);
+    assert.match(String(request.headers['content-type']), /^application\/json/);
+    assert.deepEqual(JSON.parse(request.body), action.requestExample.value);
+  };
+
+  test('curl sends the example and fails on an error status', { skip: !available('curl') && 'curl is not installed' }, async () => {
+    const server = await startRecordingServer([success, { status: 409, body: '{"code":"service_transition_not_allowed"}' }]);
+    try {
+      const script = pointedAt(sampleOf(samples, 'curl'), server.host);
+      const { stdout } = await run('sh', ['-c', script]);
+      assert.match(stdout, /^HTTP\/1\.1 200/);
+      checkRequest(server.requests[0]);
+      await assert.rejects(run('sh', ['-c', script]), (error: { code?: number; stdout?: string }) => {
+        assert.equal(error.code, 22, '--fail-with-body exits with 22 on an error status');
+        assert.match(error.stdout ?? '', /HTTP\/1\.1 409/);
+        return true;
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('JavaScript sends the example and reads the status', async () => {
+    const server = await startRecordingServer([
+      success,
+      { status: Number(statuses.throttled), headers: { [statuses.retryAfter]: '120' }, body: '<html>slow down</html>' },
+    ]);
+    try {
+      const file = path.join(workspace, 'sample.mjs');
+      writeFileSync(file, pointedAt(sampleOf(samples, 'javascript'), server.host));
+      const { stdout } = await run(process.execPath, [file]);
+      assert.match(stdout, /success: true/);
+      checkRequest(server.requests[0]);
+      await assert.rejects(run(process.execPath, [file]), (error: { stderr?: string }) => {
+        assert.match(error.stderr ?? '', /Throttled, retry after 120/);
+        return true;
+      });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('Python sends the example and reads the status', { skip: !available('python3') && 'python3 is not installed' }, async () => {
+    const server = await startRecordingServer([success, { status: 401, body: '{"code":"service_invalid_api_key"}' }]);
+    try {
+      const file = path.join(workspace, 'sample.py');
+      writeFileSync(file, pointedAt(sampleOf(samples, 'python'), server.host));
+      const { stdout } = await run('python3', [file]);
+      assert.match(stdout, /'success': True/);
+      checkRequest(server.requests[0]);
+      await assert.rejects(run('python3', [file]), (error: { stderr?: string }) => {
+        assert.match(error.stderr ?? '', /HTTP 401: \{"code":"service_invalid_api_key"\}/);
+        return true;
+      });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('the literals', () => {
+  const tricky = { quote: "it's", backslash: 'a\\b', unicode: 'Zoë', list: [1, true, null], nested: {}, empty: [] };
+
+  test('shell quoting survives a single quote', async () => {
+    const { stdout } = await run('sh', ['-c', `printf %s ${shellQuote("it's \"fine\" $HOME")}`]);
+    assert.equal(stdout, `it's "fine" $HOME`);
+  });
+
+  test('Python literals decode to the same JSON', { skip: !available('python3') && 'python3 is not installed' }, async () => {
+    const { stdout } = await run('python3', ['-c', `import json; print(json.dumps(${pythonLiteral(tricky)}))`]);
+    assert.deepEqual(JSON.parse(stdout), tricky);
+  });
+
+  test('PHP literals escape quotes and backslashes', () => {
+    assert.equal(phpLiteral("it's a\\b"), `'it\\'s a\\\\b'`);
+    assert.equal(phpLiteral({}), 'new stdClass()');
+    assert.equal(phpLiteral([]), 'array()');
+  });
+});
+
+describe('the retrying client', () => {
+  const [first] = model.actions;
+  assert.ok(first);
+  const code = retryingClientSample(model.endpoint, statuses, first.requestExample.value);
+
+  test('waits out 429 as Retry-After says, in seconds and as an HTTP date, then succeeds', async () => {
+    let calls = 0;
+    const server = await startRecordingServer(() => {
+      calls += 1;
+      if (calls === 1) return { status: 429, headers: { 'Retry-After': '2' }, body: '<html>busy</html>' };
+      // An HTTP date has whole seconds, so ask for a moment at least two seconds away.
+      if (calls === 2) {
+        return { status: 429, headers: { 'Retry-After': new Date(Date.now() + 3000).toUTCString() } };
+      }
+      return success;
+    });
+    try {
+      const file = path.join(workspace, 'retrying-client.mjs');
+      writeFileSync(file, pointedAt(code, server.host));
+      const { stdout } = await run(process.execPath, [file]);
+      assert.match(stdout, /success: true/);
+      const [one, two, three] = server.requests;
+      assert.ok(one && two && three && server.requests.length === 3, 'two throttled attempts, then the success');
+      assert.ok(two.at - one.at >= 2000, `waited ${two.at - one.at} ms after "Retry-After: 2"`);
+      assert.ok(three.at - two.at >= 1500, `waited ${three.at - two.at} ms for the HTTP date`);
+      for (const request of server.requests) assert.deepEqual(JSON.parse(request.body), first.requestExample.value);
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('spaces its own requests to one site about a second apart', async () => {
+    const server = await startRecordingServer([success]);
+    try {
+      const file = path.join(workspace, 'retrying-client-burst.mjs');
+      // Three calls at once through one client: the client, not the server, must spread them.
+      // The moments it sends are logged around `fetch`, so server load does not blur them.
+      const burst = pointedAt(code, server.host).replace(
+        /console\.log\(await send\(([\s\S]*)\)\);\n$/,
+        'const body = $1;\nawait Promise.all([send(body), send(body), send(body)]);\n',
+      );
+      assert.notEqual(burst, pointedAt(code, server.host), 'the usage line was found');
+      const logSends = 'const fetchForReal = globalThis.fetch;\nglobalThis.fetch = (...args) => { console.log(performance.now()); return fetchForReal(...args); };\n';
+      writeFileSync(file, logSends + burst);
+      const { stdout } = await run(process.execPath, [file]);
+      const times = stdout.trim().split('\n').map(Number);
+      assert.equal(times.length, 3);
+      assert.equal(server.requests.length, 3);
+      for (let index = 1; index < times.length; index += 1) {
+        const gap = (times[index] ?? 0) - (times[index - 1] ?? 0);
+        assert.ok(gap >= 990, `sends ${index} and ${index + 1} were ${gap} ms apart`);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('reads Retry-After in both forms', async () => {
+    const file = path.join(workspace, 'retry-after.mjs');
+    const onlyTheParser = code.slice(0, code.indexOf('const sleep'));
+    writeFileSync(
+      file,
+      `${onlyTheParser}
+const now = Date.parse('Fri, 20 Nov 2026 14:00:00 GMT');
+console.log(JSON.stringify([
+  retryAfter('120', now),
+  retryAfter(' 0 ', now),
+  retryAfter('Fri, 20 Nov 2026 14:05:00 GMT', now),
+  retryAfter('Fri, 20 Nov 2026 13:00:00 GMT', now),
+  retryAfter('soon', now),
+  retryAfter(null, now),
+]));
+`,
+    );
+    const { stdout } = await run(process.execPath, [file]);
+    assert.deepEqual(JSON.parse(stdout), [120000, 0, 300000, 0, null, null]);
+  });
+});
