@@ -2,6 +2,7 @@ import path from 'node:path';
 import { bundleContract, ContractBundleError, contractRoot } from '../../src/lib/bundle.ts';
 import { asOpenApiDocument, ContractError } from '../../src/lib/document.ts';
 import { contractChecksStep } from './checks.ts';
+import { compatibilityStep } from './compatibility.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type RedoclyLintRun } from './redocly-lint.ts';
 
@@ -9,6 +10,7 @@ import { redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type Redocl
 export const gateSteps: readonly GateStep[] = [
   redoclyLintStep,
   contractChecksStep,
+  compatibilityStep,
 ];
 
 /** Where the gate bundles the contract, inside the project checked (ignored by git). */

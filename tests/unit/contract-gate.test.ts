@@ -52,7 +52,7 @@ describe('the gate', () => {
     assert.equal(result.ok, true);
     assert.deepEqual(
       result.steps.map((step) => step.name),
-      ['Redocly bundle', 'Redocly lint', 'contract checks'],
+      ['Redocly bundle', 'Redocly lint', 'contract checks', 'compatibility with the latest release'],
     );
   });
 

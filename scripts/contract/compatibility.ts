@@ -1,0 +1,267 @@
+/**
+ * The third step of `npm run lint`: version 1 only grows. The bundled contract is compared with
+ * the latest release in `openapi/releases/` by Redocly's own `diff` command (rules and impacts in
+ * `redocly.yaml`), with two checks of our own beside it for what Redocly cannot see, and the
+ * result decides whether the change breaks v1 or which `info.version` it needs.
+ *
+ * Standalone: `node scripts/contract/compatibility.ts [--project <dir>]` bundles the contract
+ * and runs only this step.
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { bundleContract, contractRoot, runRedocly } from '../../src/lib/bundle.ts';
+import { actionIdentifiers, compareContracts, gainedOnlyNewActions, type ChangeImpact, type ContractChange } from '../../src/lib/contract-changes.ts';
+import { asOpenApiDocument, isRecord, type OpenApiDocument } from '../../src/lib/document.ts';
+import {
+  compareVersions,
+  formatVersion,
+  latestRelease,
+  loadSnapshot,
+  nextMinorVersion,
+  parseVersion,
+  readReleases,
+  ReleaseError,
+  snapshotFile,
+  versionOf,
+  type Release,
+} from '../../src/lib/releases.ts';
+import type { GateContext, GateProblem, GateStep } from './gate.ts';
+import { createSourceLocator } from './source-files.ts';
+
+/** A place Redocly points at: in the release snapshot or in the bundle under test. */
+interface DiffLocation {
+  file: string;
+  pointer: string;
+}
+
+interface DiffVerdict {
+  ruleId: string;
+  impact: ChangeImpact;
+  message: string;
+  location?: DiffLocation;
+}
+
+/** One entry of `redocly diff --format json`, reduced to what the gate reads. */
+interface DiffChange {
+  path: string;
+  kind: string;
+  impact: ChangeImpact;
+  property?: string;
+  verdicts: DiffVerdict[];
+  baseValue?: unknown;
+  revisionValue?: unknown;
+}
+
+const impacts: readonly ChangeImpact[] = ['patch', 'minor', 'major'];
+
+function isImpact(value: unknown): value is ChangeImpact {
+  return typeof value === 'string' && (impacts as readonly string[]).includes(value);
+}
+
+function highest(values: Iterable<ChangeImpact>): ChangeImpact | undefined {
+  let result: ChangeImpact | undefined;
+  for (const value of values) if (result === undefined || impacts.indexOf(value) > impacts.indexOf(result)) result = value;
+  return result;
+}
+
+function locationOf(value: unknown): DiffLocation | undefined {
+  if (!isRecord(value) || typeof value.file !== 'string' || typeof value.pointer !== 'string') return undefined;
+  return { file: value.file, pointer: value.pointer };
+}
+
+/** Narrows Redocly's JSON report (report version 1) to the fields used here, or says what is off. */
+export function readDiffReport(text: string): DiffChange[] {
+  const report: unknown = JSON.parse(text);
+  if (!isRecord(report) || report.reportVersion !== '1' || !Array.isArray(report.changes)) {
+    throw new Error('Redocly diff answered with a report this gate does not know (expected `reportVersion: "1"` and `changes`)');
+  }
+  return report.changes.map((raw: unknown): DiffChange => {
+    if (!isRecord(raw) || typeof raw.path !== 'string' || typeof raw.kind !== 'string' || !isImpact(raw.impact)) {
+      throw new Error('Redocly diff reported a change without `path`, `kind` and `impact`');
+    }
+    const verdicts = (Array.isArray(raw.verdicts) ? raw.verdicts : []).flatMap((verdict: unknown): DiffVerdict[] => {
+      if (!isRecord(verdict) || typeof verdict.ruleId !== 'string' || !isImpact(verdict.impact) || typeof verdict.message !== 'string') return [];
+      const location = locationOf(verdict.location);
+      return [{ ruleId: verdict.ruleId, impact: verdict.impact, message: verdict.message, ...(location === undefined ? {} : { location }) }];
+    });
+    return {
+      path: raw.path,
+      kind: raw.kind,
+      impact: raw.impact,
+      ...(typeof raw.property === 'string' ? { property: raw.property } : {}),
+      verdicts,
+      ...(isRecord(raw.base) && 'value' in raw.base ? { baseValue: raw.base.value } : {}),
+      ...(isRecord(raw.revision) && 'value' in raw.revision ? { revisionValue: raw.revision.value } : {}),
+    };
+  });
+}
+
+/**
+ * Redocly rates a new value of a response enum `major`, since a client switching over the values
+ * may not know it. That is right for a subscription status, and it stays so. For the enum of
+ * action identifiers it is not (see `gainedOnlyNewActions`), so that one verdict counts as minor.
+ */
+function isNewActionIdentifier(change: DiffChange, verdict: DiffVerdict, revisionActions: Set<string>, newActions: Set<string>): boolean {
+  if (verdict.ruleId !== 'enum-values-added' || change.property !== 'enum') return false;
+  if (!Array.isArray(change.baseValue) || !Array.isArray(change.revisionValue)) return false;
+  return gainedOnlyNewActions(change.baseValue, change.revisionValue, revisionActions, newActions);
+}
+
+/** Our own checks beside Redocly's rules, by the change kind of `compareContracts` they rest on. */
+const ownBreakingChecks: Partial<Record<ContractChange['kind'], string>> = {
+  // Redocly sees a removed action only as "`oneOf` subschema was removed"; this names it.
+  'action-removed': 'action-removed',
+  // The lifecycle table is a vendor extension, which `redocly diff` does not compare.
+  'transition-narrowed': 'lifecycle-narrowed',
+};
+
+function runRedoclyDiff(projectDirectory: string, release: Release, bundlePath: string): DiffChange[] {
+  let output: string;
+  try {
+    // `--fail-on none`: Redocly reports, and this step decides, because of the one rating above.
+    output = runRedocly(['diff', snapshotFile(release.version), bundlePath, '--format', 'json', '--fail-on', 'none', '--lint-config=error'], projectDirectory);
+  } catch (error) {
+    const failure = error as { stderr?: string; message?: string };
+    throw new Error(`Redocly diff could not compare the contract with release ${release.version}: ${(failure.stderr ?? failure.message ?? '').trim()}`);
+  }
+  return readDiffReport(output);
+}
+
+export interface CompatibilityReport {
+  /** The release compared with, or undefined before the first release. */
+  release?: Release;
+  problems: GateProblem[];
+  /** The highest impact found: what kind of release the current contract would be. */
+  impact?: ChangeImpact;
+  /** What changed since the release, in a client developer's terms. */
+  changes: ContractChange[];
+}
+
+function breakingMessage(release: Release, what: string, rule: string): string {
+  return `breaks release ${release.version}: ${what.replace(/\.$/, '')} (${rule}). Version 1 only takes additive changes; a breaking change needs a new version namespace.`;
+}
+
+/** The additive changes, told in sentences, for the version message. */
+function additiveSummary(changes: ContractChange[], redoclyAdditions: DiffChange[]): string {
+  const sentences = changes.filter((change) => change.impact === 'minor').map((change) => change.sentence.replace(/\.$/, ''));
+  if (sentences.length === 0) {
+    sentences.push(...redoclyAdditions.map((change) => `the ${change.kind} \`${change.path}\` (Redocly rates it minor)`));
+  }
+  const shown = sentences.slice(0, 5).join('; ');
+  return sentences.length > 5 ? `${shown}; and ${sentences.length - 5} more` : shown;
+}
+
+/** Compares the bundled contract with the latest release; see the module comment. */
+export function checkCompatibility(context: GateContext): CompatibilityReport {
+  const { projectDirectory, root, document } = context;
+  let releases: Release[];
+  try {
+    releases = readReleases(projectDirectory);
+  } catch (error) {
+    if (error instanceof ReleaseError) return { problems: [{ file: error.file, message: error.problem }], changes: [] };
+    throw error;
+  }
+  const release = latestRelease(releases);
+  // Before the first release there is nothing to stay compatible with (see openapi/releases/README.md).
+  if (release === undefined) return { problems: [], changes: [] };
+
+  let base: OpenApiDocument;
+  let redoclyChanges: DiffChange[];
+  try {
+    base = loadSnapshot(projectDirectory, release);
+    redoclyChanges = runRedoclyDiff(projectDirectory, release, context.bundlePath);
+  } catch (error) {
+    if (error instanceof ReleaseError) return { release, problems: [{ file: error.file, message: error.problem }], changes: [] };
+    return { release, problems: [{ file: 'redocly.yaml', message: (error as Error).message }], changes: [] };
+  }
+
+  const changes = compareContracts(base, document);
+  const revisionActions = actionIdentifiers(document);
+  const baseActions = actionIdentifiers(base);
+  const newActions = new Set([...revisionActions].filter((action) => !baseActions.has(action)));
+
+  const locate = createSourceLocator(projectDirectory, root);
+  const problems: GateProblem[] = [];
+  const effectiveImpacts: ChangeImpact[] = [];
+  const redoclyAdditions: DiffChange[] = [];
+  const releaseSnapshot = path.resolve(projectDirectory, snapshotFile(release.version));
+  for (const change of redoclyChanges) {
+    const verdictImpacts = change.verdicts.map((verdict) => {
+      const impact = isNewActionIdentifier(change, verdict, revisionActions, newActions) ? 'minor' : verdict.impact;
+      if (impact === 'major') {
+        const location = verdict.location;
+        const inRelease = location !== undefined && path.resolve(projectDirectory, location.file) === releaseSnapshot;
+        // What was removed exists only in the release, so the source is searched for the place that
+        // held it: its parent. (Looking for the item itself could find its successor in a list.)
+        const place = location === undefined ? { file: root } : locate(inRelease ? location.pointer.replace(/\/[^/]*$/, '') : location.pointer);
+        const where = inRelease ? `; it was at ${location.pointer} in ${snapshotFile(release.version)}` : '';
+        problems.push({ ...place, message: breakingMessage(release, verdict.message, `Redocly diff rule \`${verdict.ruleId}\`${where}`) });
+      }
+      return impact;
+    });
+    const impact = highest(verdictImpacts) ?? change.impact;
+    if (impact === 'minor') redoclyAdditions.push(change);
+    effectiveImpacts.push(impact);
+  }
+  for (const change of changes) {
+    const check = ownBreakingChecks[change.kind];
+    if (check !== undefined && change.impact === 'major') {
+      const place = change.pointer === undefined ? { file: root } : locate(change.pointer);
+      problems.push({ ...place, message: breakingMessage(release, change.sentence, `compatibility check \`${check}\``) });
+    }
+    // Additions Redocly does not rate minor (a wider lifecycle table, a deprecation) count from ours.
+    if (change.impact === 'minor') effectiveImpacts.push(change.impact);
+  }
+  const impact = highest([...effectiveImpacts, ...(problems.length > 0 ? (['major'] as const) : [])]);
+  if (problems.length > 0) return { release, problems, impact, changes };
+
+  const releaseVersion = versionOf(release);
+  const currentVersion = parseVersion(document.info.version);
+  const versionPlace = locate('#/info/version');
+  if (currentVersion === undefined) {
+    problems.push({ ...versionPlace, message: `info.version "${document.info.version}" must be major.minor.patch, like the releases in openapi/releases/.` });
+  } else if (compareVersions(currentVersion, releaseVersion) < 0) {
+    problems.push({ ...versionPlace, message: `info.version ${document.info.version} is lower than the latest release, ${release.version}; versions only go up.` });
+  } else if (currentVersion.major !== releaseVersion.major) {
+    problems.push({
+      ...versionPlace,
+      message: `info.version ${document.info.version} leaves major version ${releaseVersion.major}: inside v1 only additive changes land, so raise the minor version instead (${formatVersion(nextMinorVersion(releaseVersion))}).`,
+    });
+  } else if (impact === 'minor' && compareVersions(currentVersion, nextMinorVersion(releaseVersion)) < 0) {
+    const needed = formatVersion(nextMinorVersion(releaseVersion));
+    problems.push({
+      ...versionPlace,
+      message: `Since release ${release.version}: ${additiveSummary(changes, redoclyAdditions)}. That is an additive change: raise info.version to ${needed} or higher (it is ${document.info.version}).`,
+    });
+  }
+  return { release, problems, ...(impact === undefined ? {} : { impact }), changes };
+}
+
+export const compatibilityStep: GateStep = {
+  name: 'compatibility with the latest release',
+  run: (context) => checkCompatibility(context).problems,
+};
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { project: { type: 'string', default: process.cwd() } } });
+  const projectDirectory = path.resolve(values.project ?? process.cwd());
+  const started = performance.now();
+  const bundle = bundleContract(projectDirectory, contractRoot, '.generated/compatibility');
+  const context: GateContext = {
+    projectDirectory,
+    root: contractRoot,
+    document: asOpenApiDocument(bundle.document, bundle.jsonPath),
+    bundlePath: bundle.jsonPath,
+    format: 'stylish',
+  };
+  const bundled = performance.now();
+  const report = checkCompatibility(context);
+  const finished = performance.now();
+  for (const problem of report.problems) console.error(`${problem.file}: ${problem.message}`);
+  const against = report.release === undefined ? 'no release yet' : `release ${report.release.version}`;
+  const timing = `bundle ${((bundled - started) / 1000).toFixed(2)} s, compatibility step ${((finished - bundled) / 1000).toFixed(2)} s`;
+  console.log(`${report.problems.length === 0 ? '✔' : '✖'} Compared with ${against}: ${report.problems.length} problem(s), highest impact ${report.impact ?? 'none'} (${timing}).`);
+  return report.problems.length === 0 ? 0 : 1;
+}
+
+if (import.meta.main) process.exitCode = await main();

@@ -1,0 +1,144 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { compatibilityStep } from '../../scripts/contract/compatibility.ts';
+import type { GateProblem } from '../../scripts/contract/gate.ts';
+import { runGate } from '../../scripts/contract/run-gate.ts';
+import { additiveEdits, breakingEdits, checkCopy, setVersion } from './compatibility-fixture.ts';
+import { copyContract, type ContractCopy } from './contract-copy.ts';
+
+/** Each case bundles a copy and runs Redocly's diff on it; two at a time suit a two-core machine. */
+const concurrency = 2;
+
+function messagesOf(copy: ContractCopy): string[] {
+  return checkCopy(copy).problems.map((problem) => `${problem.file}: ${problem.message}`);
+}
+
+describe('the compatibility step on the contract as it is', () => {
+  it('passes: the contract is release 1.0.0 or grows it additively', () => {
+    const copy = copyContract();
+    try {
+      const report = checkCopy(copy);
+      assert.deepEqual(report.problems, []);
+      assert.equal(report.release?.version, '1.0.0');
+    } finally {
+      copy.remove();
+    }
+  });
+});
+
+/** Runs the whole gate, as `npm run lint` does, and picks out what this step said. */
+async function gateOver(copy: ContractCopy): Promise<{ all: string[]; compatibility: string[] }> {
+  const result = await runGate({ projectDirectory: copy.directory });
+  const step = result.steps.find((outcome) => outcome.name === compatibilityStep.name);
+  const lines = (problems: GateProblem[]): string[] => problems.map((problem) => `${problem.file}: ${problem.message}`);
+  return { all: lines(result.problems), compatibility: lines(step?.problems ?? []) };
+}
+
+describe('every breaking change fails `npm run lint` in this step, and the message names it', { concurrency }, () => {
+  for (const edit of breakingEdits) {
+    it(edit.name, async () => {
+      const copy = copyContract();
+      try {
+        edit.apply(copy);
+        // A new version number must not buy a breaking change its way in.
+        setVersion(copy, '1.1.0');
+        const { compatibility } = await gateOver(copy);
+        assert.ok(compatibility.length > 0, 'the step passed a breaking change');
+        for (const pattern of edit.names) {
+          assert.ok(
+            compatibility.some((message) => pattern.test(message) && message.includes('breaks release 1.0.0')),
+            `no message matches ${String(pattern)}:\n${compatibility.join('\n')}`,
+          );
+        }
+      } finally {
+        copy.remove();
+      }
+    });
+  }
+});
+
+describe('every additive change passes `npm run lint` with a new minor version, and fails without one', { concurrency }, () => {
+  for (const edit of additiveEdits) {
+    it(edit.name, async () => {
+      const copy = copyContract();
+      try {
+        edit.apply(copy);
+        const unbumped = await gateOver(copy);
+        // The version is the only thing wrong: every other step of the gate takes the edit.
+        assert.deepEqual(unbumped.all, unbumped.compatibility);
+        assert.equal(unbumped.compatibility.length, 1, unbumped.compatibility.join('\n'));
+        const [message = ''] = unbumped.compatibility;
+        assert.match(message, /^openapi\/openapi\.yaml: /);
+        assert.match(message, edit.named);
+        assert.match(message, /is an additive change: raise info\.version to 1\.1\.0 or higher \(it is 1\.0\.0\)/);
+
+        setVersion(copy, '1.0.1');
+        assert.match(messagesOf(copy).join('\n'), /raise info\.version to 1\.1\.0 or higher \(it is 1\.0\.1\)/);
+
+        setVersion(copy, '1.1.0');
+        assert.deepEqual((await gateOver(copy)).all, []);
+        assert.equal(checkCopy(copy).impact, 'minor');
+      } finally {
+        copy.remove();
+      }
+    });
+  }
+});
+
+describe('versions and changes that neither break nor add', { concurrency }, () => {
+  it('a description rewording needs no new version', () => {
+    const copy = copyContract();
+    try {
+      copy.replace('openapi/paths/action.yaml', 'Runs one lifecycle action', 'Performs one lifecycle action');
+      const report = checkCopy(copy);
+      assert.deepEqual(report.problems, []);
+      assert.equal(report.impact, 'patch');
+    } finally {
+      copy.remove();
+    }
+  });
+
+  it('a deprecation is announced with a new minor version', () => {
+    const copy = copyContract();
+    try {
+      copy.replace('openapi/components/schemas/PauseSubscriptionRequest.yaml', '  note:\n    $ref: ./Note.yaml', '  note:\n    $ref: ./Note.yaml\n    deprecated: true');
+      assert.match(messagesOf(copy).join('\n'), /Field `note` for `pause_subscription` is deprecated.*raise info\.version to 1\.1\.0 or higher/);
+      setVersion(copy, '1.1.0');
+      assert.deepEqual(checkCopy(copy).problems, []);
+    } finally {
+      copy.remove();
+    }
+  });
+
+  it('a version below the latest release fails', () => {
+    const copy = copyContract();
+    try {
+      setVersion(copy, '0.9.0');
+      assert.match(messagesOf(copy).join('\n'), /info\.version 0\.9\.0 is lower than the latest release, 1\.0\.0/);
+    } finally {
+      copy.remove();
+    }
+  });
+
+  it('a new major version fails: v1 only takes additive changes', () => {
+    const copy = copyContract();
+    try {
+      setVersion(copy, '2.0.0');
+      assert.match(messagesOf(copy).join('\n'), /info\.version 2\.0\.0 leaves major version 1/);
+    } finally {
+      copy.remove();
+    }
+  });
+
+  it('a release listed without its snapshot fails with the file to fix', () => {
+    const copy = copyContract();
+    try {
+      copy.write('openapi/releases/releases.yaml', `${copy.read('openapi/releases/releases.yaml')}  - version: "1.1.0"\n    date: "2026-12-01"\n`);
+      const [problem] = checkCopy(copy).problems;
+      assert.equal(problem?.file, 'openapi/releases/releases.yaml');
+      assert.match(problem?.message ?? '', /release 1\.1\.0 has no snapshot openapi\/releases\/1\.1\.0\.json/);
+    } finally {
+      copy.remove();
+    }
+  });
+});
