@@ -136,7 +136,8 @@ function interpolatedUrl(endpoint: Endpoint, splice: (name: string) => string): 
   return endpoint.urlTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => splice(variableName(name)));
 }
 
-function curlSample(endpoint: Endpoint, body: unknown): string {
+/** The curl command that sends `body` to the endpoint; the quickstart shows the same one. */
+export function curlSample(endpoint: Endpoint, body: unknown): string {
   // No comment line: Expressive Code leaves comments out of what a terminal frame's copy button
   // copies, and the copied command should be exactly the one on the page.
   return [
