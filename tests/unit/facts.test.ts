@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { specifiedActions } from '../../scripts/contract/checks.ts';
 import { readReferenceModel } from '../../src/lib/actions.ts';
 import { ContractError, type OpenApiDocument } from '../../src/lib/document.ts';
 import { quickstartExamples, readFacts } from '../../src/lib/facts.ts';
@@ -25,16 +26,7 @@ describe('facts read from the bundled document', () => {
     assert.equal(facts.versionNamespace, '/wp-json/service/v1/');
     assert.equal(facts.versionSegment, 'v1');
     assert.equal(facts.credentialField, 'api_key');
-    assert.deepEqual(facts.actions, [
-      'cancel_subscription',
-      'pause_subscription',
-      'resume_subscription',
-      'reactivate_subscription',
-      'expire_subscription',
-      'change_status',
-      'trial_end',
-      'payment_failed',
-    ]);
+    assert.deepEqual(facts.actions, specifiedActions);
     assert.equal(facts.rateLimitStatus, '429');
     assert.equal(facts.retryAfterHeader, 'Retry-After');
   });

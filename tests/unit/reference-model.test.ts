@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { specifiedActions } from '../../scripts/contract/checks.ts';
 import { readReferenceModel } from '../../src/lib/actions.ts';
 import { isRecord, resolvePointer } from '../../src/lib/document.ts';
 import { acceptedStates, lifecycleEdges, targetStates } from '../../src/lib/lifecycle.ts';
@@ -48,16 +49,7 @@ describe('the actions', () => {
     assert.ok(isRecord(schema) && Array.isArray(schema.oneOf));
     assert.deepEqual(
       model.actions.map((candidate) => candidate.identifier),
-      [
-        'cancel_subscription',
-        'pause_subscription',
-        'resume_subscription',
-        'reactivate_subscription',
-        'expire_subscription',
-        'change_status',
-        'trial_end',
-        'payment_failed',
-      ],
+      specifiedActions,
     );
     assert.equal(model.actions.length, schema.oneOf.length);
   });
