@@ -75,14 +75,15 @@ export function readEndpoint(document: OpenApiDocument): Endpoint {
     };
   });
 
-  const defaults = Object.fromEntries(variables.map((v) => [v.name, v.defaultValue]));
+  const defaults = new Map(variables.map((variable) => [variable.name, variable.defaultValue]));
+  const withDefaults = (url: string): string => fillUrl(url, (name) => defaults.get(name) ?? `{${name}}`);
   // The version is part of the server URL, so every path of the API moves with it to `v2`.
-  const serverSegments = pathOf(fillUrl(serverUrl, defaults)).split('/').filter(Boolean);
+  const serverSegments = pathOf(withDefaults(serverUrl)).split('/').filter(Boolean);
   const versionIndex = serverSegments.findIndex((segment) => /^v\d+$/.test(segment));
   if (versionIndex < 0) throw contractError('#/servers/0', 'the URL has no version segment such as `v1` in its path');
 
   const urlTemplate = `${serverUrl}${only.path}`;
-  const exampleUrl = fillUrl(urlTemplate, defaults);
+  const exampleUrl = withDefaults(urlTemplate);
   return {
     method: only.method.toUpperCase(),
     path: only.path,
@@ -105,7 +106,7 @@ function pathOf(url: string): string {
   return new URL(url, 'https://document-host.invalid/').pathname;
 }
 
-/** Replaces `{name}` in a URL template by the given values. */
-function fillUrl(template: string, values: Record<string, string>): string {
-  return template.replace(/\{([^}]+)\}/g, (whole, name: string) => values[name] ?? whole);
+/** Replaces every `{name}` of a URL template by what `valueOf` gives for the name. */
+export function fillUrl(template: string, valueOf: (name: string) => string): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => valueOf(name));
 }

@@ -202,10 +202,3 @@ export function siteFacts(): Facts {
   }
   return facts;
 }
-
-const smallNumbers = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve'];
-
-/** A count as prose reads it: words up to twelve, digits beyond. */
-export function countInWords(count: number): string {
-  return smallNumbers[count] ?? String(count);
-}
