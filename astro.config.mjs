@@ -6,7 +6,8 @@ import starlightLlmsTxt from 'starlight-llms-txt';
 import { bundleContract } from './src/lib/bundle.ts';
 import { openApiJsonPath, openApiYamlPath, serverCardPath, serviceDescHeadEntry } from './src/lib/discovery.ts';
 import { asOpenApiDocument } from './src/lib/document.ts';
-import { countInWords, readFacts } from './src/lib/facts.ts';
+import { readFacts } from './src/lib/facts.ts';
+import { countInWords } from './src/lib/prose.ts';
 import { generatedPaths, referenceSidebarItems } from './src/lib/navigation.ts';
 import { siteConfig } from './src/site-config.ts';
 
