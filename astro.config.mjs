@@ -32,6 +32,7 @@ export default defineConfig({
       description,
       // RFC 8631: every page points machines at the description of the API it documents.
       customCss: ['./src/styles/custom.css'],
+      routeMiddleware: './src/route-data.ts',
       head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],
       plugins: [
         // Generated routes are not content pages, so the validator is told about them; a link
