@@ -6,7 +6,8 @@ import starlightLlmsTxt from 'starlight-llms-txt';
 import { bundleContract } from './src/lib/bundle.ts';
 import { openApiJsonPath, openApiYamlPath, serverCardPath, serviceDescHeadEntry } from './src/lib/discovery.ts';
 import { asOpenApiDocument } from './src/lib/document.ts';
-import { countInWords, readFacts } from './src/lib/facts.ts';
+import { readFacts } from './src/lib/facts.ts';
+import { countInWords } from './src/lib/prose.ts';
 import { generatedPaths, referenceSidebarItems } from './src/lib/navigation.ts';
 import { siteConfig } from './src/site-config.ts';
 
@@ -31,6 +32,7 @@ export default defineConfig({
       description,
       // RFC 8631: every page points machines at the description of the API it documents.
       customCss: ['./src/styles/custom.css'],
+      routeMiddleware: './src/route-data.ts',
       head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],
       plugins: [
         // Generated routes are not content pages, so the validator is told about them; a link

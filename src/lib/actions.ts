@@ -13,7 +13,7 @@ import type { RequestBody } from './request-body.ts';
 import { readRequestBody } from './request-body.ts';
 import type { ErrorTableRow, NamedExample, ResponseRow } from './responses.ts';
 import { conflictStatus, errorTable, listResponses, successResponse } from './responses.ts';
-import { childPointer, contractError, requiredString, resolveObject } from './schemas.ts';
+import { childPointer, contractError, exactlyOne, requiredString, resolveObject } from './schemas.ts';
 
 export interface RequestExample extends NamedExample {
   value: Record<string, unknown>;
@@ -51,12 +51,18 @@ export interface BodyEnvelope {
   description: string;
   /** The field whose value selects the action. */
   selector: string;
+  /** The field that carries the API key: the one required write-only string every action has. */
+  credential: string;
+  /** The field that names the subscription: the one other field every action requires. */
+  subject: string;
   /** The fields every action has, with the selector listing every identifier. */
   sharedFields: Field[];
 }
 
 /** The whole reference, read once from the bundled document. */
 export interface ReferenceModel {
+  /** `info.version`: the version of the document, which changes with every release of it. */
+  documentVersion: string;
   endpoint: Endpoint;
   envelope: BodyEnvelope;
   actions: Action[];
@@ -129,7 +135,29 @@ function envelopeOf(requestBody: RequestBody, actions: Action[]): BodyEnvelope {
         constraints: [{ keyword: 'enum', label: 'one of', values: actions.map((action) => action.identifier) }],
       };
     });
-  return { description: requestBody.description, selector: requestBody.selector, sharedFields };
+
+  const required = sharedFields.filter((field) => field.required);
+  // A format such as `string (password)` still makes the key a string; `string or null` does not.
+  const isString = (field: Field): boolean => field.type.replace(/ \(.*\)$/, '') === 'string';
+  const credential = exactlyOne(
+    required.filter((field) => isString(field) && field.constraints.some((constraint) => constraint.keyword === 'writeOnly')),
+    requestBody.pointer,
+    'write-only string that every action requires (the API key)',
+    (field) => field.name,
+  );
+  const subject = exactlyOne(
+    required.filter((field) => field.name !== credential.name && field.name !== requestBody.selector),
+    requestBody.pointer,
+    `field besides the key and \`${requestBody.selector}\` that every action requires (the subscription it acts on)`,
+    (field) => field.name,
+  );
+  return {
+    description: requestBody.description,
+    selector: requestBody.selector,
+    credential: credential.name,
+    subject: subject.name,
+    sharedFields,
+  };
 }
 
 /** Reads the endpoint, its actions, their lifecycle and the responses from the bundled document. */
@@ -166,7 +194,15 @@ export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
   if (success.body === undefined) throw contractError(success.pointer, 'the success response has no JSON body');
   const resultFields = fieldsOf(document, success.body);
 
-  return { endpoint, envelope: envelopeOf(requestBody, actions), actions, lifecycle, responses, resultFields };
+  return {
+    documentVersion: requiredString(document.info.version, '#/info', '`version`'),
+    endpoint,
+    envelope: envelopeOf(requestBody, actions),
+    actions,
+    lifecycle,
+    responses,
+    resultFields,
+  };
 }
 
 let cached: { path: string; modified: number; model: ReferenceModel } | undefined;

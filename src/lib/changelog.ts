@@ -136,6 +136,24 @@ export function sentenceParts(sentence: string): SentencePart[] {
     .filter((part) => part.text !== '');
 }
 
+/** The heading of a version's section: its number, marked when it is not released yet. */
+export function versionTitle(version: Pick<ChangelogVersion, 'version' | 'released'>): string {
+  return version.released ? version.version : `${version.version} (unreleased)`;
+}
+
+export const deprecatedNowAnchor = 'deprecated-now';
+
+/**
+ * The changelog page's sections, for its table of contents: the headings are drawn by a
+ * component, which Starlight cannot see when it collects a page's Markdown headings.
+ */
+export function changelogSections(changelog: Changelog): { slug: string; text: string }[] {
+  return [
+    { slug: deprecatedNowAnchor, text: 'Deprecated now' },
+    ...changelog.versions.map((version) => ({ slug: versionAnchor(version.version), text: versionTitle(version) })),
+  ];
+}
+
 /** The anchor of a version's section on the changelog page: `1.1.0` becomes `version-1-1-0`. */
 export function versionAnchor(version: string): string {
   return `version-${version.replaceAll('.', '-')}`;

@@ -1,5 +1,7 @@
 import { isRecord } from './document.ts';
 import type { Endpoint } from './endpoint.ts';
+import { fillUrl } from './endpoint.ts';
+import { listInWords } from './prose.ts';
 import type { ResponseRow } from './responses.ts';
 import { retryAfterHeader, successResponse, throttledResponse } from './responses.ts';
 
@@ -116,8 +118,7 @@ export function placeholdersIn(value: unknown): string[] {
 
 /** The comment that opens a sample: which values the reader must replace. */
 export function fillInComment(marker: string, things: string[]): string {
-  const listed = things.length > 1 ? `${things.slice(0, -1).join(', ')} and ${things.at(-1)}` : things.join('');
-  return `${marker} Fill in your own values: ${listed}.`;
+  return `${marker} Fill in your own values: ${listInWords(things, 'and')}.`;
 }
 
 function thingsToFillIn(endpoint: Endpoint, body: unknown): string[] {
@@ -132,11 +133,12 @@ function variableDeclarations(endpoint: Endpoint, declare: (name: string, value:
 }
 
 /** The endpoint URL with each server variable spliced in the way the language interpolates. */
-function interpolatedUrl(endpoint: Endpoint, splice: (name: string) => string): string {
-  return endpoint.urlTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => splice(variableName(name)));
+export function interpolatedUrl(endpoint: Endpoint, splice: (name: string) => string): string {
+  return fillUrl(endpoint.urlTemplate, (name) => splice(variableName(name)));
 }
 
-function curlSample(endpoint: Endpoint, body: unknown): string {
+/** The curl command that sends `body` to the endpoint; the quickstart shows the same one. */
+export function curlSample(endpoint: Endpoint, body: unknown): string {
   // No comment line: Expressive Code leaves comments out of what a terminal frame's copy button
   // copies, and the copied command should be exactly the one on the page.
   return [

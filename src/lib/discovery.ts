@@ -3,7 +3,7 @@
  * RFC 9727 api-catalog, `robots.txt` and the server card's address. Built from the site
  * configuration, so changing a URL there changes every file that names it.
  */
-import { endpointPagePath } from './navigation.ts';
+import { downloadPaths, endpointPagePath } from './navigation.ts';
 
 export interface DiscoveryConfig {
   docsUrl: string;
@@ -11,8 +11,8 @@ export interface DiscoveryConfig {
 }
 
 /** Where the bundled OpenAPI document is published, in both serialisations. */
-export const openApiJsonPath = '/openapi/v1.json';
-export const openApiYamlPath = '/openapi/v1.yaml';
+export const openApiJsonPath = downloadPaths.json;
+export const openApiYamlPath = downloadPaths.yaml;
 export const openApiJsonType = 'application/openapi+json';
 export const openApiYamlType = 'application/openapi+yaml';
 

@@ -20,6 +20,12 @@ export interface Endpoint {
   urlTemplate: string;
   /** The full URL with every server variable replaced by its default. */
   exampleUrl: string;
+  /** The path part of the full URL (`/wp-json/service/v1/action`). */
+  urlPath: string;
+  /** The segment of the server URL's path that names the major version (`v1`). */
+  versionSegment: string;
+  /** The server URL's path up to and including the version segment (`/wp-json/service/v1/`). */
+  versionNamespace: string;
   variables: ServerVariable[];
   /** Markdown: what the server is, from `servers[0].description`. */
   serverDescription: string;
@@ -69,12 +75,23 @@ export function readEndpoint(document: OpenApiDocument): Endpoint {
     };
   });
 
+  const defaults = new Map(variables.map((variable) => [variable.name, variable.defaultValue]));
+  const withDefaults = (url: string): string => fillUrl(url, (name) => defaults.get(name) ?? `{${name}}`);
+  // The version is part of the server URL, so every path of the API moves with it to `v2`.
+  const serverSegments = pathOf(withDefaults(serverUrl)).split('/').filter(Boolean);
+  const versionIndex = serverSegments.findIndex((segment) => /^v\d+$/.test(segment));
+  if (versionIndex < 0) throw contractError('#/servers/0', 'the URL has no version segment such as `v1` in its path');
+
   const urlTemplate = `${serverUrl}${only.path}`;
+  const exampleUrl = withDefaults(urlTemplate);
   return {
     method: only.method.toUpperCase(),
     path: only.path,
     urlTemplate,
-    exampleUrl: fillUrl(urlTemplate, Object.fromEntries(variables.map((v) => [v.name, v.defaultValue]))),
+    exampleUrl,
+    urlPath: pathOf(exampleUrl),
+    versionSegment: serverSegments[versionIndex] ?? '',
+    versionNamespace: `/${serverSegments.slice(0, versionIndex + 1).join('/')}/`,
     variables,
     serverDescription: server.description ?? '',
     summary: only.operation.summary ?? '',
@@ -84,7 +101,12 @@ export function readEndpoint(document: OpenApiDocument): Endpoint {
   };
 }
 
-/** Replaces `{name}` in a URL template by the given values. */
-function fillUrl(template: string, values: Record<string, string>): string {
-  return template.replace(/\{([^}]+)\}/g, (whole, name: string) => values[name] ?? whole);
+/** The path of a URL; a relative server URL is read as relative to the host serving the document. */
+function pathOf(url: string): string {
+  return new URL(url, 'https://document-host.invalid/').pathname;
+}
+
+/** Replaces every `{name}` of a URL template by what `valueOf` gives for the name. */
+export function fillUrl(template: string, valueOf: (name: string) => string): string {
+  return template.replace(/\{([^}]+)\}/g, (_, name: string) => valueOf(name));
 }

@@ -3,7 +3,7 @@ import { isRecord } from './document.ts';
 import type { Endpoint } from './endpoint.ts';
 import { jsonMediaType } from './request-body.ts';
 import type { ResolvedSchema } from './schemas.ts';
-import { alternatives, childPointer, contractError, resolveObject, resolveSchema } from './schemas.ts';
+import { alternatives, childPointer, contractError, exactlyOne, resolveObject, resolveSchema } from './schemas.ts';
 import { typeLabel } from './fields.ts';
 
 /** A machine-readable error code and the situation it stands for. */
@@ -19,6 +19,7 @@ export interface ResponseHeader {
   type: string;
   /** Markdown from the header object. */
   description: string;
+  examples: NamedExample[];
 }
 
 export interface NamedExample {
@@ -53,6 +54,12 @@ export interface ErrorTableRow {
 /** RFC 9110, section 15.5.10: 409 Conflict is the answer to a request the resource's current state refuses. */
 export const conflictStatus = '409';
 
+/** RFC 9110, section 15.5.2: 401 Unauthorized is the answer to a request without valid credentials. */
+export const unauthorizedStatus = '401';
+
+/** The property of every error body that holds the machine-readable code clients branch on. */
+export const errorCodeField = 'code';
+
 /** RFC 9110, section 10.2.3: the header that says how long to wait before trying again. */
 export const retryAfterHeader = 'Retry-After';
 
@@ -70,11 +77,11 @@ function isErrorStatus(status: string): boolean {
  * `const`s, and each `const` has a description that says when the service answers with it.
  */
 function errorCodesOf(document: OpenApiDocument, body: ResolvedSchema, status: string): ErrorCode[] {
-  const property = body.schema.properties?.code;
+  const property = body.schema.properties?.[errorCodeField];
   if (property === undefined) {
-    throw contractError(body.pointer, `the ${status} body has no \`code\` property for clients to branch on`);
+    throw contractError(body.pointer, `the ${status} body has no \`${errorCodeField}\` property for clients to branch on`);
   }
-  const code = resolveSchema(document, property, childPointer(body.pointer, 'properties', 'code'));
+  const code = resolveSchema(document, property, childPointer(body.pointer, 'properties', errorCodeField));
   const variants = alternatives(document, code);
   const constants = variants.length > 0 ? variants : [code];
   return constants.map(({ schema, pointer }) => {
@@ -134,6 +141,7 @@ function headersOf(document: OpenApiDocument, headers: Record<string, unknown>, 
       required: header.value.required === true,
       type: typeLabel(document, resolveSchema(document, header.value.schema, childPointer(header.pointer, 'schema'))),
       description: typeof description === 'string' ? description : '',
+      examples: examplesOf(document, header.value.examples, childPointer(header.pointer, 'examples')),
     };
   });
 }
@@ -141,11 +149,7 @@ function headersOf(document: OpenApiDocument, headers: Record<string, unknown>, 
 /** The one success response; an endpoint with none, or several, is not one the pages can explain. */
 export function successResponse(responses: ResponseRow[]): ResponseRow {
   const successes = responses.filter((response) => /^2/.test(response.status));
-  const [only] = successes;
-  if (only === undefined || successes.length > 1) {
-    throw contractError('#/paths', `exactly one success (2xx) response is expected, found ${successes.length}`);
-  }
-  return only;
+  return exactlyOne(successes, '#/paths', 'success (2xx) response', (response) => response.status);
 }
 
 /** The response a throttled request gets: the one that tells the client to wait with `Retry-After`. */
@@ -155,6 +159,29 @@ export function throttledResponse(responses: ResponseRow[]): ResponseRow {
     throw contractError('#/paths', `no response carries a \`${retryAfterHeader}\` header, so clients cannot be told how long to wait`);
   }
   return throttled;
+}
+
+/** The response of a status the pages explain by name; a contract without it cannot be explained. */
+export function responseWithStatus(responses: ResponseRow[], status: string, meaning: string): ResponseRow {
+  const found = responses.find((response) => response.status === status);
+  if (found === undefined) throw contractError('#/paths', `no ${status} response is documented, the answer ${meaning}`);
+  return found;
+}
+
+/** The error a request with a missing or wrong API key gets: the 401 response and its one code. */
+export function rejectedKeyError(responses: ResponseRow[]): ErrorTableRow & { code: string } {
+  const response = responseWithStatus(responses, unauthorizedStatus, 'to a missing or wrong API key');
+  const { code, when } = exactlyOne(response.errorCodes, response.pointer, 'error code for a missing or wrong key', (error) => error.code);
+  return { status: response.status, code, when };
+}
+
+/** The fields every error body requires, in the order the first body lists them. */
+export function errorEnvelope(responses: ResponseRow[]): string[] {
+  const required = responses.flatMap((response) =>
+    response.isError && response.body !== undefined ? [response.body.schema.required ?? []] : [],
+  );
+  const [first = [], ...others] = required;
+  return first.filter((name) => others.every((names) => names.includes(name)));
 }
 
 /** The error table: one row per error code, and one row for an error response without a body contract. */

@@ -1,6 +1,6 @@
 import type { Endpoint } from './endpoint.ts';
 import type { SampleStatuses } from './code-samples.ts';
-import { fillInComment, javascriptLiteral, placeholdersIn, variableName } from './code-samples.ts';
+import { fillInComment, interpolatedUrl, javascriptLiteral, placeholdersIn, variableName } from './code-samples.ts';
 
 /** Milliseconds between two requests to the same site: about one a second, the courtesy default. */
 export const courtesyInterval = 1000;
@@ -17,7 +17,7 @@ export function retryingClientSample(
   example: Record<string, unknown>,
 ): string {
   const parameters = endpoint.variables.map((variable) => variableName(variable.name));
-  const url = endpoint.urlTemplate.replace(/\{([^}]+)\}/g, (_, name: string) => `\${${variableName(name)}}`);
+  const url = interpolatedUrl(endpoint, (name) => `\${${name}}`);
   const defaults = endpoint.variables.map((variable) => JSON.stringify(variable.defaultValue)).join(', ');
   const fillIn = fillInComment('//', [
     ...endpoint.variables.map((variable) => variable.defaultValue),

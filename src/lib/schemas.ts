@@ -85,6 +85,15 @@ export function stringList(value: unknown, pointer: string, what: string): strin
   return value;
 }
 
+/** The one item of a list the contract must have exactly one of, or says which ones it found. */
+export function exactlyOne<T>(items: T[], pointer: string, what: string, nameOf: (item: T) => string): T {
+  const [only] = items;
+  if (only === undefined || items.length > 1) {
+    throw contractError(pointer, `exactly one ${what} is expected, found ${items.map(nameOf).join(', ') || 'none'}`);
+  }
+  return only;
+}
+
 /** Reads a non-empty string, or says where it is missing. */
 export function requiredString(value: unknown, pointer: string, what: string): string {
   if (typeof value !== 'string' || value.trim() === '') {

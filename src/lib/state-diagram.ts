@@ -1,5 +1,6 @@
 import type { Lifecycle, LifecycleEdge } from './lifecycle.ts';
 import { acceptedStates, lifecycleEdges } from './lifecycle.ts';
+import { listInWords } from './prose.ts';
 
 /**
  * The lifecycle drawn as an SVG at build time: statuses in layers from the first status down,
@@ -56,11 +57,6 @@ function textWidth(text: string): number {
   return text.length * charWidth;
 }
 
-function list(items: string[], conjunction: 'and' | 'or'): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
-}
-
 /**
  * Ranks every status by the longest path that reaches it once the edges that close a cycle are
  * set aside, so the lifecycle reads from top to bottom. Final statuses go to the bottom row.
@@ -105,16 +101,16 @@ function rankStates(lifecycle: Lifecycle, edges: LifecycleEdge[]): Map<string, n
 export function describeLifecycle(lifecycle: Lifecycle): string {
   const sentences = lifecycle.transitions.map((transition) =>
     transition.kind === 'fixed'
-      ? `${transition.action} moves a subscription from ${list(transition.from, 'or')} to ${transition.to}.`
+      ? `${transition.action} moves a subscription from ${listInWords(transition.from, 'or')} to ${transition.to}.`
       : `${transition.action} sets the status given in ${transition.field}: ${transition.moves
-          .map((move) => `from ${move.from} to ${list(move.to, 'or')}`)
+          .map((move) => `from ${move.from} to ${listInWords(move.to, 'or')}`)
           .join('; ')}.`,
   );
   const finals =
     lifecycle.finalStates.length === 0
       ? 'No status is final.'
-      : `${list(lifecycle.finalStates, 'and')} ${lifecycle.finalStates.length === 1 ? 'is' : 'are'} final: no action leads out.`;
-  return [`The statuses are ${list(lifecycle.states, 'and')}.`, ...sentences, finals].join(' ');
+      : `${listInWords(lifecycle.finalStates, 'and')} ${lifecycle.finalStates.length === 1 ? 'is' : 'are'} final: no action leads out.`;
+  return [`The statuses are ${listInWords(lifecycle.states, 'and')}.`, ...sentences, finals].join(' ');
 }
 
 function intersects(a: Box, b: Box): boolean {
@@ -379,7 +375,7 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
 
   const title = 'Subscription lifecycle: statuses and the actions that move between them';
   const description = describeLifecycle(lifecycle);
-  const chosenList = list([...chosenActions], 'and');
+  const chosenList = listInWords([...chosenActions], 'and');
   const legendParts = [
     'Each box is a status; arrows point from the status an action accepts to the status it leads to.',
     groupBox !== undefined ? 'An arrow leaving the dashed frame applies to every status inside it.' : '',
@@ -425,7 +421,7 @@ export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): 
   if (groupBox !== undefined) {
     parts.push(
       `<rect class="group" x="${num(groupBox.x)}" y="${num(groupBox.y)}" width="${num(groupBox.width)}" height="${num(groupBox.height)}" rx="10"/>`,
-      `<text class="group-label" x="${num(groupBox.x + 10)}" y="${num(groupBox.y + 16)}">${escapeXml(`any of: ${list(group, 'or')}`)}</text>`,
+      `<text class="group-label" x="${num(groupBox.x + 10)}" y="${num(groupBox.y + 16)}">${escapeXml(`any of: ${listInWords(group, 'or')}`)}</text>`,
     );
   }
   for (const arrow of arrows) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { cutRelease } from '../../scripts/release.ts';
 import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
-import { buildChangelog, type Changelog } from '../../src/lib/changelog.ts';
+import { buildChangelog, changelogSections, type Changelog } from '../../src/lib/changelog.ts';
 import { asOpenApiDocument } from '../../src/lib/document.ts';
 import { additiveEdits, setVersion } from './compatibility-fixture.ts';
 import { copyContract, projectDirectory, type ContractCopy } from './contract-copy.ts';
@@ -58,6 +58,11 @@ describe('the changelog model', { concurrency: 2 }, () => {
       assert.equal(unreleased?.date, undefined);
       assert.deepEqual(unreleased?.entries, [
         { category: 'added', sentence: 'New optional field `resume_on` for `pause_subscription`.', action: 'pause_subscription' },
+      ]);
+      assert.deepEqual(changelogSections(changelog), [
+        { slug: 'deprecated-now', text: 'Deprecated now' },
+        { slug: 'version-1-1-0', text: '1.1.0 (unreleased)' },
+        { slug: 'version-1-0-0', text: '1.0.0' },
       ]);
     } finally {
       copy.remove();

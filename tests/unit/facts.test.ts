@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { specifiedActions } from '../../scripts/contract/checks.ts';
+import { readReferenceModel } from '../../src/lib/actions.ts';
 import { ContractError, type OpenApiDocument } from '../../src/lib/document.ts';
-import { readFacts, readQuickstartExamples, successFields } from '../../src/lib/facts.ts';
+import { quickstartExamples, readFacts } from '../../src/lib/facts.ts';
 import { bundleForTest } from './contract-fixture.ts';
 
 let document: OpenApiDocument;
@@ -24,16 +26,7 @@ describe('facts read from the bundled document', () => {
     assert.equal(facts.versionNamespace, '/wp-json/service/v1/');
     assert.equal(facts.versionSegment, 'v1');
     assert.equal(facts.credentialField, 'api_key');
-    assert.deepEqual(facts.actions, [
-      'cancel_subscription',
-      'pause_subscription',
-      'resume_subscription',
-      'reactivate_subscription',
-      'expire_subscription',
-      'change_status',
-      'trial_end',
-      'payment_failed',
-    ]);
+    assert.deepEqual(facts.actions, specifiedActions);
     assert.equal(facts.rateLimitStatus, '429');
     assert.equal(facts.retryAfterHeader, 'Retry-After');
   });
@@ -58,13 +51,14 @@ describe('facts read from the bundled document', () => {
 
   it('give the quickstart the request and both answers of one action', () => {
     const facts = readFacts(document);
-    const examples = readQuickstartExamples(document) as unknown as Record<string, Record<string, unknown>>;
+    const model = readReferenceModel(document);
+    const examples = quickstartExamples(model) as unknown as Record<string, Record<string, unknown>>;
     assert.equal(examples.request?.[facts.actionField], facts.quickstartAction);
     assert.equal(examples.response?.[facts.actionField], facts.quickstartAction);
     assert.equal(examples.response?.[facts.changedField], true);
     assert.equal(examples.repeatedResponse?.[facts.changedField], false);
     assert.equal(examples.request?.[facts.credentialField], '<API_KEY>', 'example keys are visibly fake');
-    assert.ok(successFields(document).every((field) => field.description.length > 0), 'every success field is described');
+    assert.ok(model.resultFields.every((field) => field.description.length > 0), 'every success field is described');
   });
 });
 
@@ -76,6 +70,13 @@ describe('facts follow the document when it changes', () => {
       schema.properties.site_key = schema.properties.api_key;
       delete schema.properties.api_key;
       schema.required = schema.required.map((name: string) => (name === 'api_key' ? 'site_key' : name));
+    }
+    // The request examples send the field too, and an example may only send what its action accepts.
+    for (const example of Object.values(changed.components.examples) as Record<string, any>[]) {
+      if (example.value?.api_key === undefined) continue;
+      example.value = Object.fromEntries(
+        Object.entries(example.value).map(([name, value]) => [name === 'api_key' ? 'site_key' : name, value]),
+      );
     }
     assert.equal(readFacts(changed as OpenApiDocument).credentialField, 'site_key');
   });
@@ -89,10 +90,25 @@ describe('facts follow the document when it changes', () => {
   });
 
   it('a new action appears in the list of actions', () => {
+    // A complete action: its schema in the oneOf and the mapping, its transitions and its examples.
     const changed = copy();
-    const schema = changed.components.requestBodies.ActionRequest.content['application/json'].schema;
-    schema.discriminator.mapping.renew_subscription = schema.discriminator.mapping.cancel_subscription;
-    changed.components.schemas.ActionName.enum.push('renew_subscription');
+    const { schemas, examples } = changed.components;
+    const media = changed.components.requestBodies.ActionRequest.content['application/json'];
+    const success = changed.components.responses.ActionSucceeded.content['application/json'];
+    const renew = structuredClone(schemas.CancelSubscriptionRequest);
+    renew.title = 'Renew a subscription';
+    renew.properties.action.const = 'renew_subscription';
+    schemas.RenewSubscriptionRequest = renew;
+    media.schema.oneOf.push({ $ref: '#/components/schemas/RenewSubscriptionRequest' });
+    media.schema.discriminator.mapping.renew_subscription = '#/components/schemas/RenewSubscriptionRequest';
+    schemas.ActionName.enum.push('renew_subscription');
+    changed['x-transitions'].actions.renew_subscription = { from: ['on-hold'], to: 'active' };
+    media.examples.renew_subscription = {
+      value: { ...examples.CancelSubscriptionRequest.value, action: 'renew_subscription' },
+    };
+    success.examples.renew_subscription = {
+      value: { ...examples.CancelSubscriptionResult.value, action: 'renew_subscription' },
+    };
     assert.ok(readFacts(changed as OpenApiDocument).actions.includes('renew_subscription'));
   });
 });

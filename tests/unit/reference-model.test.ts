@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { specifiedActions } from '../../scripts/contract/checks.ts';
 import { readReferenceModel } from '../../src/lib/actions.ts';
 import { isRecord, resolvePointer } from '../../src/lib/document.ts';
 import { acceptedStates, lifecycleEdges, targetStates } from '../../src/lib/lifecycle.ts';
 import { actionPagePath, endpointPagePath, generatedPaths, referenceSidebarItems } from '../../src/lib/navigation.ts';
 import { referencePages } from '../../src/lib/reference-pages.ts';
-import { conflictStatus, errorTable, throttledResponse } from '../../src/lib/responses.ts';
+import { conflictStatus, errorEnvelope, errorTable, rejectedKeyError, throttledResponse } from '../../src/lib/responses.ts';
 import { drawStateDiagram } from '../../src/lib/state-diagram.ts';
 import { bundledDocument } from './reference-fixture.ts';
 
@@ -34,6 +35,12 @@ describe('the endpoint', () => {
     assert.ok(site?.description.length, 'the variable is explained');
     assert.equal(model.endpoint.exampleUrl, `https://${site?.defaultValue}/wp-json/service/v1/action`);
   });
+
+  test('names the version its server URL carries', () => {
+    assert.equal(model.endpoint.urlPath, '/wp-json/service/v1/action');
+    assert.equal(model.endpoint.versionSegment, 'v1');
+    assert.equal(model.endpoint.versionNamespace, '/wp-json/service/v1/');
+  });
 });
 
 describe('the actions', () => {
@@ -42,16 +49,7 @@ describe('the actions', () => {
     assert.ok(isRecord(schema) && Array.isArray(schema.oneOf));
     assert.deepEqual(
       model.actions.map((candidate) => candidate.identifier),
-      [
-        'cancel_subscription',
-        'pause_subscription',
-        'resume_subscription',
-        'reactivate_subscription',
-        'expire_subscription',
-        'change_status',
-        'trial_end',
-        'payment_failed',
-      ],
+      specifiedActions,
     );
     assert.equal(model.actions.length, schema.oneOf.length);
   });
@@ -140,6 +138,8 @@ describe('the fields', () => {
       ['api_key', 'action', 'subscription_id', 'note'],
     );
     assert.equal(model.envelope.selector, 'action');
+    assert.equal(model.envelope.credential, 'api_key', 'the required write-only string');
+    assert.equal(model.envelope.subject, 'subscription_id');
     const selector = model.envelope.sharedFields.find((candidate) => candidate.name === 'action');
     assert.deepEqual(
       selector?.constraints[0]?.values,
@@ -221,6 +221,18 @@ describe('the responses', () => {
     assert.equal(retryAfter?.required, true);
     assert.equal(retryAfter?.type, 'integer or string');
     assert.deepEqual(errorTable(model.responses).find((row) => row.status === '429')?.code, null);
+  });
+
+  test('name the error for a wrong key, the fields of every error body and the examples of Retry-After', () => {
+    const invalidKey = resolvePointer(document, '#/components/schemas/InvalidApiKeyError/properties/code');
+    assert.ok(isRecord(invalidKey));
+    assert.deepEqual(rejectedKeyError(model.responses), { status: '401', code: invalidKey.const, when: invalidKey.description });
+    assert.deepEqual(errorEnvelope(model.responses), ['code', 'message', 'data']);
+    const retryAfter = throttledResponse(model.responses).headers.find((header) => header.name === 'Retry-After');
+    assert.deepEqual(
+      retryAfter?.examples.map((example) => typeof example.value),
+      ['number', 'string'],
+    );
   });
 });
 
