@@ -31,8 +31,8 @@ export default defineConfig({
       title,
       description,
       // RFC 8631: every page points machines at the description of the API it documents.
-      customCss: ['./src/styles/custom.css'],
       routeMiddleware: './src/route-data.ts',
+      components: { Search: './src/components/overrides/Search.astro' },
       head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],
       plugins: [
         // Generated routes are not content pages, so the validator is told about them; a link

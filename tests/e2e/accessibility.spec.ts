@@ -1,9 +1,18 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
-import { sitemapPagePaths } from './support/site.ts';
+import { actions } from './support/contract.ts';
+import { actionPath, sitemapPagePaths } from './support/site.ts';
 
 /** WCAG 2.0, 2.1 and 2.2, levels A and AA (2.2 adds no level-A rule to axe). */
 const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+function describeViolations(results: Awaited<ReturnType<AxeBuilder['analyze']>>): string[] {
+  return results.violations.map(
+    (violation) =>
+      `${violation.id} (${violation.impact ?? 'unknown impact'}): ${violation.help} at ` +
+      violation.nodes.map((node) => node.target.join(' ')).join(', '),
+  );
+}
 
 for (const scheme of ['light', 'dark'] as const) {
   test(`axe finds no WCAG A/AA violation on any page in the ${scheme} theme`, async ({ browser, request }) => {
@@ -24,15 +33,31 @@ for (const scheme of ['light', 'dark'] as const) {
         // frames, which the next line proves these are.
         await expect(page.locator('iframe, frame')).toHaveCount(0);
         const results = await new AxeBuilder({ page }).withTags(wcagTags).setLegacyMode(true).analyze();
-        const violations = results.violations.map(
-          (violation) =>
-            `${violation.id} (${violation.impact ?? 'unknown impact'}): ${violation.help} at ` +
-            violation.nodes.map((node) => node.target.join(' ')).join(', '),
-        );
-        expect.soft(violations, `axe on ${pagePath} (${scheme})`).toEqual([]);
+        expect.soft(describeViolations(results), `axe on ${pagePath} (${scheme})`).toEqual([]);
         await page.close();
       });
     }
     await context.close();
   });
+}
+
+// The search interface is only downloaded when a reader opens it, so the crawl above never sees
+// it: open it, show results, and check it on a wide and a narrow screen in both themes.
+for (const scheme of ['light', 'dark'] as const) {
+  for (const width of [1280, 375]) {
+    test(`axe finds no WCAG A/AA violation in the open search, ${scheme} theme, ${width} px`, async ({ browser }) => {
+      const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 800 } });
+      await context.addInitScript((theme) => localStorage.setItem('starlight-theme', theme), scheme);
+      const page = await context.newPage();
+      const [firstAction] = actions;
+      if (firstAction === undefined) throw new Error('The contract defines no action to search for.');
+      await page.goto(actionPath(firstAction.identifier));
+      await page.getByRole('button', { name: 'Search' }).click();
+      await page.getByRole('dialog').getByRole('textbox', { name: 'Search' }).fill(firstAction.identifier);
+      await expect(page.locator('.pagefind-ui__result').first()).toBeVisible();
+      const results = await new AxeBuilder({ page }).withTags(wcagTags).setLegacyMode(true).analyze();
+      expect(describeViolations(results)).toEqual([]);
+      await context.close();
+    });
+  }
 }
