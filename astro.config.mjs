@@ -32,6 +32,9 @@ export default defineConfig({
       description,
       // RFC 8631: every page points machines at the description of the API it documents.
       routeMiddleware: './src/route-data.ts',
+      // One code theme for both colour schemes: a second one doubles the colour data of every
+      // highlighted token, and the reference pages are mostly code.
+      expressiveCode: { themes: ['starlight-dark'] },
       components: { Search: './src/components/overrides/Search.astro' },
       head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],
       plugins: [
