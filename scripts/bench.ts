@@ -13,7 +13,8 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
 import { runRedocly } from '../src/lib/bundle.ts';
-import { dereference, isRecord, loadBundledDocument, type OpenApiDocument } from '../src/lib/document.ts';
+import { loadReferenceModel } from '../src/lib/actions.ts';
+import { actionPagePath } from '../src/lib/navigation.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { serveLikeAStaticHost } from './static-host.ts';
 
@@ -48,52 +49,15 @@ function timeCommand(command: string, args: string[]): number {
   return elapsed;
 }
 
-/** What the lint step is on this checkout: the project's gate, or Redocly's lint until the gate exists. */
-const lintStep = existsSync(path.join(projectRoot, 'scripts/lint.ts'))
-  ? { label: '`npm run lint`', command: 'npm', args: ['run', 'lint'] }
-  : {
-      label: '`redocly lint` (stand-in: scripts/lint.ts does not exist yet)',
-      command: process.execPath,
-      args: [path.join(projectRoot, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--lint-config=error'],
-    };
-
 function timeLintAndBuild(): { lint: number[]; build: number[] } {
   const lint: number[] = [];
   const build: number[] = [];
   for (let round = 1; round <= buildRuns; round += 1) {
     process.stdout.write(`lint + build, round ${round} of ${buildRuns}\n`);
-    lint.push(timeCommand(lintStep.command, lintStep.args));
+    lint.push(timeCommand('npm', ['run', 'lint']));
     build.push(timeCommand('npm', ['run', 'build']));
   }
   return { lint, build };
-}
-
-/** The first action named by the request body's discriminator, and the endpoint's URL path. */
-function pageUnderTest(document: OpenApiDocument): { action: string; route: string; endpointPath: string } {
-  const server = document.servers?.[0];
-  if (server === undefined) throw new Error('The bundled document names no server');
-  const serverUrl = server.url.replace(/\{(\w+)\}/g, (_, name: string) => server.variables?.[name]?.default ?? name);
-  for (const [route, pathItem] of Object.entries(document.paths ?? {})) {
-    for (const operation of Object.values(pathItem ?? {})) {
-      if (!isRecord(operation) || operation.requestBody === undefined) continue;
-      const mapping = findDiscriminatorMapping(dereference<unknown>(document, operation.requestBody));
-      const action = mapping === undefined ? undefined : Object.keys(mapping)[0];
-      if (action !== undefined) {
-        return { action, route, endpointPath: `${new URL(serverUrl).pathname.replace(/\/$/, '')}${route}` };
-      }
-    }
-  }
-  throw new Error('The bundled document defines no action');
-}
-
-function findDiscriminatorMapping(node: unknown): Record<string, unknown> | undefined {
-  if (!isRecord(node)) return undefined;
-  if (isRecord(node.discriminator) && isRecord(node.discriminator.mapping)) return node.discriminator.mapping;
-  for (const value of Object.values(node)) {
-    const found = findDiscriminatorMapping(value);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 interface LoadFigures {
@@ -295,8 +259,13 @@ async function main(): Promise<void> {
   if (!existsSync(path.join(projectRoot, 'dist/index.html'))) {
     throw new Error('dist/ holds no build: run `npm run build` or give --build-runs of at least 1');
   }
-  const document = loadBundledDocument(path.join(projectRoot, '.generated/openapi/v1.json'));
-  const { action, route, endpointPath } = pageUnderTest(document);
+  const { actions, endpoint } = loadReferenceModel(path.join(projectRoot, '.generated/openapi/v1.json'));
+  const action = actions[0]?.identifier;
+  if (action === undefined) throw new Error('The bundled document defines no action');
+  const actionPage = actionPagePath(action);
+  // Ours prints the whole URL path; Redoc prints the path relative to the server.
+  const endpointPath = endpoint.urlPath;
+  const route = endpoint.path;
   const oursMarker: EndpointMarker = { text: endpointPath, whole: false };
   const redocMarker: EndpointMarker = { text: route, whole: true };
 
@@ -310,7 +279,7 @@ async function main(): Promise<void> {
 
   const ours = await serveLikeAStaticHost(path.join(projectRoot, 'dist'));
   const redoc = await serveLikeAStaticHost(redocDirectory);
-  const oursUrl = `${ours.origin}/reference/actions/${action}/`;
+  const oursUrl = `${ours.origin}${actionPage}`;
   const redocUrl = `${redoc.origin}/`;
   const browser = await chromium.launch(chromiumLaunchOptions());
   const browserVersion = browser.version();
@@ -366,7 +335,7 @@ async function main(): Promise<void> {
       '1.6 Mbit/s down (Chromium network emulation). One-minute load average ' +
       `${loadAverageBefore.toFixed(1)} at the start, ${loadAverageAfter.toFixed(1)} at the end: ` +
       'timings from a busy machine run high.',
-    `Ours: \`/reference/actions/${action}/\`. Redoc: \`redocly build-docs --inlineBundle\` of the same bundled document.`,
+    `Ours: \`${actionPage}\`. Redoc: \`redocly build-docs --inlineBundle\` of the same bundled document.`,
     `"The endpoint is on screen": ours shows \`${endpointPath}\`; Redoc shows \`POST\` \`${route}\` at the top of ` +
       'the operation (its introduction quoting the URL does not count). Measured from navigation start, ' +
       'on the frame the text is first rendered and visible, whether or not it is scrolled into view.',
@@ -390,7 +359,7 @@ async function main(): Promise<void> {
       : [
           `| Project commands (median of ${buildRuns}) | Time | Target |`,
           '|---|---:|---|',
-          `| Lint: ${lintStep.label} | ${seconds(lintMedian)} | |`,
+          `| Lint: \`npm run lint\` | ${seconds(lintMedian)} | |`,
           `| Build: \`npm run build\` | ${seconds(buildMedian)} | |`,
           `| Lint + build | ${seconds(sumMedian)} | ≤ 15 s on 2 cores |`,
           '',
