@@ -1,6 +1,6 @@
 import { execFile, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import path from 'node:path';
+import { redoclyInvocation } from '../../src/lib/bundle.ts';
 import { isRecord } from '../../src/lib/document.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 
@@ -88,8 +88,6 @@ export function lintProblems(
   return gateProblems;
 }
 
-const redoclyCli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
-
 /** A `redocly lint` run under way. */
 export interface RedoclyLintRun {
   problems: Promise<GateProblem[]>;
@@ -108,18 +106,16 @@ export interface RedoclyLintRun {
  * that gives each problem's file, line and rule without scraping text.
  */
 export function startRedoclyLint(projectDirectory: string, root: string): RedoclyLintRun {
-  const args = [redoclyCli, 'lint', redoclyApiName, '--lint-config=error', '--format=json', '--max-problems=1000'];
+  const { file, args, options } = redoclyInvocation(
+    ['lint', redoclyApiName, '--lint-config=error', '--format=json', '--max-problems=1000'],
+    projectDirectory,
+  );
   let child: ChildProcess | undefined;
   const problems = new Promise<GateProblem[]>((resolve) => {
     child = execFile(
-      process.execPath,
+      file,
       args,
-      {
-        cwd: projectDirectory,
-        encoding: 'utf8',
-        maxBuffer: 64 * 1024 * 1024,
-        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
-      },
+      { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         const outcome = { exitCode, stdout, stderr: error !== null && stderr === '' ? error.message : stderr };

@@ -1,8 +1,5 @@
-import { statSync } from 'node:fs';
-import path from 'node:path';
-import { bundleDirectory } from './bundle.ts';
 import type { OpenApiDocument } from './document.ts';
-import { isRecord, loadBundledDocument } from './document.ts';
+import { isRecord, oncePerBundle } from './document.ts';
 import type { Endpoint } from './endpoint.ts';
 import { readEndpoint } from './endpoint.ts';
 import type { Field } from './fields.ts';
@@ -205,17 +202,5 @@ export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
   };
 }
 
-let cached: { path: string; modified: number; model: ReferenceModel } | undefined;
-
-/**
- * The model of the document the build bundled into `.generated/openapi/`. Every generated page
- * and component asks for it, so it is read once per bundle; a new bundle (the dev server
- * re-bundles on start) has a new modification time and is read again.
- */
-export function loadReferenceModel(jsonPath = path.resolve(bundleDirectory, 'v1.json')): ReferenceModel {
-  const modified = statSync(jsonPath).mtimeMs;
-  if (cached?.path !== jsonPath || cached.modified !== modified) {
-    cached = { path: jsonPath, modified, model: readReferenceModel(loadBundledDocument(jsonPath)) };
-  }
-  return cached.model;
-}
+/** The model of the document the build bundled into `.generated/openapi/`, read once per bundle. */
+export const loadReferenceModel = oncePerBundle(readReferenceModel);

@@ -19,14 +19,25 @@ export interface BundledContract {
 
 const redoclyCli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 
+/**
+ * How to start the real Redocly CLI on this project's `redocly.yaml`: with the project's own
+ * Node, in the project, without telemetry or announcements in its output.
+ */
+export function redoclyInvocation(args: string[], projectDirectory = process.cwd()) {
+  return {
+    file: process.execPath,
+    args: [redoclyCli, ...args],
+    options: {
+      cwd: projectDirectory,
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
+    },
+  };
+}
+
 /** Runs the real Redocly CLI with this project's `redocly.yaml` and returns its output. */
 export function runRedocly(args: string[], projectDirectory = process.cwd()): string {
-  return execFileSync(process.execPath, [redoclyCli, ...args], {
-    cwd: projectDirectory,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },
-  });
+  const { file, args: fullArgs, options } = redoclyInvocation(args, projectDirectory);
+  return execFileSync(file, fullArgs, { ...options, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 export class ContractBundleError extends Error {}

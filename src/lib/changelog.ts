@@ -1,5 +1,6 @@
 import { actionsOf, compareContracts, deprecationsOf, type ChangeCategory, type ContractChange, type Deprecation } from './contract-changes.ts';
 import type { OpenApiDocument } from './document.ts';
+import { oncePerBundle } from './document.ts';
 import { compareVersions, loadSnapshot, parseVersion, readReleases, versionOf, type Release } from './releases.ts';
 
 export interface ChangelogEntry {
@@ -121,6 +122,12 @@ export function buildChangelog(options: ChangelogOptions = {}): Changelog {
 
   return { versions: versions.reverse(), deprecated };
 }
+
+/**
+ * The changelog of the site being built: the releases against the bundled document. The page
+ * and its table of contents both need it, so it is worked out once per bundle.
+ */
+export const loadChangelog = oncePerBundle((current) => buildChangelog({ current }));
 
 export interface SentencePart {
   text: string;

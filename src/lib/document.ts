@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { bundleDirectory } from './bundle.ts';
@@ -46,6 +46,22 @@ export function loadBundledDocument(
   jsonPath = path.resolve(bundleDirectory, 'v1.json'),
 ): OpenApiDocument {
   return asOpenApiDocument(JSON.parse(readFileSync(jsonPath, 'utf8')), jsonPath);
+}
+
+/**
+ * Turns a reading of the bundled document into one that runs once per bundle: every generated
+ * page asks for the same answers, and a new bundle (the dev server re-bundles on start) has a
+ * new modification time, so it is read again.
+ */
+export function oncePerBundle<T>(derive: (document: OpenApiDocument) => T): (jsonPath?: string) => T {
+  let cached: { path: string; modified: number; value: T } | undefined;
+  return (jsonPath = path.resolve(bundleDirectory, 'v1.json')) => {
+    const modified = statSync(jsonPath).mtimeMs;
+    if (cached?.path !== jsonPath || cached.modified !== modified) {
+      cached = { path: jsonPath, modified, value: derive(loadBundledDocument(jsonPath)) };
+    }
+    return cached.value;
+  };
 }
 
 /** Follows a local JSON pointer such as `#/components/schemas/ApiKey` in a bundled document. */
