@@ -25,6 +25,11 @@ export interface GateOptions {
   root?: string;
   /** The steps to run; the gate's own steps unless a test picks others. */
   steps?: readonly GateStep[];
+  /**
+   * Where to write the bundle, relative to the project or absolute. A program that runs the gate
+   * beside `npm run lint` (the sandbox at startup) passes its own, so neither reads a half-written file.
+   */
+  bundleDirectory?: string;
 }
 
 export interface StepOutcome {
@@ -38,6 +43,8 @@ export interface GateResult {
   problems: GateProblem[];
   /** What each step that ran found; `Redocly bundle` comes first and, if it fails, alone. */
   steps: StepOutcome[];
+  /** The bundled document the steps looked at, when Redocly could bundle it. */
+  bundlePath?: string;
 }
 
 const bundleStepName = 'Redocly bundle';
@@ -94,7 +101,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 
   let context: GateContext;
   try {
-    const bundle = bundleContract(projectDirectory, root, gateBundleDirectory);
+    const bundle = bundleContract(projectDirectory, root, options.bundleDirectory ?? gateBundleDirectory);
     context = {
       projectDirectory,
       root,
@@ -117,5 +124,5 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     outcomes.push({ name: step.name, problems: await problems });
   }
   const problems = outcomes.flatMap((outcome) => outcome.problems);
-  return { ok: problems.length === 0, problems, steps: outcomes };
+  return { ok: problems.length === 0, problems, steps: outcomes, bundlePath: context.bundlePath };
 }
