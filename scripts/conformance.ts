@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startOwnSandbox } from '../src/conformance/own-sandbox.ts';
-import { coverageMatrix, junitXml, mismatchDetails, summaryLine } from '../src/conformance/report.ts';
+import { coverageMatrix, junitXml, mismatchDetails, notReachedHint, summaryLine } from '../src/conformance/report.ts';
 import { runConformance } from '../src/conformance/runner.ts';
 import { ContractRefused, loadGatedContract } from '../src/sandbox/contract-gate.ts';
 import { throttleHeader } from '../src/sandbox/host.ts';
@@ -105,10 +105,17 @@ async function main(): Promise<number> {
     for (const line of mismatchDetails(report, apiKey)) console.log(line);
     if (baseUrl !== undefined) {
       for (const subscription of report.subscriptions) {
-        const where = subscription.restored ? `back to ${subscription.before ?? 'its status'}` : `left ${subscription.after ?? 'in an unknown status'} (was ${subscription.before ?? 'unknown'}; the moves cannot lead back)`;
+        const where =
+          subscription.before === undefined
+            ? 'its status could not be read; it was not used'
+            : subscription.restored
+              ? `${subscription.before}, as before`
+              : `left ${subscription.after ?? 'in an unknown status'} (was ${subscription.before}; the moves cannot lead back)`;
         console.log(`subscription ${subscription.id}: ${where}`);
       }
     }
+    const hint = notReachedHint(report);
+    if (hint !== undefined) console.log(hint);
     const junit = path.resolve(values.junit ?? defaultJunit);
     writeFileSync(junit, junitXml(report, apiKey));
     console.log(summaryLine(report));

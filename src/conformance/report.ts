@@ -139,3 +139,16 @@ export function junitXml(report: ConformanceReport, apiKey: string): string {
   const failures = report.results.filter((result) => result.status === 'failed').length;
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance ${xml(report.baseUrl)}" tests="${total}" failures="${failures}" errors="${report.fatal.length > 0 ? 1 : 0}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
+
+/** Which statuses the run lacked a subscription in, and for how many cases each. */
+export function notReachedHint(report: ConformanceReport): string | undefined {
+  const wanted = new Map<string, number>();
+  for (const result of report.results) {
+    if (result.status === 'skipped' && result.case.needs.kind === 'status') {
+      wanted.set(result.case.needs.status, (wanted.get(result.case.needs.status) ?? 0) + 1);
+    }
+  }
+  if (wanted.size === 0) return undefined;
+  const list = [...wanted].map(([status, count]) => `${status} (${count} ${count === 1 ? 'case' : 'cases'})`).join(', ');
+  return `Not reached for want of a named subscription in these statuses, which the moves cannot lead to from the others: ${list}. Name more subscriptions with --subscription to cover them.`;
+}

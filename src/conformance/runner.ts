@@ -57,7 +57,11 @@ export interface ConformanceReport {
   durationMs: number;
 }
 
-/** The status an answer reveals: the status after a success, or the current status of a refusal. */
+/**
+ * The status an answer reveals: the status after a success, or the current status a refusal
+ * names. Read whatever the HTTP status, so that a deployment answering a refusal with the wrong
+ * status still lets the suite place its subscriptions, and the cases report the wrong status.
+ */
 function revealedStatus(contract: ExecutableContract, answer: ReceivedAnswer | undefined): string | undefined {
   if (answer === undefined) return undefined;
   let body: unknown;
@@ -68,12 +72,10 @@ function revealedStatus(contract: ExecutableContract, answer: ReceivedAnswer | u
   }
   if (!isRecord(body)) return undefined;
   const states = contract.model.lifecycle.states;
+  const data = body[errorDataField];
+  const current = isRecord(data) ? data[contract.errors.currentStatusMember] : undefined;
+  if (typeof current === 'string' && states.includes(current)) return current;
   const after = body[contract.result.status];
-  if (answer.status === contract.errors.transitionNotAllowed.status) {
-    const data = body[errorDataField];
-    const current = isRecord(data) ? data[contract.errors.currentStatusMember] : undefined;
-    return typeof current === 'string' && states.includes(current) ? current : undefined;
-  }
   return typeof after === 'string' && states.includes(after) && body[contract.result.successFlag] === true ? after : undefined;
 }
 

@@ -31,6 +31,8 @@ export interface SandboxOptions {
   projectDirectory?: string;
   /** Receives one line per request; silent by default. */
   log?: (line: string) => void;
+  /** Receives what went wrong when a request fails inside the sandbox (the client gets the 500). Default: standard error. */
+  logError?: (line: string) => void;
   /** How long a request waits for another process's write lock on the same file. Default 5000 ms. */
   busyTimeoutMs?: number;
 }
@@ -121,6 +123,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw error;
   }
   const log = options.log;
+  const logError = options.logError ?? ((line: string) => console.error(line));
 
   const server = createServer((request, response) => {
     readBody(request).then(
@@ -130,7 +133,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           answer = answerRequest(contract, store, { apiKey, basePath }, request, received);
         } catch (error) {
           // Whatever failed, the transaction was rolled back: the documented 500 says nothing changed.
-          console.error(`sandbox: ${request.method} ${request.url} failed: ${(error as Error).stack ?? String(error)}`);
+          logError(`sandbox: ${request.method} ${request.url} failed: ${(error as Error).stack ?? String(error)}`);
           answer = errorAnswer(contract, contract.errors.internalError, contract.errors.internalError.message);
         }
         send(response, answer);
