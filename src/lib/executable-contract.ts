@@ -3,6 +3,7 @@ import { readReferenceModel } from './actions.ts';
 import type { ContractValidator } from './contract-validator.ts';
 import { createContractValidator } from './contract-validator.ts';
 import type { OpenApiDocument } from './document.ts';
+import { oncePerBundle } from './document.ts';
 import type { ResponseRow } from './responses.ts';
 import { retryAfterHeader, throttledResponse } from './responses.ts';
 import type { ResultShape, ServiceErrors } from './response-shapes.ts';
@@ -48,3 +49,6 @@ export function readExecutableContract(document: OpenApiDocument): ExecutableCon
     response: (status) => model.responses.find((response) => response.status === String(status)),
   };
 }
+
+/** The executable contract of the document the build bundled, read once per bundle. */
+export const loadExecutableContract = oncePerBundle(readExecutableContract);

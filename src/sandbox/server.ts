@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -74,20 +74,30 @@ function send(response: ServerResponse, answer: Answer): void {
   response.end(answer.body);
 }
 
-/** Route, read, authenticate, validate, apply: each stage either answers or hands on. */
-function answerRequest(
-  contract: ExecutableContract,
-  store: SubscriptionStore,
-  settings: { apiKey: string; basePath: string },
-  request: IncomingMessage,
-  received: { body: Buffer; tooLarge: boolean },
-): Answer {
+/** A request as the stages read it: what came over HTTP, the body already read. */
+export interface SandboxRequest {
+  method: string;
+  /** The request target: the path, and the query string if any. */
+  target: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The body was longer than the sandbox reads; `body` holds only its start. */
+  tooLarge: boolean;
+}
+
+export interface SandboxSettings {
+  apiKey: string;
+  basePath: string;
+}
+
+/** Host, route, read, authenticate, validate, apply: each stage either answers or hands on. */
+export function answerRequest(contract: ExecutableContract, store: SubscriptionStore, settings: SandboxSettings, request: SandboxRequest): Answer {
   const host = imitateHost(contract, request.headers);
   if (host !== undefined) return host;
-  if (received.tooLarge) return payloadTooLarge();
-  const unrouted = routeRequest(contract, settings.basePath, request.method ?? '', request.url ?? '');
+  if (request.tooLarge) return payloadTooLarge();
+  const unrouted = routeRequest(contract, settings.basePath, request.method, request.target);
   if (unrouted !== undefined) return unrouted;
-  const parsed = parseBody(contract, request.headers, received.body);
+  const parsed = parseBody(contract, request.headers, request.body);
   if ('answer' in parsed) return parsed.answer;
   const refusedKey = authenticate(contract, parsed.value, settings.apiKey);
   if (refusedKey !== undefined) return refusedKey;
@@ -130,7 +140,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       (received) => {
         let answer: Answer;
         try {
-          answer = answerRequest(contract, store, { apiKey, basePath }, request, received);
+          answer = answerRequest(contract, store, { apiKey, basePath }, {
+            method: request.method ?? '',
+            target: request.url ?? '',
+            headers: request.headers,
+            body: received.body,
+            tooLarge: received.tooLarge,
+          });
         } catch (error) {
           // Whatever failed, the transaction was rolled back: the documented 500 says nothing changed.
           logError(`sandbox: ${request.method} ${request.url} failed: ${(error as Error).stack ?? String(error)}`);
