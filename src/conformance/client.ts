@@ -68,7 +68,8 @@ export function createClient(options: ClientOptions): Client {
     const response = await fetch(url, {
       method: request.method,
       headers: request.headers,
-      ...(request.body === undefined ? {} : { body: request.body }),
+      // A copy as a plain ArrayBuffer-backed view, the only kind fetch's types accept.
+      ...(request.body === undefined ? {} : { body: typeof request.body === 'string' ? request.body : new Uint8Array(request.body) }),
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });

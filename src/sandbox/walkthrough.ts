@@ -1,7 +1,6 @@
 import type { Answer } from './answer.ts';
 import { curlSample } from '../lib/code-samples.ts';
 import { isRecord, oncePerBundle, type OpenApiDocument } from '../lib/document.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
 import { readExecutableContract } from '../lib/executable-contract.ts';
 import { acceptedStates } from '../lib/lifecycle.ts';
 import { quickstartExamples } from '../lib/facts.ts';
@@ -45,7 +44,7 @@ export interface SandboxWalkthrough {
   throttled: WalkthroughStep;
 }
 
-function stepOf(contract: ExecutableContract, command: string, request: Record<string, unknown>, answer: Answer): WalkthroughStep {
+function stepOf(command: string, request: Record<string, unknown>, answer: Answer): WalkthroughStep {
   const isJson = answer.headers['content-type']?.startsWith(jsonMediaType) === true;
   return { command, request, status: answer.status, headers: answer.headers, body: isJson ? (JSON.parse(answer.body) as unknown) : answer.body };
 }
@@ -80,14 +79,14 @@ export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
     const target = subscriptions.find((subscription) => subscription.status === from) ?? subscriptions[0];
     if (quickAction === undefined || target === undefined) throw new Error('the quickstart action or the seed is missing');
     const successRequest = withSubscription(quickstart, target.id);
-    const success = stepOf(contract, curlSample(endpoint, successRequest), successRequest, send(successRequest));
-    const repeat = stepOf(contract, curlSample(endpoint, successRequest), successRequest, send(successRequest));
+    const success = stepOf(curlSample(endpoint, successRequest), successRequest, send(successRequest));
+    const repeat = stepOf(curlSample(endpoint, successRequest), successRequest, send(successRequest));
 
     // The same action on a subscription in a status it refuses: the 409 the document's examples show.
     const refusedFrom = subscriptions.find((subscription) => quickAction.refusedStates.includes(subscription.status) && !model.lifecycle.finalStates.includes(subscription.status));
     if (refusedFrom === undefined) throw new Error(`no seeded subscription is in a status ${quickAction.identifier} refuses`);
     const conflictRequest = withSubscription(quickstart, refusedFrom.id);
-    const conflict = stepOf(contract, curlSample(endpoint, conflictRequest), conflictRequest, send(conflictRequest));
+    const conflict = stepOf(curlSample(endpoint, conflictRequest), conflictRequest, send(conflictRequest));
 
     // The document's own example of a delay in seconds.
     const secondsExample = contract.throttled.headers.find((header) => header.name === contract.retryAfterHeader)?.examples.find((example) => typeof example.value === 'number');
@@ -96,7 +95,7 @@ export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
     const plainCommand = curlSample(endpoint, successRequest);
     const throttledCommand = plainCommand.replace(/^( *--request .*\n)/m, `$1  --header '${throttleHeader}: ${throttleSeconds}' \\\n`);
     if (throttledCommand === plainCommand) throw new Error('the curl sample has no --request line to add the header after');
-    const throttled = stepOf(contract, throttledCommand, successRequest, send(successRequest, { [throttleHeader]: throttleSeconds }));
+    const throttled = stepOf(throttledCommand, successRequest, send(successRequest, { [throttleHeader]: throttleSeconds }));
 
     return {
       baseUrl,

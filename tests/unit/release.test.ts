@@ -4,6 +4,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { cutRelease, ReleaseRefused } from '../../scripts/release.ts';
+import { bundleContract } from '../../src/lib/bundle.ts';
 import { readReleases } from '../../src/lib/releases.ts';
 import { additiveEdits, checkCopy, setVersion } from './compatibility-fixture.ts';
 import { copyContract, projectDirectory } from './contract-copy.ts';
@@ -12,22 +13,31 @@ const index = 'openapi/releases/releases.yaml';
 const optionalField = additiveEdits.find((edit) => edit.name === 'a new optional request field');
 
 describe('npm run release', { concurrency: 2 }, () => {
-  it('made the 1.0.0 snapshot: the same bytes come out of the release script', async () => {
+  it('writes Redocly\'s bundle of the contract, byte for byte, as the snapshot of its version', async () => {
     const copy = copyContract();
     try {
-      rmSync(path.join(copy.directory, 'openapi/releases/1.0.0.json'));
+      for (const release of readReleases(copy.directory)) rmSync(path.join(copy.directory, `openapi/releases/${release.version}.json`));
       copy.write(index, 'releases: []\n');
       const { release, snapshot } = await cutRelease({ projectDirectory: copy.directory, date: '2026-11-20' });
-      assert.equal(release.version, '1.0.0');
-      assert.equal(copy.read(snapshot), readFileSync(path.join(projectDirectory, snapshot), 'utf8'));
+      const bundled = bundleContract(copy.directory, undefined, '.generated/release-test');
+      assert.equal(release.version, (bundled.document as { info: { version: string } }).info.version);
+      assert.equal(copy.read(snapshot), readFileSync(bundled.jsonPath, 'utf8'));
     } finally {
       copy.remove();
+    }
+  });
+
+  it('keeps each released snapshot under the version it carries', () => {
+    for (const release of readReleases(projectDirectory)) {
+      const snapshot = JSON.parse(readFileSync(path.join(projectDirectory, `openapi/releases/${release.version}.json`), 'utf8')) as { info: { version: string } };
+      assert.equal(snapshot.info.version, release.version);
     }
   });
 
   it('refuses a version that is already released, and writes nothing', async () => {
     const copy = copyContract();
     try {
+      setVersion(copy, '1.0.0');
       const before = copy.read(index);
       await assert.rejects(cutRelease({ projectDirectory: copy.directory }), (error: unknown) => {
         assert.ok(error instanceof ReleaseRefused);
@@ -85,9 +95,16 @@ describe('npm run release', { concurrency: 2 }, () => {
 
   it('runs from the command line: exit 1 and the reason on a refusal, 2 on an unknown option', () => {
     const script = path.join(projectDirectory, 'scripts/release.ts');
-    const refused = spawnSync(process.execPath, [script, '--project', projectDirectory], { encoding: 'utf8' });
-    assert.equal(refused.status, 1, refused.stderr);
-    assert.match(refused.stderr, /✖ Version 1\.0\.0 is already released/);
+    // On a copy: run on the repository itself while its version is ahead, the script would release it.
+    const copy = copyContract();
+    try {
+      setVersion(copy, '1.0.0');
+      const refused = spawnSync(process.execPath, [script, '--project', copy.directory], { encoding: 'utf8' });
+      assert.equal(refused.status, 1, refused.stderr);
+      assert.match(refused.stderr, /✖ Version 1\.0\.0 is already released/);
+    } finally {
+      copy.remove();
+    }
     const unknown = spawnSync(process.execPath, [script, '--version-bump'], { encoding: 'utf8' });
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /Usage: node scripts\/release\.ts/);

@@ -12,7 +12,9 @@ export async function send(
   const response = await fetch(`${sandbox.url}${options.path ?? endpoint.urlPath}`, {
     method,
     headers: { 'content-type': 'application/json', ...options.headers },
-    ...(method === 'GET' || method === 'HEAD' ? {} : { body: options.raw ?? JSON.stringify(body) }),
+    ...(method === 'GET' || method === 'HEAD'
+      ? {}
+      : { body: options.raw === undefined ? JSON.stringify(body) : typeof options.raw === 'string' ? options.raw : new Uint8Array(options.raw) }),
   });
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => {
