@@ -7,7 +7,7 @@ import type { Answer } from './answer.ts';
 import { errorAnswer } from './answer.ts';
 import { applyAction } from './apply.ts';
 import { loadGatedContract } from './contract-gate.ts';
-import { bodyLimitBytes, imitateHost, payloadTooLarge } from './host.ts';
+import { bodyLimitBytes, hostErrorHeader, imitateHost, payloadTooLarge, throttleHeader } from './host.ts';
 import { routeRequest } from './route.ts';
 import { checkSeed, defaultApiKey, defaultSeed, readSeedFile } from './seed.ts';
 import type { HistoryEntry, Subscription, SubscriptionStore } from './store.ts';
@@ -49,6 +49,14 @@ export interface Sandbox {
   history(subscriptionId: number): HistoryEntry[];
   /** The subscriptions the seed added at this start (none when the database already had them). */
   seeded: Subscription[];
+  /**
+   * Answers the next `count` requests as a throttling host, as if each carried
+   * `Sandbox-Throttle: retryAfter`: for a test of a client that cannot add the header, such as a
+   * code sample. Nothing reaches the subscriptions.
+   */
+  throttleNext(count: number, retryAfter: string): void;
+  /** Answers the next `count` requests with a host's error page (403, 502, 503 or 504), as `Sandbox-Host-Error` does. */
+  hostErrorNext(count: number, status: number): void;
   contract: ExecutableContract;
   close(): Promise<void>;
 }
@@ -135,6 +143,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const log = options.log;
   const logError = options.logError ?? ((line: string) => console.error(line));
 
+  // Host answers a test asked for ahead of time, each standing for the header that asks for it.
+  const queuedHostHeaders: Record<string, string>[] = [];
+
   const server = createServer((request, response) => {
     readBody(request).then(
       (received) => {
@@ -143,7 +154,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
           answer = answerRequest(contract, store, { apiKey, basePath }, {
             method: request.method ?? '',
             target: request.url ?? '',
-            headers: request.headers,
+            headers: { ...request.headers, ...queuedHostHeaders.shift() },
             body: received.body,
             tooLarge: received.tooLarge,
           });
@@ -184,6 +195,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     history: (subscriptionId) => store.history(subscriptionId),
     seeded,
     contract,
+    throttleNext: (count, retryAfter) => {
+      for (let index = 0; index < count; index += 1) queuedHostHeaders.push({ [throttleHeader.toLowerCase()]: retryAfter });
+    },
+    hostErrorNext: (count, status) => {
+      for (let index = 0; index < count; index += 1) queuedHostHeaders.push({ [hostErrorHeader.toLowerCase()]: String(status) });
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {

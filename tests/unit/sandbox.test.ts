@@ -206,6 +206,15 @@ describe('imitates its host', () => {
     assert.equal(sandbox.subscriptions()[0]?.status, sandbox.contract.model.lifecycle.states[0]);
   });
 
+  test('answers the next requests as the host when a test asks, for clients that cannot send the header', async () => {
+    sandbox.throttleNext(2, '1');
+    sandbox.hostErrorNext(1, 503);
+    const answers = [];
+    for (let index = 0; index < 4; index += 1) answers.push(await send(sandbox, body('cancel_subscription', 999_997)));
+    assert.deepEqual(answers.map((answer) => answer.status), [Number(sandbox.contract.throttled.status), Number(sandbox.contract.throttled.status), 503, 404]);
+    assert.equal(answers[0]?.headers['retry-after'], '1');
+  });
+
   test('a body over the limit gets the 413 a web server gives, and the process goes on', async () => {
     const answer = await send(sandbox, undefined, { raw: `{"note": "${'x'.repeat(bodyLimitBytes)}"}` });
     assert.equal(answer.status, 413);
