@@ -2,7 +2,7 @@
  * `npm run bench:sandbox`: how fast the sandbox answers, beside the simplest server doing the same
  * I/O and beside Prism's mock of the same document, in one run on this machine.
  *
- *   npm run bench:sandbox [-- --seconds 8 --rounds 2]
+ *   npm run bench:sandbox [-- --seconds 4 --rounds 5]
  *
  * Each server runs in a process of its own; this process is the load: 16 clients on 127.0.0.1,
  * each sending one action after another over a kept-alive connection, toggling its own
@@ -28,7 +28,7 @@ const projectDirectory = path.resolve(import.meta.dirname, '..');
 const prismVersion = '5.16.0';
 const clients = 16;
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, rounds: { type: 'string', default: '2' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '5' } } });
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 

@@ -4,6 +4,7 @@ import type { Field } from '../lib/fields.ts';
 import type { ChosenTransition, TransitionOutcome } from '../lib/lifecycle.ts';
 import { allowedActions, outcomeOf } from '../lib/lifecycle.ts';
 import { jsonMediaType } from '../lib/request-body.ts';
+import { successResponse } from '../lib/responses.ts';
 
 /** A request as the suite sends it; `path` is appended to the base URL. */
 export interface CaseRequest {
@@ -105,7 +106,7 @@ export function postRequest(contract: ExecutableContract, body: Record<string, u
 
 function lifecycleCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
   const { model, result, errors } = contract;
-  const successStatus = Number(model.responses.find((response) => /^2/.test(response.status))?.status);
+  const successStatus = Number(successResponse(model.responses).status);
   const cases: ConformanceCase[] = [];
   for (const action of model.actions) {
     const transition = action.transition;

@@ -76,6 +76,11 @@ export function coverageMatrix(contract: ExecutableContract, report: Conformance
   }
   lines.push('', 'Other cases, by the answer the document gives');
   lines.push(...table(['kind: expected answer', 'cases', 'result'], [...byAnswer].map(([key, results]) => [key, String(results.length), countsCell(results)])));
+  const expectedCodes = new Set(report.results.map((result) => result.expected?.code));
+  const unprovoked = contract.model.responses.flatMap((response) =>
+    response.errorCodes.filter((error) => !expectedCodes.has(error.code)).map((error) => `${response.status} ${error.code}`),
+  );
+  if (unprovoked.length > 0) lines.push(`Documented but not provoked, since no request a client sends can cause it: ${unprovoked.join(', ')}.`);
   return lines;
 }
 
