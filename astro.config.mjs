@@ -3,6 +3,7 @@ import starlight from '@astrojs/starlight';
 import { defineConfig } from 'astro/config';
 import starlightLinksValidator from 'starlight-links-validator';
 import starlightLlmsTxt from 'starlight-llms-txt';
+import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
 import { bundleContract } from './src/lib/bundle.ts';
 import { openApiJsonPath, openApiYamlPath, serverCardPath, serviceDescHeadEntry } from './src/lib/discovery.ts';
 import { asOpenApiDocument } from './src/lib/document.ts';
@@ -27,6 +28,7 @@ export default defineConfig({
   // Kept inside the project so that two checkouts sharing one node_modules never share a cache.
   cacheDir: './.astro/cache/',
   integrations: [
+    publishedSiteGuard(),
     starlight({
       title,
       description,
