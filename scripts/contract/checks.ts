@@ -706,11 +706,29 @@ export const transitionTableCheck: ContractCheck = {
   },
 };
 
+export const jsonOnlyRequestCheck: ContractCheck = {
+  name: 'json-request-only',
+  rule: 'rule 4.1a: the endpoint takes POST with a JSON body, so application/json is the request body\'s only media type',
+  run(document) {
+    const operation = postOperation(document);
+    if (operation === undefined) return [];
+    const body = follow(document, operation.node.requestBody, `${operation.pointer}/requestBody`);
+    if (!isRequestBody(body.node)) return [];
+    return Object.keys(body.node.content)
+      .filter((mediaType) => mediaType !== 'application/json')
+      .map((mediaType) => ({
+        pointer: child(body, 'content', mediaType).pointer,
+        message: `The request body accepts ${mediaType} beside application/json; the endpoint takes a JSON body only, so a client must never be told another form is accepted.`,
+      }));
+  },
+};
+
 /** Every contract check, in the order of the specification's sections. */
 export const contractChecks: readonly ContractCheck[] = [
   singleEndpointCheck,
   siteVariableCheck,
   postOnlyCheck,
+  jsonOnlyRequestCheck,
   eightActionsCheck,
   apiKeyInBodyCheck,
   credentialInBodyOnlyCheck,

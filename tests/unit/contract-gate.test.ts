@@ -198,6 +198,16 @@ describe('the gate', () => {
     assertRejected(result, { file: root, message: /uses http:\/\/; the endpoint is served over https only.*single-endpoint/ });
   });
 
+  test('rejects a second request media type beside application/json [4.1a]', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.editYaml(actionRequest, (requestBody) => {
+        const content = requestBody.content as Record<string, unknown>;
+        content['application/x-www-form-urlencoded'] = structuredClone(content['application/json']);
+      }),
+    );
+    assertRejected(result, { file: actionRequest, message: /accepts application\/x-www-form-urlencoded beside application\/json.*json-request-only/ });
+  });
+
   test('stops at a dangling $ref, naming the file and line Redocly reports', async () => {
     const schema = 'openapi/components/schemas/PauseSubscriptionRequest.yaml';
     const result = await gateOverBrokenCopy((copy) => copy.replace(schema, '$ref: ./Note.yaml', '$ref: ./Notes.yaml'));
