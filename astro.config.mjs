@@ -3,17 +3,23 @@ import starlight from '@astrojs/starlight';
 import { defineConfig } from 'astro/config';
 import starlightLinksValidator from 'starlight-links-validator';
 import starlightLlmsTxt from 'starlight-llms-txt';
-import { bundleContract } from './src/lib/bundle.ts';
 import { openApiJsonPath, openApiYamlPath, serverCardPath, serviceDescHeadEntry } from './src/lib/discovery.ts';
-import { asOpenApiDocument } from './src/lib/document.ts';
 import { readFacts } from './src/lib/facts.ts';
+import { ContractRefusedError, loadGatedContract } from './src/lib/gated-contract.ts';
 import { countInWords } from './src/lib/prose.ts';
 import { generatedPaths, referenceSidebarItems } from './src/lib/navigation.ts';
 import { siteConfig } from './src/site-config.ts';
 
-// Bundling first means a broken contract stops the build before a single page is written.
-const contract = bundleContract();
-const document = asOpenApiDocument(contract.document, contract.jsonPath);
+// The gate of `npm run lint` runs first, so a contract it refuses stops `astro build`, `astro dev`
+// and `astro check` before a single page is written, with the same lines `npm run lint` prints.
+let document;
+try {
+  ({ document } = await loadGatedContract());
+} catch (error) {
+  if (!(error instanceof ContractRefusedError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
 
 const facts = readFacts(document);
 

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { GateProblem } from './contract/gate.ts';
+import { formatGateProblem, type GateProblem } from './contract/gate.ts';
 import { runGate, type GateResult } from './contract/run-gate.ts';
 
 const formats = ['stylish', 'github-actions'] as const;
@@ -28,12 +28,11 @@ function escapeAnnotationProperty(text: string): string {
 }
 
 export function formatProblem(problem: GateProblem, format: Format): string[] {
-  const where = problem.line === undefined ? '' : `line ${problem.line}: `;
-  const lines = [`${problem.file}: ${where}${problem.message}`];
+  const lines = [formatGateProblem(problem)];
   if (format === 'github-actions') {
     const properties = [`file=${escapeAnnotationProperty(problem.file)}`];
     if (problem.line !== undefined) properties.push(`line=${problem.line}`);
-    properties.push('title=Contract gate');
+    properties.push(`title=${escapeAnnotationProperty(problem.rule === undefined ? 'Contract gate' : `Contract gate: ${problem.rule}`)}`);
     lines.push(`::error ${properties.join(',')}::${escapeAnnotationData(problem.message)}`);
   }
   return lines;
