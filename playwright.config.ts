@@ -27,7 +27,8 @@ export default defineConfig({
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['line']] : [['list']],
+  // On CI the HTML report is kept too, for the workflow to upload when a test fails.
+  reporter: process.env.CI ? [['line'], ['html', { open: 'never' }]] : [['list']],
   use: {
     baseURL,
     browserName: 'chromium',

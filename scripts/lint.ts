@@ -3,6 +3,8 @@
  *
  *   node scripts/lint.ts [--format stylish|github-actions] [--project <dir>]
  *
+ * The format is `github-actions` by default when run by GitHub Actions, `stylish` elsewhere.
+ *
  * Exits 0 when the contract meets the interface specification, 1 on any problem (each printed
  * with the file to open and the rule it breaks), 2 when called with options it does not know.
  */
@@ -56,7 +58,8 @@ async function main(): Promise<number> {
   try {
     ({ values } = parseArgs({
       options: {
-        format: { type: 'string', default: 'stylish' },
+        // On GitHub Actions the problems also become annotations on the file and line to fix.
+        format: { type: 'string', default: process.env.GITHUB_ACTIONS === 'true' ? 'github-actions' : 'stylish' },
         project: { type: 'string', default: process.cwd() },
         help: { type: 'boolean', short: 'h' },
       },

@@ -107,6 +107,31 @@ function isNewActionIdentifier(change: DiffChange, verdict: DiffVerdict, revisio
   return gainedOnlyNewActions(change.baseValue, change.revisionValue, revisionActions, newActions);
 }
 
+/** Keywords that only ever take values away from what a schema accepts. */
+const narrowingKeywords = new Set([
+  'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'description', 'title',
+]);
+
+/**
+ * Redocly cannot pair a `oneOf` branch with its edited self: it reports the old branch removed
+ * and the new one added, and rates the addition major. When the branch is in a response and the
+ * edit only adds constraints (or words), the server promises fewer values than before and a
+ * client reads every one of them as it did, so that verdict counts as a patch. This is how the
+ * Retry-After header's HTTP-date branch gained its pattern without breaking release 1.0.0.
+ */
+function isNarrowedResponseBranch(change: DiffChange, verdict: DiffVerdict, changes: readonly DiffChange[]): boolean {
+  if (verdict.ruleId !== 'schema-combinator-changed' || change.kind !== 'added' || !change.path.includes('/responses/')) return false;
+  if (!/\/(oneOf|anyOf)\/\d+$/.test(change.path)) return false;
+  const removed = changes.find((candidate) => candidate.path === change.path && candidate.kind === 'removed');
+  const before = removed?.baseValue;
+  const after = change.revisionValue;
+  if (!isRecord(before) || !isRecord(after)) return false;
+  const kept = Object.entries(before).every(([key, value]) => key === 'description' || key === 'title' || JSON.stringify(after[key]) === JSON.stringify(value));
+  const added = Object.keys(after).filter((key) => !(key in before));
+  return kept && added.every((key) => narrowingKeywords.has(key));
+}
+
 /** Our own checks beside Redocly's rules, by the change kind of `compareContracts` they rest on. */
 const ownBreakingChecks: Partial<Record<ContractChange['kind'], string>> = {
   // Redocly sees a removed action only as "`oneOf` subschema was removed"; this names it.
@@ -192,7 +217,11 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   const releaseSnapshot = path.resolve(projectDirectory, snapshotFile(release.version));
   for (const change of redoclyChanges) {
     const verdictImpacts = change.verdicts.map((verdict) => {
-      const impact = isNewActionIdentifier(change, verdict, revisionActions, newActions) ? 'minor' : verdict.impact;
+      const impact = isNewActionIdentifier(change, verdict, revisionActions, newActions)
+        ? 'minor'
+        : isNarrowedResponseBranch(change, verdict, redoclyChanges)
+          ? 'patch'
+          : verdict.impact;
       if (impact === 'major') {
         const location = verdict.location;
         const inRelease = location !== undefined && path.resolve(projectDirectory, location.file) === releaseSnapshot;

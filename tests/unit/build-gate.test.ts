@@ -57,7 +57,7 @@ const brokenContracts: BrokenContract[] = [
 
 /** The problem lines `npm run lint` prints, without its summary. */
 function lintLines(directory: string): { status: number | null; lines: string[] } {
-  const run = spawnSync(process.execPath, [path.join(projectDirectory, 'scripts/lint.ts'), '--project', directory], { encoding: 'utf8' });
+  const run = spawnSync(process.execPath, [path.join(projectDirectory, 'scripts/lint.ts'), '--format', 'stylish', '--project', directory], { encoding: 'utf8' });
   return { status: run.status, lines: run.stdout.split('\n').filter((line) => line !== '' && !/^[✔✖] /.test(line)) };
 }
 

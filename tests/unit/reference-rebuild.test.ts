@@ -81,6 +81,9 @@ describe('a contract change reaches every page that shows it after a rebuild, wi
     editYaml('openapi/components/schemas/TrialEndRequest.yaml', (schema) => {
       schema.deprecated = true;
     });
+    // Additive changes need a new minor version, or the gate the build runs first refuses them.
+    const root = path.join(copy, 'openapi/openapi.yaml');
+    writeFileSync(root, readFileSync(root, 'utf8').replace(/^ {2}version: .*$/m, '  version: 1.1.0'));
     // The installed Astro, run by this Node (24, the project's own) rather than whatever `node` is first on PATH.
     await run(process.execPath, [path.join(copy, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
       cwd: copy,
