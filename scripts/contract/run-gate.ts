@@ -26,8 +26,8 @@ export interface GateOptions {
   /** The steps to run; the gate's own steps unless a test picks others. */
   steps?: readonly GateStep[];
   /**
-   * Where to write the bundle, relative to the project: `.generated/lint` by default. The build
-   * passes its own folder, so the bundle it publishes is the one the gate checked.
+   * Where to write the bundle, relative to the project or absolute: `.generated/lint` by default.
+   * `loadGatedContract` passes a folder of its own, and publishes the bundle the gate checked.
    */
   bundleDirectory?: string;
 }

@@ -7,7 +7,7 @@
  *
  *   const { document } = await loadGatedContract(projectDirectory);
  */
-import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { formatGateProblem, type GateProblem } from '../../scripts/contract/gate.ts';
 import { runGate } from '../../scripts/contract/run-gate.ts';
@@ -31,6 +31,18 @@ export class ContractRefusedError extends Error {
   }
 }
 
+/**
+ * Puts a file into `directory` under its own name in one step, so that a reader there sees the
+ * old file or the new one, never half of it; the copy first makes this work across file systems.
+ */
+function moveInto(file: string, directory: string): string {
+  const destination = path.join(directory, path.basename(file));
+  const pending = `${destination}.${process.pid}.pending`;
+  copyFileSync(file, pending);
+  renameSync(pending, destination);
+  return destination;
+}
+
 export interface GatedContract {
   /** The bundled document, as the gate checked it. */
   document: OpenApiDocument;
@@ -42,8 +54,9 @@ export interface GatedContract {
 /**
  * Runs the gate over the contract of `projectDirectory` and resolves with the bundled document,
  * or rejects with a `ContractRefusedError` naming every problem by file, line and rule. The bundle
- * is written to `.generated/openapi/` unless `options.bundleDirectory` (relative to the project)
- * says otherwise; it is replaced whole, so a reader never sees half of it.
+ * (`v1.json`, `v1.yaml`) is written to `.generated/openapi/` unless `options.bundleDirectory`
+ * (relative to the project, or absolute) says otherwise; each file is replaced whole, so a reader
+ * never sees half of it.
  */
 export async function loadGatedContract(
   projectDirectory = process.cwd(),
@@ -59,10 +72,8 @@ export async function loadGatedContract(
     if (!result.ok || result.bundle === undefined) throw new ContractRefusedError(result.problems);
     const target = path.resolve(projectDirectory, options.bundleDirectory ?? bundleDirectory);
     mkdirSync(target, { recursive: true });
-    const jsonPath = path.join(target, path.basename(result.bundle.jsonPath));
-    const yamlPath = path.join(target, path.basename(result.bundle.yamlPath));
-    renameSync(result.bundle.jsonPath, jsonPath);
-    renameSync(result.bundle.yamlPath, yamlPath);
+    const jsonPath = moveInto(result.bundle.jsonPath, target);
+    const yamlPath = moveInto(result.bundle.yamlPath, target);
     return { document: asOpenApiDocument(result.bundle.document, jsonPath), jsonPath, yamlPath };
   } finally {
     rmSync(workDirectory, { recursive: true, force: true });
