@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { formatProblem } from '../../scripts/lint.ts';
-import { runGate } from '../../scripts/contract/run-gate.ts';
-import { ContractError, loadBundledDocument } from '../lib/document.ts';
+import { ContractError } from '../lib/document.ts';
 import type { ExecutableContract } from '../lib/executable-contract.ts';
 import { readExecutableContract } from '../lib/executable-contract.ts';
+import { ContractRefusedError, loadGatedContract as loadGatedDocument } from '../lib/gated-contract.ts';
+import { formatGateProblem } from '../../scripts/contract/gate.ts';
 
 /** The contract failed the gate, so nothing may be served from it; `lines` say where and why. */
 export class ContractRefused extends Error {
@@ -20,19 +20,15 @@ export class ContractRefused extends Error {
 const gated = new Map<string, Promise<ExecutableContract>>();
 
 async function gate(projectDirectory: string): Promise<ExecutableContract> {
-  // A bundle of its own, so a sandbox starting while `npm run lint` runs never reads a half-written file.
+  // A bundle of its own, so a sandbox starting while `npm run build` runs never reads a half-written file.
   const bundleDirectory = mkdtempSync(path.join(tmpdir(), 'sandbox-contract-'));
   try {
-    const result = await runGate({ projectDirectory, bundleDirectory });
-    if (!result.ok || result.bundlePath === undefined) {
-      throw new ContractRefused(result.problems.flatMap((problem) => formatProblem(problem, 'stylish')));
-    }
-    try {
-      return readExecutableContract(loadBundledDocument(result.bundlePath));
-    } catch (error) {
-      if (error instanceof ContractError) throw new ContractRefused([error.message]);
-      throw error;
-    }
+    const { document } = await loadGatedDocument(projectDirectory, { bundleDirectory });
+    return readExecutableContract(document);
+  } catch (error) {
+    if (error instanceof ContractRefusedError) throw new ContractRefused(error.problems.map(formatGateProblem));
+    if (error instanceof ContractError) throw new ContractRefused([error.message]);
+    throw error;
   } finally {
     rmSync(bundleDirectory, { recursive: true, force: true });
   }

@@ -18,6 +18,10 @@ describe('npm run release', { concurrency: 2 }, () => {
     try {
       for (const release of readReleases(copy.directory)) rmSync(path.join(copy.directory, `openapi/releases/${release.version}.json`));
       copy.write(index, 'releases: []\n');
+      // Patches made since 1.0.0 are undone first, so the copy holds the contract as released:
+      // the pattern of Retry-After's HTTP-date branch (openapi/README.md, "What other tools say").
+      const retryAfter = 'openapi/components/headers/RetryAfter.yaml';
+      copy.write(retryAfter, copy.read(retryAfter).replace(/\n(?: {6}#[^\n]*\n)* {6}pattern: [^\n]*/, ''));
       const { release, snapshot } = await cutRelease({ projectDirectory: copy.directory, date: '2026-11-20' });
       const bundled = bundleContract(copy.directory, undefined, '.generated/release-test');
       assert.equal(release.version, (bundled.document as { info: { version: string } }).info.version);
