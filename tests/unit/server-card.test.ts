@@ -49,7 +49,10 @@ describe('the published server card', () => {
   it('points at the product-information server configured in src/site-config.ts, with no headers', () => {
     const card = readCard();
     assert.equal(card.remotes.length, 1);
-    assert.deepEqual(card.remotes[0], { type: 'streamable-http', url: siteConfig.mcpUrl });
+    const [remote] = card.remotes;
+    assert.equal(remote?.type, 'streamable-http');
+    assert.equal(remote?.url, siteConfig.mcpUrl);
+    assert.equal(remote?.headers, undefined);
   });
 
   it('sends readers to a page of the configured documentation site', () => {

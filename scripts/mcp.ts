@@ -1,0 +1,34 @@
+/**
+ * `npm run mcp`: the read-only product-information server on 127.0.0.1, MCP at /mcp.
+ *   npm run mcp -- [--port N] [--host ADDRESS]   (or PORT=N)
+ */
+import { parseArgs } from 'node:util';
+import { ContractRefusedError } from '../src/lib/gated-contract.ts';
+import { ProductFactsError } from '../src/lib/product-facts.ts';
+import { cardPath, startProductInformationServer } from '../src/mcp-server/http.ts';
+
+const usage = 'Usage: npm run mcp -- [--port N] [--host ADDRESS]';
+let values: { port?: string; host?: string };
+try {
+  ({ values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } } }));
+} catch (error) {
+  console.error(`${(error as Error).message}\n${usage}`);
+  process.exit(2);
+}
+const port = Number(values.port ?? process.env.PORT ?? 8788);
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`--port must be a port number.\n${usage}`);
+  process.exit(2);
+}
+try {
+  const server = await startProductInformationServer({ port, host: values.host ?? '127.0.0.1' });
+  const origin = new URL(server.url).origin;
+  console.log(`Product-information server (MCP, Streamable HTTP, read-only) at ${server.url}\nServer card at ${origin}${cardPath}`);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void server.close().then(() => process.exit(0)));
+} catch (error) {
+  if (error instanceof ContractRefusedError || error instanceof ProductFactsError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}

@@ -1,0 +1,254 @@
+/**
+ * The product-information server as outside clients meet it: the official SDK client over real
+ * HTTP, in the 2026-07-28 era (server/discover) and in the 2025 era (initialize), plus raw HTTP for
+ * what a client library would never send.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { siteConfig } from '../../src/site-config.ts';
+import { startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
+
+const projectDirectory = path.resolve(import.meta.dirname, '../..');
+const card = JSON.parse(readFileSync(path.join(projectDirectory, 'public/.well-known/mcp/server-card.json'), 'utf8')) as {
+  name: string;
+  version: string;
+  title: string;
+  description: string;
+  remotes: { supportedProtocolVersions: string[] }[];
+};
+const expectedTools = ['api_overview', 'action_details', 'search_docs', 'read_page', 'product_information', 'subscription_data'];
+const specifiedActions = ['cancel_subscription', 'pause_subscription', 'resume_subscription', 'reactivate_subscription', 'expire_subscription', 'change_status', 'trial_end', 'payment_failed'];
+
+let server: RunningServer;
+
+async function connect(era: 'modern' | 'legacy', url = server.url): Promise<Client> {
+  const client = new Client(
+    { name: 'product-information-test', version: '1.0.0' },
+    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : { versionNegotiation: { mode: 'legacy' } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  return client;
+}
+
+function structured(result: unknown): Record<string, unknown> {
+  const content = (result as { structuredContent?: Record<string, unknown> }).structuredContent;
+  assert.ok(content, 'the tool answers with structuredContent');
+  return content;
+}
+
+before(async () => {
+  server = await startProductInformationServer({ port: 0 });
+});
+after(async () => {
+  await server.close();
+});
+
+for (const era of ['modern', 'legacy'] as const) {
+  describe(`an SDK client in the ${era} era`, () => {
+    test('lists the six read-only tools in a fixed order, each with input and output schemas', async () => {
+      const client = await connect(era);
+      try {
+        const { tools } = await client.listTools();
+        assert.deepEqual(tools.map((tool) => tool.name), expectedTools);
+        for (const tool of tools) {
+          assert.equal(tool.annotations?.readOnlyHint, true, `${tool.name} is read-only`);
+          assert.ok(tool.inputSchema, `${tool.name} has an input schema`);
+          assert.ok(tool.outputSchema, `${tool.name} has an output schema`);
+        }
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('the overview names the endpoint and the eight action identifiers exactly', async () => {
+      const client = await connect(era);
+      try {
+        const overview = structured(await client.callTool({ name: 'api_overview', arguments: {} }));
+        assert.equal(overview.endpoint, 'https://{site}/wp-json/service/v1/action');
+        assert.equal(overview.method, 'POST');
+        assert.deepEqual((overview.actions as { identifier: string }[]).map((action) => action.identifier), specifiedActions);
+        assert.match(JSON.stringify(overview.authentication), /api_key/);
+        assert.match(JSON.stringify(overview.authentication), /OAuth 2\.0 .*not used/);
+        assert.match(String(overview.rateLimit), /429.*Retry-After/);
+      } finally {
+        await client.close();
+      }
+    });
+
+    test('every tool answers, small, and bad input gets a protocol error, not a crash', async () => {
+      const client = await connect(era);
+      try {
+        const calls = [
+          { name: 'api_overview', arguments: {} },
+          { name: 'action_details', arguments: { action: 'pause_subscription' } },
+          { name: 'search_docs', arguments: { query: 'Retry-After', limit: 3 } },
+          { name: 'read_page', arguments: { url: '/authentication/' } },
+          { name: 'product_information', arguments: { topic: 'pricing' } },
+          { name: 'subscription_data', arguments: { question: 'What is the status of subscription 4711?' } },
+        ];
+        for (const call of calls) {
+          const result = await client.callTool(call);
+          assert.notEqual(result.isError, true, `${call.name}: ${JSON.stringify(result.content)}`);
+          assert.ok(JSON.stringify(result).length < 20_000, `${call.name} answers in a few thousand characters`);
+        }
+        const wrong = await client.callTool({ name: 'action_details', arguments: { action: 'delete_everything' } }).catch((error: Error) => ({ isError: true, content: error.message }));
+        assert.equal(wrong.isError, true, 'an unknown action identifier is refused');
+        await assert.rejects(client.callTool({ name: 'no_such_tool', arguments: {} }));
+        const still = structured(await client.callTool({ name: 'api_overview', arguments: {} }));
+        assert.equal(still.method, 'POST', 'the server keeps answering');
+      } finally {
+        await client.close();
+      }
+    });
+  });
+}
+
+describe('what the server says', () => {
+  test('asked about a subscription, it holds no subscription data and points at the endpoint', async () => {
+    const client = await connect('modern');
+    try {
+      const answer = structured(await client.callTool({ name: 'subscription_data', arguments: { question: 'Cancel order 9034 for me' } }));
+      assert.equal(answer.holdsSubscriptionData, false);
+      assert.match(String(answer.answer), /no subscription/);
+      assert.match(String(answer.endpoint), /POST https:\/\/\{site\}\/wp-json\/service\/v1\/action/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('an unpublished product fact says so and where it will appear; nothing is invented', async () => {
+    const client = await connect('modern');
+    try {
+      for (const topic of ['pricing', 'payment_gateways']) {
+        const answer = JSON.stringify(structured(await client.callTool({ name: 'product_information', arguments: { topic } })));
+        assert.match(answer, /"published":false/);
+        assert.match(answer, /Not yet published/);
+        assert.ok(answer.includes(`${siteConfig.docsUrl}/product/`));
+      }
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('search finds pages with absolute URLs, and read_page returns Markdown with facts filled in', async () => {
+    const client = await connect('modern');
+    try {
+      const search = structured(await client.callTool({ name: 'search_docs', arguments: { query: 'regenerate key', limit: 2 } }));
+      const results = search.results as { url: string }[];
+      assert.ok(results.length > 0 && results.length <= 2);
+      assert.ok(results.every((result) => result.url.startsWith(siteConfig.docsUrl)));
+      const page = structured(await client.callTool({ name: 'read_page', arguments: { url: `${siteConfig.docsUrl}/authentication/` } }));
+      assert.match(String(page.markdown), /^# Authentication/);
+      assert.match(String(page.markdown), /`api_key`/, 'the <Fact> of the key field is filled in');
+      assert.doesNotMatch(String(page.markdown), /<Fact|import /);
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('its identity is the card’s: server/discover and initialize agree with the published card', async () => {
+    const modern = await connect('modern');
+    try {
+      const discovered = (await modern.discover()) as { _meta?: Record<string, unknown>; supportedVersions?: string[] };
+      const info = discovered._meta?.['io.modelcontextprotocol/serverInfo'] as { name: string; version: string; title?: string; description?: string } | undefined;
+      assert.ok(info, 'server/discover carries the server’s identity');
+      assert.deepEqual({ name: info.name, version: info.version, title: info.title, description: info.description }, { name: card.name, version: card.version, title: card.title, description: card.description });
+      const cardVersions = card.remotes[0]?.supportedProtocolVersions ?? [];
+      assert.ok((discovered.supportedVersions ?? []).length > 0);
+      for (const version of discovered.supportedVersions ?? []) assert.ok(cardVersions.includes(version), `${version} is on the card`);
+    } finally {
+      await modern.close();
+    }
+    const legacy = await connect('legacy');
+    try {
+      assert.equal(legacy.getServerVersion()?.name, card.name);
+      assert.equal(legacy.getServerVersion()?.version, card.version);
+    } finally {
+      await legacy.close();
+    }
+  });
+});
+
+describe('raw HTTP', () => {
+  const origin = () => new URL(server.url).origin;
+  const post = (body: string, headers: Record<string, string> = {}) =>
+    fetch(server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers }, body });
+
+  test('malformed JSON gets a JSON-RPC parse error with a 4xx, and the server keeps answering', async () => {
+    const response = await post('{"jsonrpc": "2.0", "id": 1, "method": ');
+    assert.ok(response.status >= 400 && response.status < 500, `status ${response.status}`);
+    const text = await response.text();
+    assert.match(text, /-32700|Parse error/i);
+    assert.doesNotMatch(text, /at .*\.ts:\d+/, 'no stack trace');
+    const card = await fetch(`${origin()}/mcp/server-card`);
+    assert.equal(card.status, 200);
+  });
+
+  test('a foreign Host or Origin is refused with 403 (DNS rebinding)', async () => {
+    const { request } = await import('node:http');
+    const status = await new Promise<number>((resolve, reject) => {
+      const url = new URL(server.url);
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Host: 'evil.example', 'Content-Type': 'application/json' } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end('{}');
+    });
+    assert.equal(status, 403);
+    const fromPage = await post('{}', { Origin: 'https://evil.example' });
+    assert.equal(fromPage.status, 403);
+  });
+
+  test('the card is served at its reserved path with the draft’s headers, and 304 for its ETag', async () => {
+    const response = await fetch(`${origin()}/mcp/server-card`);
+    assert.equal(response.headers.get('content-type'), 'application/mcp-server-card+json');
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    assert.equal(response.headers.get('access-control-allow-methods'), 'GET');
+    assert.equal(response.headers.get('access-control-allow-headers'), 'Content-Type, If-None-Match');
+    assert.equal(response.headers.get('access-control-expose-headers'), 'ETag');
+    assert.equal(response.headers.get('cache-control'), 'public, max-age=3600');
+    assert.equal(await response.text(), readFileSync(path.join(projectDirectory, 'public/.well-known/mcp/server-card.json'), 'utf8'));
+    const etag = response.headers.get('etag');
+    assert.ok(etag);
+    const again = await fetch(`${origin()}/mcp/server-card`, { headers: { 'If-None-Match': etag } });
+    assert.equal(again.status, 304);
+  });
+});
+
+describe('one source of truth', () => {
+  let copy: string;
+  before(() => {
+    copy = mkdtempSync(path.join(tmpdir(), 'mcp-source-'));
+    for (const entry of ['openapi', 'public', 'product', 'src', 'redocly.yaml', 'package.json']) cpSync(path.join(projectDirectory, entry), path.join(copy, entry), { recursive: true });
+    symlinkSync(path.join(projectDirectory, 'node_modules'), path.join(copy, 'node_modules'));
+  });
+  after(() => rmSync(copy, { recursive: true, force: true }));
+
+  test('an edited description in openapi/ and a published price change the answers, with no code change', async () => {
+    const pauseSchema = path.join(copy, 'openapi/components/schemas/PauseSubscriptionRequest.yaml');
+    const text = readFileSync(pauseSchema, 'utf8');
+    writeFileSync(pauseSchema, text.replace(/^title: .*$/m, 'title: Hold a subscription for a while'));
+    const facts = path.join(copy, 'product/product-facts.yaml');
+    writeFileSync(facts, readFileSync(facts, 'utf8').replace(/^pricing: not yet published$/m, 'pricing:\n  - edition: paid\n    price: "49 EUR"\n    period: year'));
+    const edited = await startProductInformationServer({ port: 0, projectDirectory: copy });
+    try {
+      const client = await connect('modern', edited.url);
+      try {
+        const details = structured(await client.callTool({ name: 'action_details', arguments: { action: 'pause_subscription' } }));
+        assert.equal(details.summary, 'Hold a subscription for a while');
+        const pricing = JSON.stringify(structured(await client.callTool({ name: 'product_information', arguments: { topic: 'pricing' } })));
+        assert.match(pricing, /"published":true/);
+        assert.match(pricing, /49 EUR/);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await edited.close();
+    }
+  });
+});
