@@ -3,7 +3,17 @@ import type { Endpoint } from './endpoint.ts';
 import { fillUrl } from './endpoint.ts';
 import { listInWords } from './prose.ts';
 import type { ResponseRow } from './responses.ts';
-import { retryAfterHeader, successResponse, throttledResponse } from './responses.ts';
+import {
+  errorCodeField,
+  errorEnvelope,
+  errorMessageField,
+  retryAfterHeader,
+  serviceFailureResponse,
+  successResponse,
+  throttledResponse,
+} from './responses.ts';
+import { retryPolicy } from './retry-policy.ts';
+import { contractError } from './schemas.ts';
 
 export type SampleLanguage = 'curl' | 'javascript' | 'php' | 'python';
 
@@ -24,15 +34,49 @@ export interface SampleStatuses {
   throttled: string;
   /** The header that says how long to wait after a throttled request. */
   retryAfter: string;
+  /**
+   * The statuses the retry policy sends again, in ascending order: the throttled one, the
+   * service's own failure and the host's transient answers.
+   */
+  retried: number[];
+  /** The members of the service's error body the samples read: the code, and the message for people. */
+  codeField: string;
+  messageField: string;
 }
 
-/** Reads the statuses the samples branch on from the documented responses. */
+/** Reads the statuses the samples branch on from the documented responses, and the policy's retries. */
 export function sampleStatuses(responses: ResponseRow[]): SampleStatuses {
+  const throttled = throttledResponse(responses);
+  const failure = serviceFailureResponse(responses);
+  const envelope = errorEnvelope(responses);
+  for (const member of [errorCodeField, errorMessageField]) {
+    if (!envelope.includes(member)) throw contractError('#/paths', `the error bodies do not all require \`${member}\`, which the samples read`);
+  }
+  const retried = [...new Set([Number(throttled.status), Number(failure.status), ...retryPolicy.transientHostStatuses])].sort((a, b) => a - b);
   return {
     success: successResponse(responses).status,
-    throttled: throttledResponse(responses).status,
+    throttled: throttled.status,
     retryAfter: retryAfterHeader,
+    retried,
+    codeField: errorCodeField,
+    messageField: errorMessageField,
   };
+}
+
+/**
+ * The comment before a single-shot sample reads the answer: the three kinds of answer, and what
+ * the retry policy sends again (the retrying client of the errors guide does it).
+ */
+export function answerComment(marker: string, statuses: SampleStatuses): string {
+  const retried = listInWords([...statuses.retried.map(String), 'a dropped connection', 'a timeout'], 'and');
+  return [
+    `The answer: a success, the service's own error (JSON with a "${statuses.codeField}"), or an answer`,
+    'of the host, a firewall or a CDN, which may be an HTML page or nothing at all.',
+    `${retried} are worth another attempt:`,
+    'the retrying client in the errors guide follows the retry policy.',
+  ]
+    .map((line) => `${marker} ${line}`)
+    .join('\n');
 }
 
 const identifier = /^[A-Za-z_$][\w$]*$/;
@@ -137,13 +181,17 @@ export function interpolatedUrl(endpoint: Endpoint, splice: (name: string) => st
   return fillUrl(endpoint.urlTemplate, (name) => splice(variableName(name)));
 }
 
+const { connectTimeoutSeconds, attemptTimeoutSeconds } = retryPolicy;
+
 /** The curl command that sends `body` to the endpoint; the quickstart shows the same one. */
 export function curlSample(endpoint: Endpoint, body: unknown): string {
   // No comment line: Expressive Code leaves comments out of what a terminal frame's copy button
   // copies, and the copied command should be exactly the one on the page.
   return [
-    // `--include` shows the status line and the headers; `--fail-with-body` makes an error status fail the command.
+    // `--include` shows the status line and the headers; `--fail-with-body` makes an error status
+    // fail the command. curl follows no redirect unless told to, which keeps the POST a POST.
     `curl --include --fail-with-body \\`,
+    `  --connect-timeout ${connectTimeoutSeconds} --max-time ${attemptTimeoutSeconds} \\`,
     `  --request ${endpoint.method} ${shellQuote(endpoint.exampleUrl)} \\`,
     `  --header 'Content-Type: application/json' \\`,
     `  --data ${shellQuote(JSON.stringify(body, null, 2))}`,
@@ -158,18 +206,23 @@ const response = await fetch(\`${interpolatedUrl(endpoint, (name) => `\${${name}
   method: ${JSON.stringify(endpoint.method)},
   headers: { "Content-Type": "application/json" },
   body: JSON.stringify(${javascriptLiteral(body, '  ')}),
+  // Give up after ${attemptTimeoutSeconds} seconds, connecting included.
+  signal: AbortSignal.timeout(${attemptTimeoutSeconds * 1000}),
+  // A redirect would turn the POST into a GET: report it instead of following it.
+  redirect: "manual",
 });
 
-if (response.status === ${statuses.throttled}) {
-  // Throttled by the host, a firewall or a CDN: nothing changed.
+${answerComment('//', statuses)}
+const isJson = (response.headers.get("Content-Type") ?? "").toLowerCase().startsWith("application/json");
+const answer = isJson ? await response.json() : await response.text();
+if (response.status === ${statuses.success}) {
+  console.log(answer);
+} else if (isJson && typeof answer?.${statuses.codeField} === "string") {
+  throw new Error(\`HTTP \${response.status} \${answer.${statuses.codeField}}: \${answer.${statuses.messageField}}\`);
+} else {
   const wait = response.headers.get("${statuses.retryAfter}");
-  throw new Error(\`Throttled, retry after \${wait}\`);
+  throw new Error(\`HTTP \${response.status} from the host, not the service\${wait === null ? "" : \`; retry after \${wait}\`}\`);
 }
-const text = await response.text();
-if (!response.ok) {
-  throw new Error(\`HTTP \${response.status}: \${text}\`);
-}
-console.log(JSON.parse(text));
 `;
 }
 
@@ -181,57 +234,63 @@ ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)
 $response = wp_remote_post(
     "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}",
     array(
-        'method'  => ${phpString(endpoint.method)},
-        'headers' => array( 'Content-Type' => 'application/json' ),
-        'body'    => wp_json_encode( ${phpLiteral(body, '        ')} ),
-        'timeout' => 15,
+        'method'      => ${phpString(endpoint.method)},
+        'headers'     => array( 'Content-Type' => 'application/json' ),
+        'body'        => wp_json_encode( ${phpLiteral(body, '        ')} ),
+        // Give up after ${attemptTimeoutSeconds} seconds, connecting included.
+        'timeout'     => ${attemptTimeoutSeconds},
+        // A redirect would turn the POST into a GET: report it instead of following it.
+        'redirection' => 0,
     )
 );
 
 if ( is_wp_error( $response ) ) {
-    // No HTTP answer at all: DNS, TLS or a timeout.
+    // No HTTP answer at all: DNS, TLS, a dropped connection or a timeout.
     throw new RuntimeException( $response->get_error_message() );
 }
 $status = wp_remote_retrieve_response_code( $response );
-if ( ${statuses.throttled} === $status ) {
-    // Throttled by the host, a firewall or a CDN: nothing changed.
-    $wait = wp_remote_retrieve_header( $response, '${statuses.retryAfter.toLowerCase()}' );
-    throw new RuntimeException( "Throttled, retry after {$wait}" );
+${answerComment('//', statuses)}
+$type   = strtolower( (string) wp_remote_retrieve_header( $response, 'content-type' ) );
+$answer = 0 === strpos( $type, 'application/json' ) ? json_decode( wp_remote_retrieve_body( $response ), true ) : null;
+if ( ${statuses.success} === $status ) {
+    print_r( $answer );
+} elseif ( is_array( $answer ) && isset( $answer['${statuses.codeField}'] ) ) {
+    throw new RuntimeException( "HTTP {$status} {$answer['${statuses.codeField}']}: {$answer['${statuses.messageField}']}" );
+} else {
+    $wait = (string) wp_remote_retrieve_header( $response, '${statuses.retryAfter.toLowerCase()}' );
+    throw new RuntimeException( "HTTP {$status} from the host, not the service" . ( '' === $wait ? '' : "; retry after {$wait}" ) );
 }
-if ( ${statuses.success} !== $status ) {
-    $body = wp_remote_retrieve_body( $response );
-    throw new RuntimeException( "HTTP {$status}: {$body}" );
-}
-print_r( json_decode( wp_remote_retrieve_body( $response ), true ) );
 `;
 }
 
 function pythonSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
-  return `import json
-import urllib.error
-import urllib.request
+  return `import requests  # pip install requests
 
 ${fillInComment('#', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `${name} = ${JSON.stringify(value)}`)}
 
 payload = ${pythonLiteral(body)}
 
-request = urllib.request.Request(
+response = requests.request(
+    ${JSON.stringify(endpoint.method)},
     f"${interpolatedUrl(endpoint, (name) => `{${name}}`)}",
-    data=json.dumps(payload).encode("utf-8"),
-    headers={"Content-Type": "application/json"},
-    method=${JSON.stringify(endpoint.method)},
+    json=payload,
+    # Seconds to connect, and seconds to wait for each part of the answer.
+    timeout=(${connectTimeoutSeconds}, ${attemptTimeoutSeconds}),
+    # A redirect would turn the POST into a GET: report it instead of following it.
+    allow_redirects=False,
 )
-try:
-    with urllib.request.urlopen(request, timeout=15) as response:
-        print(json.load(response))
-except urllib.error.HTTPError as error:
-    if error.code == ${statuses.throttled}:
-        # Throttled by the host, a firewall or a CDN: nothing changed.
-        wait = error.headers.get("${statuses.retryAfter}")
-        raise SystemExit(f"Throttled, retry after {wait}")
-    body = error.read().decode("utf-8", "replace")
-    raise SystemExit(f"HTTP {error.code}: {body}")
+
+${answerComment('#', statuses)}
+is_json = response.headers.get("Content-Type", "").lower().startswith("application/json")
+answer = response.json() if is_json else response.text
+if response.status_code == ${statuses.success}:
+    print(answer)
+elif is_json and isinstance(answer, dict) and isinstance(answer.get("${statuses.codeField}"), str):
+    raise SystemExit(f"HTTP {response.status_code} {answer['${statuses.codeField}']}: {answer.get('${statuses.messageField}')}")
+else:
+    wait = response.headers.get("${statuses.retryAfter}")
+    raise SystemExit(f"HTTP {response.status_code} from the host, not the service" + (f"; retry after {wait}" if wait else ""))
 `;
 }
 

@@ -6,13 +6,18 @@ import { jsonMediaType } from './request-body.ts';
 import type { NamedExample } from './responses.ts';
 import {
   conflictStatus,
+  documentedError,
   errorCodeField,
   errorEnvelope,
+  noRouteErrorCode,
+  refusalDetails,
   rejectedKeyError,
   responseWithStatus,
   retryAfterHeader,
+  serviceFailureResponse,
   successResponse,
   throttledResponse,
+  unknownFieldAnswer,
 } from './responses.ts';
 import { childPointer, contractError, exactlyOne } from './schemas.ts';
 
@@ -71,6 +76,18 @@ export interface Facts {
   credentialErrorStatus: string;
   /** Status of the refusal sent when the current state does not accept the action. */
   transitionRefusedStatus: string;
+  /** Where a refusal names the subscription's status and the actions that would change it, e.g. `data.allowed_actions`. */
+  refusalCurrentStatusField: string;
+  refusalAllowedActionsField: string;
+  /** Status of the service's own failure, after which nothing was changed. */
+  serviceFailureStatus: string;
+  /** The answer to a field (or an action) the shop's release does not know: status, code, and where it names the field. */
+  unknownFieldErrorStatus: string;
+  unknownFieldErrorCode: string;
+  unknownFieldNamedIn: string;
+  /** WordPress's answer to a method or path it has no route for, such as a POST turned into a GET by a redirect. */
+  noRouteErrorCode: string;
+  noRouteErrorStatus: string;
   /** The success-body boolean that tells whether anything changed. */
   changedField: string;
   /** Status of the response that declares `Retry-After`: the rate limit. */
@@ -148,6 +165,9 @@ export function factsOf(model: ReferenceModel): Facts {
   };
 
   const quickstart = quickstartOf(model).action;
+  const refusal = refusalDetails(responses, lifecycle.states);
+  const unknownField = unknownFieldAnswer(responses);
+  const noRoute = documentedError(responses, noRouteErrorCode, 'the answer to a method or path without a route');
 
   return {
     method: endpoint.method,
@@ -175,6 +195,14 @@ export function factsOf(model: ReferenceModel): Facts {
     credentialErrorCode: rejectedKey.code,
     credentialErrorStatus: rejectedKey.status,
     transitionRefusedStatus: responseWithStatus(responses, conflictStatus, 'to an action the current status refuses').status,
+    refusalCurrentStatusField: `${refusal.detailsMember}.${refusal.currentStatus}`,
+    refusalAllowedActionsField: `${refusal.detailsMember}.${refusal.allowedActions}`,
+    serviceFailureStatus: serviceFailureResponse(responses).status,
+    unknownFieldErrorStatus: unknownField.status,
+    unknownFieldErrorCode: unknownField.code,
+    unknownFieldNamedIn: `${unknownField.detailsMember}.${unknownField.fieldsMember}`,
+    noRouteErrorCode: noRoute.code,
+    noRouteErrorStatus: noRoute.status,
     changedField: changed.name,
     rateLimitStatus: throttled.status,
     retryAfterHeader,

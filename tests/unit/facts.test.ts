@@ -101,7 +101,7 @@ describe('facts follow the document when it changes', () => {
     schemas.RenewSubscriptionRequest = renew;
     media.schema.oneOf.push({ $ref: '#/components/schemas/RenewSubscriptionRequest' });
     media.schema.discriminator.mapping.renew_subscription = '#/components/schemas/RenewSubscriptionRequest';
-    schemas.ActionName.enum.push('renew_subscription');
+    schemas.ActionName.examples.push('renew_subscription');
     changed['x-transitions'].actions.renew_subscription = { from: ['on-hold'], to: 'active' };
     media.examples.renew_subscription = {
       value: { ...examples.CancelSubscriptionRequest.value, action: 'renew_subscription' },
