@@ -1,6 +1,7 @@
 import type { Action, ReferenceModel } from './actions.ts';
 import { loadReferenceModel, readReferenceModel } from './actions.ts';
 import type { OpenApiDocument } from './document.ts';
+import { plainPermalinkUrl } from './endpoint.ts';
 import { acceptedStates } from './lifecycle.ts';
 import { jsonMediaType } from './request-body.ts';
 import type { NamedExample } from './responses.ts';
@@ -35,6 +36,8 @@ export interface Facts {
   endpointUrlTemplate: string;
   /** The endpoint URL with the site variable replaced by its (reserved example) default. */
   exampleEndpointUrl: string;
+  /** The same route on a site without pretty permalinks: `https://{site}/?rest_route=/…/action`. */
+  plainPermalinkUrlTemplate: string;
   /** Path part of the endpoint URL, e.g. `/wp-json/service/v1/action`. */
   endpointPath: string;
   /** Name of the server variable that stands for the operator's host, written `{site}`. */
@@ -165,6 +168,8 @@ export function factsOf(model: ReferenceModel): Facts {
   };
 
   const quickstart = quickstartOf(model).action;
+  const plainPermalinks = plainPermalinkUrl(endpoint.urlTemplate);
+  if (plainPermalinks === undefined) throw contractError('#/servers/0', 'the endpoint URL does not use WordPress\'s `/wp-json/` prefix');
   const refusal = refusalDetails(responses, lifecycle.states);
   const unknownField = unknownFieldAnswer(responses);
   const noRoute = documentedError(responses, noRouteErrorCode, 'the answer to a method or path without a route');
@@ -173,6 +178,7 @@ export function factsOf(model: ReferenceModel): Facts {
     method: endpoint.method,
     endpointUrlTemplate: endpoint.urlTemplate,
     exampleEndpointUrl: endpoint.exampleUrl,
+    plainPermalinkUrlTemplate: plainPermalinks,
     endpointPath: endpoint.urlPath,
     siteVariable: site.name,
     siteExample: site.defaultValue,

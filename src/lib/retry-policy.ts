@@ -1,3 +1,5 @@
+import { countInWords, listInWords } from './prose.ts';
+
 /**
  * The one retry policy of the project. The errors guide states it and every code sample follows
  * it; the numbers live here only, so the guide and the samples cannot drift apart. The statuses
@@ -58,3 +60,30 @@ export function backoffRangeSeconds(policy: RetryPolicy, failedAttempt: number):
 export function backoffSchedule(policy: RetryPolicy): number[] {
   return Array.from({ length: policy.maxAttempts - 1 }, (_, index) => nominalBackoffSeconds(policy, index + 1));
 }
+
+/** Seconds as prose reads them: `1 second`, `30 seconds`, `300 seconds (5 minutes)`. */
+function seconds(value: number): string {
+  const plain = `${value} second${value === 1 ? '' : 's'}`;
+  return value >= 120 && value % 60 === 0 ? `${plain} (${value / 60} minutes)` : plain;
+}
+
+/**
+ * The policy's numbers as the errors guide writes them, one phrase per name, so a guide names a
+ * number (`<Policy name="maxAttempts" />`) instead of typing it.
+ */
+export function policyPhrases(policy: RetryPolicy = retryPolicy) {
+  const schedule = backoffSchedule(policy);
+  return {
+    connectTimeout: seconds(policy.connectTimeoutSeconds),
+    attemptTimeout: seconds(policy.attemptTimeoutSeconds),
+    maxAttempts: `${countInWords(policy.maxAttempts)} attempts`,
+    backoffSchedule: `${listInWords(schedule.map(String), 'and')} seconds`,
+    backoffMax: seconds(policy.backoffMaxSeconds),
+    jitter: `${Math.round((1 - policy.backoffFixedShare) * 100)} %`,
+    retryAfterCap: seconds(policy.retryAfterCapSeconds),
+    courtesyInterval: seconds(policy.courtesyIntervalSeconds),
+    transientHostStatuses: listInWords(policy.transientHostStatuses.map(String), 'and'),
+  } as const;
+}
+
+export type PolicyPhrase = keyof ReturnType<typeof policyPhrases>;
