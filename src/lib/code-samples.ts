@@ -64,19 +64,11 @@ export function sampleStatuses(responses: ResponseRow[]): SampleStatuses {
 }
 
 /**
- * The comment before a single-shot sample reads the answer: the three kinds of answer, and what
- * the retry policy sends again (the retrying client of the errors guide does it).
+ * The comment before a single-shot sample reads the answer: which answers are the service's, and
+ * where the retry policy is (the retrying client of the errors guide follows it).
  */
 export function answerComment(marker: string, statuses: SampleStatuses): string {
-  const retried = listInWords([...statuses.retried.map(String), 'a dropped connection', 'a timeout'], 'and');
-  return [
-    `The answer: a success, the service's own error (JSON with a "${statuses.codeField}"), or an answer`,
-    'of the host, a firewall or a CDN, which may be an HTML page or nothing at all.',
-    `${retried} are worth another attempt:`,
-    'the retrying client in the errors guide follows the retry policy.',
-  ]
-    .map((line) => `${marker} ${line}`)
-    .join('\n');
+  return `${marker} Not JSON with a "${statuses.codeField}"? The host answered, not the service. Retrying: see the errors guide.`;
 }
 
 const identifier = /^[A-Za-z_$][\w$]*$/;
@@ -199,6 +191,7 @@ export function curlSample(endpoint: Endpoint, body: unknown): string {
 }
 
 function javascriptSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+  const code = statuses.codeField;
   return `${fillInComment('//', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `const ${name} = ${JSON.stringify(value)};`)}
 
@@ -206,27 +199,22 @@ const response = await fetch(\`${interpolatedUrl(endpoint, (name) => `\${${name}
   method: ${JSON.stringify(endpoint.method)},
   headers: { "Content-Type": "application/json" },
   body: JSON.stringify(${javascriptLiteral(body, '  ')}),
-  // Give up after ${attemptTimeoutSeconds} seconds, connecting included.
   signal: AbortSignal.timeout(${attemptTimeoutSeconds * 1000}),
-  // A redirect would turn the POST into a GET: report it instead of following it.
   redirect: "manual",
 });
-
 ${answerComment('//', statuses)}
-const isJson = (response.headers.get("Content-Type") ?? "").toLowerCase().startsWith("application/json");
-const answer = isJson ? await response.json() : await response.text();
-if (response.status === ${statuses.success}) {
-  console.log(answer);
-} else if (isJson && typeof answer?.${statuses.codeField} === "string") {
-  throw new Error(\`HTTP \${response.status} \${answer.${statuses.codeField}}: \${answer.${statuses.messageField}}\`);
-} else {
-  const wait = response.headers.get("${statuses.retryAfter}");
-  throw new Error(\`HTTP \${response.status} from the host, not the service\${wait === null ? "" : \`; retry after \${wait}\`}\`);
-}
+const type = response.headers.get("Content-Type") ?? "";
+const answer = /^application\\/json/i.test(type) ? await response.json() : null;
+if (response.status === ${statuses.success}) console.log(answer);
+else if (typeof answer?.${code} === "string") throw new Error(answer.${code});
+else throw new Error(\`HTTP \${response.status} from the host, ${statuses.retryAfter}: \${response.headers.get("${statuses.retryAfter}")}\`);
 `;
 }
 
 function phpSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+  const code = statuses.codeField;
+  // `wp_remote_post()` sends a POST, as the one operation asks.
+  if (endpoint.method !== 'POST') throw contractError(endpoint.pointer, 'the PHP sample posts with wp_remote_post(), but the operation is not a POST');
   return `<?php
 ${fillInComment('//', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)};`)}
@@ -234,36 +222,32 @@ ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)
 $response = wp_remote_post(
     "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}",
     array(
-        'method'      => ${phpString(endpoint.method)},
         'headers'     => array( 'Content-Type' => 'application/json' ),
         'body'        => wp_json_encode( ${phpLiteral(body, '        ')} ),
-        // Give up after ${attemptTimeoutSeconds} seconds, connecting included.
         'timeout'     => ${attemptTimeoutSeconds},
-        // A redirect would turn the POST into a GET: report it instead of following it.
         'redirection' => 0,
     )
 );
-
 if ( is_wp_error( $response ) ) {
-    // No HTTP answer at all: DNS, TLS, a dropped connection or a timeout.
     throw new RuntimeException( $response->get_error_message() );
 }
-$status = wp_remote_retrieve_response_code( $response );
 ${answerComment('//', statuses)}
-$type   = strtolower( (string) wp_remote_retrieve_header( $response, 'content-type' ) );
-$answer = 0 === strpos( $type, 'application/json' ) ? json_decode( wp_remote_retrieve_body( $response ), true ) : null;
+$type   = (string) wp_remote_retrieve_header( $response, 'content-type' );
+$answer = 0 === stripos( $type, 'application/json' ) ? json_decode( wp_remote_retrieve_body( $response ), true ) : null;
+$status = wp_remote_retrieve_response_code( $response );
 if ( ${statuses.success} === $status ) {
     print_r( $answer );
-} elseif ( is_array( $answer ) && isset( $answer['${statuses.codeField}'] ) ) {
-    throw new RuntimeException( "HTTP {$status} {$answer['${statuses.codeField}']}: {$answer['${statuses.messageField}']}" );
+} elseif ( isset( $answer['${code}'] ) ) {
+    throw new RuntimeException( $answer['${code}'] );
 } else {
-    $wait = (string) wp_remote_retrieve_header( $response, '${statuses.retryAfter.toLowerCase()}' );
-    throw new RuntimeException( "HTTP {$status} from the host, not the service" . ( '' === $wait ? '' : "; retry after {$wait}" ) );
+    $wait = wp_remote_retrieve_header( $response, '${statuses.retryAfter.toLowerCase()}' );
+    throw new RuntimeException( "HTTP {$status} from the host, ${statuses.retryAfter}: {$wait}" );
 }
 `;
 }
 
 function pythonSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+  const code = statuses.codeField;
   return `import requests  # pip install requests
 
 ${fillInComment('#', thingsToFillIn(endpoint, body))}
@@ -271,26 +255,21 @@ ${variableDeclarations(endpoint, (name, value) => `${name} = ${JSON.stringify(va
 
 payload = ${pythonLiteral(body)}
 
-response = requests.request(
-    ${JSON.stringify(endpoint.method)},
+response = requests.${endpoint.method.toLowerCase()}(
     f"${interpolatedUrl(endpoint, (name) => `{${name}}`)}",
     json=payload,
-    # Seconds to connect, and seconds to wait for each part of the answer.
     timeout=(${connectTimeoutSeconds}, ${attemptTimeoutSeconds}),
-    # A redirect would turn the POST into a GET: report it instead of following it.
     allow_redirects=False,
 )
-
 ${answerComment('#', statuses)}
-is_json = response.headers.get("Content-Type", "").lower().startswith("application/json")
-answer = response.json() if is_json else response.text
+kind = response.headers.get("Content-Type", "")
+answer = response.json() if kind.lower().startswith("application/json") else None
 if response.status_code == ${statuses.success}:
     print(answer)
-elif is_json and isinstance(answer, dict) and isinstance(answer.get("${statuses.codeField}"), str):
-    raise SystemExit(f"HTTP {response.status_code} {answer['${statuses.codeField}']}: {answer.get('${statuses.messageField}')}")
+elif isinstance(answer, dict) and "${code}" in answer:
+    raise SystemExit(answer["${code}"])
 else:
-    wait = response.headers.get("${statuses.retryAfter}")
-    raise SystemExit(f"HTTP {response.status_code} from the host, not the service" + (f"; retry after {wait}" if wait else ""))
+    raise SystemExit(f"HTTP {response.status_code} from the host, ${statuses.retryAfter}: {response.headers.get('${statuses.retryAfter}')}")
 `;
 }
 
