@@ -11,14 +11,11 @@ function freePort(): string {
   ).trim();
 }
 
-// Other checkouts on the same machine may be previewing too, so no fixed port is safe. The
-// runner picks free ones and records them in the environment, which its worker processes
-// inherit, so every process reads the same addresses. E2E_PORT and E2E_HOST_PORT choose them
-// by hand.
+// Other checkouts on the same machine may be serving too, so no fixed port is safe. The runner
+// picks a free one and records it in the environment, which its worker processes inherit, so
+// every process reads the same address. E2E_PORT chooses it by hand.
 process.env.E2E_PORT ??= freePort();
-process.env.E2E_HOST_PORT ??= freePort();
 const port = Number(process.env.E2E_PORT);
-const hostPort = Number(process.env.E2E_HOST_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
 
 export default defineConfig({
@@ -30,35 +27,24 @@ export default defineConfig({
   retries: 0,
   timeout: 90_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [['line']] : [['list']],
+  // On CI the HTML report is kept too, for the workflow to upload when a test fails.
+  reporter: process.env.CI ? [['line'], ['html', { open: 'never' }]] : [['list']],
   use: {
     baseURL,
     browserName: 'chromium',
     launchOptions: chromiumLaunchOptions(),
     trace: 'retain-on-failure',
   },
-  webServer: [
-    {
-      // The pages are read as they ship: the production build, served by `astro preview`.
-      command: `npm run build && npm run preview -- --port ${port} --host 127.0.0.1`,
-      url: `${baseURL}/`,
-      timeout: 5 * 60_000,
-      reuseExistingServer: false,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 2_000 },
-    },
-    {
-      // The same build as a static host serves it, `_headers` included, for the crawler tests:
-      // `astro preview` cannot serve `/.well-known/api-catalog` (see scripts/serve-dist.ts).
-      // It starts once the first server, and so the build, is ready.
-      command: `node_modules/.bin/node scripts/serve-dist.ts --port=${hostPort}`,
-      url: `http://127.0.0.1:${hostPort}/`,
-      timeout: 30_000,
-      reuseExistingServer: false,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      gracefulShutdown: { signal: 'SIGTERM', timeout: 2_000 },
-    },
-  ],
+  webServer: {
+    // The pages are read as they ship: the production build, served by the server behind
+    // `npm run preview` (scripts/static-host.ts), which applies `_headers` as the host does.
+    // Both are started directly, not through npm, which has nothing to add but its own notices.
+    command: `node_modules/.bin/astro build && node scripts/serve-dist.ts --port ${port}`,
+    url: `${baseURL}/`,
+    timeout: 5 * 60_000,
+    reuseExistingServer: false,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 2_000 },
+  },
 });

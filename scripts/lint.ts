@@ -3,12 +3,14 @@
  *
  *   node scripts/lint.ts [--format stylish|github-actions] [--project <dir>]
  *
+ * The format is `github-actions` by default when run by GitHub Actions, `stylish` elsewhere.
+ *
  * Exits 0 when the contract meets the interface specification, 1 on any problem (each printed
  * with the file to open and the rule it breaks), 2 when called with options it does not know.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { GateProblem } from './contract/gate.ts';
+import { formatGateProblem, type GateProblem } from './contract/gate.ts';
 import { runGate, type GateResult } from './contract/run-gate.ts';
 
 const formats = ['stylish', 'github-actions'] as const;
@@ -28,12 +30,11 @@ function escapeAnnotationProperty(text: string): string {
 }
 
 export function formatProblem(problem: GateProblem, format: Format): string[] {
-  const where = problem.line === undefined ? '' : `line ${problem.line}: `;
-  const lines = [`${problem.file}: ${where}${problem.message}`];
+  const lines = [formatGateProblem(problem)];
   if (format === 'github-actions') {
     const properties = [`file=${escapeAnnotationProperty(problem.file)}`];
     if (problem.line !== undefined) properties.push(`line=${problem.line}`);
-    properties.push('title=Contract gate');
+    properties.push(`title=${escapeAnnotationProperty(problem.rule === undefined ? 'Contract gate' : `Contract gate: ${problem.rule}`)}`);
     lines.push(`::error ${properties.join(',')}::${escapeAnnotationData(problem.message)}`);
   }
   return lines;
@@ -57,7 +58,8 @@ async function main(): Promise<number> {
   try {
     ({ values } = parseArgs({
       options: {
-        format: { type: 'string', default: 'stylish' },
+        // On GitHub Actions the problems also become annotations on the file and line to fix.
+        format: { type: 'string', default: process.env.GITHUB_ACTIONS === 'true' ? 'github-actions' : 'stylish' },
         project: { type: 'string', default: process.cwd() },
         help: { type: 'boolean', short: 'h' },
       },

@@ -1,18 +1,41 @@
 /**
- * Serves the built site (`dist/`) the way a static host would; see `serveLikeAStaticHost`.
- * `node scripts/serve-dist.ts --port=4500`. The browser tests read the discovery files through
- * it, because `astro preview` answers 404 for a file without an extension, such as
- * `/.well-known/api-catalog`, when the site uses `trailingSlash: 'always'`.
+ * `npm run preview`: serves the built site (`dist/`) the way the production host does, `_headers`
+ * included (see `serveLikeAStaticHost`). The browser tests and the benchmark use the same server.
+ *
+ *   node scripts/serve-dist.ts [--port 4321] [--host 127.0.0.1]
  */
+import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { serveLikeAStaticHost } from './static-host.ts';
 
-const portArgument = process.argv.find((argument) => argument.startsWith('--port='));
-const port = portArgument === undefined ? 0 : Number(portArgument.slice('--port='.length));
-if (!Number.isInteger(port) || port < 0) throw new Error('--port must be a port number');
+const usage = 'Usage: npm run preview -- [--port <number>] [--host <address>]';
+let values: { port?: string; host?: string; help?: boolean };
+try {
+  ({ values } = parseArgs({
+    options: { port: { type: 'string', default: '4321' }, host: { type: 'string', default: '127.0.0.1' }, help: { type: 'boolean', short: 'h' } },
+  }));
+} catch (error) {
+  console.error(`${(error as Error).message}\n${usage}`);
+  process.exit(2);
+}
+if (values.help === true) {
+  console.log(usage);
+  process.exit(0);
+}
+const port = Number(values.port);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  console.error(`--port must be a port number, not "${values.port}".\n${usage}`);
+  process.exit(2);
+}
+const distDirectory = path.resolve(import.meta.dirname, '../dist');
+if (!existsSync(distDirectory)) {
+  console.error('There is no dist/ to serve yet: run `npm run build` first.');
+  process.exit(1);
+}
 
-const site = await serveLikeAStaticHost(path.resolve(import.meta.dirname, '../dist'), port);
-process.stdout.write(`Serving dist/ at ${site.origin}\n`);
+const site = await serveLikeAStaticHost(distDirectory, port, values.host);
+console.log(`Serving dist/ as the host will at ${site.origin}/ (Ctrl+C stops)`);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void site.close().then(() => process.exit(0)));
 }

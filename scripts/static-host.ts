@@ -3,53 +3,37 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { joinedHeadersFor, parseHeadersFile, type HeaderRule } from '../src/lib/static-headers.ts';
 
+/** Media types by extension, as static hosts send them; `_headers` may set others per path. */
 const contentTypes: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.json': 'application/json',
+  '.map': 'application/json',
+  '.webmanifest': 'application/manifest+json',
   '.svg': 'image/svg+xml',
   '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
   '.xml': 'application/xml',
   '.yaml': 'application/yaml',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
   '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
   '.woff2': 'font/woff2',
   '.wasm': 'application/wasm',
 };
 
 /** Types worth compressing; images, fonts and Pagefind's pre-compressed index are not. */
 function isCompressible(contentType: string): boolean {
-  return /^text\/|javascript|json|xml|yaml|svg|wasm/.test(contentType);
-}
-
-interface HeaderRule {
-  pattern: RegExp;
-  headers: [string, string][];
-}
-
-/**
- * Reads a `_headers` file in the format Netlify and Cloudflare Pages share: a path (where `*`
- * matches anything) on its own line, then indented `Name: value` lines.
- */
-export function parseHeadersFile(text: string): HeaderRule[] {
-  const rules: HeaderRule[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '' || line.trimStart().startsWith('#')) continue;
-    if (!/^\s/.test(line)) {
-      const escaped = line.trim().replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*');
-      rules.push({ pattern: new RegExp(`^${escaped}$`), headers: [] });
-      continue;
-    }
-    const separator = line.indexOf(':');
-    const rule = rules.at(-1);
-    if (separator > 0 && rule !== undefined) {
-      rule.headers.push([line.slice(0, separator).trim(), line.slice(separator + 1).trim()]);
-    }
-  }
-  return rules;
+  return /^text\/|javascript|json|xml|yaml|svg|wasm|markdown/.test(contentType);
 }
 
 export interface StaticHost {
@@ -58,21 +42,36 @@ export interface StaticHost {
 }
 
 /**
- * Serves a built site on 127.0.0.1 the way the common static hosts do, so tests and the
- * benchmark meet it as readers will:
+ * The site's `_headers`, read again whenever it changes: the server may start before the build
+ * that writes it ends. A file the hosts would reject stops the response with its line number.
+ */
+function headerRulesOf(siteRoot: string): () => readonly HeaderRule[] {
+  const headersFile = path.join(siteRoot, '_headers');
+  let cached: { modified: number; rules: readonly HeaderRule[] } | undefined;
+  return () => {
+    if (!existsSync(headersFile)) return [];
+    const modified = statSync(headersFile).mtimeMs;
+    if (cached?.modified !== modified) {
+      cached = { modified, rules: parseHeadersFile(readFileSync(headersFile, 'utf8'), '_headers') };
+    }
+    return cached.rules;
+  };
+}
+
+/**
+ * Serves a built site the way the production host (see the README's deploy section) does, so
+ * people, the browser tests and the benchmark all meet it as readers will:
  * - a file is served at its exact path, extension or not (`/.well-known/api-catalog`);
- * - `/dir/` answers with `dir/index.html`, and `/dir` redirects there;
+ * - `/dir/` answers with `dir/index.html`, and `/dir` redirects there (301);
  * - anything else answers 404 with the site's `404.html`;
- * - the rules of the site's `_headers` file apply, and the file itself is not served;
+ * - the rules of the site's `_headers` file apply, values of a header set by several matching
+ *   rules joined with commas as the hosts join them, and the file itself is not served;
  * - text goes out gzipped (level 9, as hosts pre-compress static files) when the browser
  *   accepts it, so byte counts compare like with like.
  */
-export async function serveLikeAStaticHost(root: string, port = 0): Promise<StaticHost> {
+export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0.0.1'): Promise<StaticHost> {
   const siteRoot = path.resolve(root);
-  const headersFile = path.join(siteRoot, '_headers');
-  // Read on every response: the server may start before the build that writes the file ends.
-  const headerRules = (): HeaderRule[] =>
-    existsSync(headersFile) ? parseHeadersFile(readFileSync(headersFile, 'utf8')) : [];
+  const headerRules = headerRulesOf(siteRoot);
   const compressed = new Map<string, Buffer>();
 
   function send(
@@ -89,11 +88,13 @@ export async function serveLikeAStaticHost(root: string, port = 0): Promise<Stat
       body = readFileSync(file);
       headers['Content-Type'] = contentTypes[path.extname(file)] ?? 'application/octet-stream';
     }
-    for (const rule of headerRules()) {
-      if (!rule.pattern.test(pathname)) continue;
-      for (const [name, value] of rule.headers) headers[name] = value;
+    // Rules are matched on the path asked for, as the hosts match them; they replace the defaults.
+    for (const [name, value] of joinedHeadersFor(headerRules(), pathname)) {
+      const existing = Object.keys(headers).find((key) => key.toLowerCase() === name);
+      if (existing !== undefined) delete headers[existing];
+      headers[name] = value;
     }
-    const contentType = String(headers['Content-Type'] ?? '');
+    const contentType = String(Object.entries(headers).find(([key]) => key.toLowerCase() === 'content-type')?.[1] ?? '');
     if (file !== undefined && isCompressible(contentType) && /\bgzip\b/.test(String(request.headers['accept-encoding']))) {
       const packed = compressed.get(file) ?? gzipSync(body, { level: 9 });
       compressed.set(file, packed);
@@ -114,29 +115,44 @@ export async function serveLikeAStaticHost(root: string, port = 0): Promise<Stat
       response.writeHead(400).end();
       return;
     }
-    const file = path.join(siteRoot, pathname);
-    const inside = file === siteRoot || file.startsWith(siteRoot + path.sep);
-    const notFound = path.join(siteRoot, '404.html');
-    if (!inside || pathname === '/_headers' || !existsSync(file)) {
-      send(request, response, 404, pathname, existsSync(notFound) ? notFound : undefined);
-    } else if (!statSync(file).isDirectory()) {
-      send(request, response, 200, pathname, file);
-    } else if (!pathname.endsWith('/')) {
-      send(request, response, 301, pathname, undefined, { Location: `${pathname}/` });
-    } else if (existsSync(path.join(file, 'index.html'))) {
-      send(request, response, 200, pathname, path.join(file, 'index.html'));
-    } else {
-      send(request, response, 404, pathname, existsSync(notFound) ? notFound : undefined);
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { Allow: 'GET, HEAD' }).end();
+      return;
+    }
+    try {
+      const file = path.join(siteRoot, pathname);
+      const inside = file === siteRoot || file.startsWith(siteRoot + path.sep);
+      const notFound = path.join(siteRoot, '404.html');
+      if (!inside || pathname === '/_headers' || !existsSync(file)) {
+        send(request, response, 404, pathname, existsSync(notFound) ? notFound : undefined);
+      } else if (!statSync(file).isDirectory()) {
+        send(request, response, 200, pathname, file);
+      } else if (!pathname.endsWith('/')) {
+        const query = new URL(request.url ?? '/', 'http://127.0.0.1').search;
+        send(request, response, 301, pathname, undefined, { Location: `${pathname}/${query}` });
+      } else if (existsSync(path.join(file, 'index.html'))) {
+        send(request, response, 200, pathname, path.join(file, 'index.html'));
+      } else {
+        send(request, response, 404, pathname, existsSync(notFound) ? notFound : undefined);
+      }
+    } catch (error) {
+      // A `_headers` file the hosts would reject: say where, instead of serving without it.
+      response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end(`${(error as Error).message}\n`);
     }
   });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', resolve);
+    server.listen(port, host, resolve);
   });
   const { port: boundPort } = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return {
-    origin: `http://127.0.0.1:${boundPort}`,
-    close: () => new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+    origin: `http://${shownHost}:${boundPort}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
   };
 }

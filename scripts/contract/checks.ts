@@ -11,10 +11,11 @@ import {
   type SchemaObject,
 } from '../../src/lib/document.ts';
 import { extensibleValues } from '../../src/lib/extensible-enum.ts';
+import { ruleLabel, type SpecRuleId } from '../../src/lib/spec-rules.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator, pointerFrom } from './source-files.ts';
 
-/** The eight action identifiers of interface-spec.md §4.1, exactly as written there. */
+/** The eight action identifiers of rule 4.1c (src/lib/spec-rules.ts), exactly as specified. */
 export const specifiedActions = [
   'cancel_subscription',
   'pause_subscription',
@@ -26,10 +27,10 @@ export const specifiedActions = [
   'payment_failed',
 ] as const;
 
-/** Where the endpoint lives, server and path together (interface-spec.md §4.1 and §9.1). */
+/** Where the endpoint lives, server and path together (rules 4.1b and 9.1). */
 export const endpointPath = '/wp-json/service/v1/action';
 
-/** The placeholder the specification writes for a key (interface-spec.md §4.1). */
+/** The placeholder the specification writes for a key in its table of body fields (section 4.1). */
 export const apiKeyPlaceholder = '<API_KEY>';
 
 /** Something a check found, at a JSON pointer of the bundled document. */
@@ -41,8 +42,13 @@ export interface Finding {
 /** One rule of the interface specification, checked over the bundled document. */
 export interface ContractCheck {
   name: string;
-  /** The rule the check enforces and the section of `interface-spec.md` it comes from. */
+  /** What the check enforces, in a sentence. */
   rule: string;
+  /**
+   * The rules of the specification it guards (src/lib/spec-rules.ts). A check that guards a
+   * decision recorded in openapi/README.md rather than a rule of the specification has none.
+   */
+  rules: readonly SpecRuleId[];
   run(document: OpenApiDocument): Finding[];
 }
 
@@ -231,7 +237,8 @@ function splitServerUrl(url: string): { scheme: string; host: string; path: stri
 
 export const singleEndpointCheck: ContractCheck = {
   name: 'single-endpoint',
-  rule: 'interface-spec.md §1.2 and §4.1: exactly one endpoint, POST https://{site}/wp-json/service/v1/action; §9.1: the version is part of the path',
+  rule: 'Exactly one endpoint, POST https://{site}/wp-json/service/v1/action, with the version in the path.',
+  rules: ['1.2', '4.1b', '4.1-r1', '9.1'],
   run(document) {
     const findings: Finding[] = [];
     const paths = Object.keys(document.paths ?? {});
@@ -283,7 +290,8 @@ export function isReservedExampleHost(host: string): boolean {
 
 export const siteVariableCheck: ContractCheck = {
   name: 'site-variable',
-  rule: 'interface-spec.md §1.3 and §4.1: each operator site has its own endpoint, {base_url} is https://{site}; v1-contract.md Placeholders: {site} defaults to a reserved example name (RFC 2606)',
+  rule: 'Each operator site has its own endpoint, so the host is the {site} variable; its default is a reserved example name (RFC 2606), as openapi/README.md records.',
+  rules: ['1.3', '4.1b'],
   run(document) {
     const findings: Finding[] = [];
     (document.servers ?? []).forEach((server, index) => {
@@ -311,7 +319,8 @@ export const siteVariableCheck: ContractCheck = {
 
 export const postOnlyCheck: ContractCheck = {
   name: 'post-only',
-  rule: 'interface-spec.md §4.1: the method is POST, and all eight actions use the same endpoint and the same method',
+  rule: 'The method is POST, the same for every action.',
+  rules: ['4.1a', '4.1-r1'],
   run(document) {
     const pathItem = endpointPathItem(document);
     if (pathItem === undefined) return [];
@@ -332,7 +341,8 @@ export const postOnlyCheck: ContractCheck = {
 
 export const eightActionsCheck: ContractCheck = {
   name: 'eight-actions',
-  rule: 'interface-spec.md §4.1, supported actions: the eight identifiers, each selected by the body field `action` (§9.4 lets v1 add actions, never drop one)',
+  rule: 'The eight action identifiers, each selected by the body field `action`; v1 may add actions, never drop one.',
+  rules: ['4.1c', '1.2', '9.4'],
   run(document) {
     const operation = postOperation(document);
     if (operation === undefined) return [];
@@ -416,7 +426,8 @@ export const eightActionsCheck: ContractCheck = {
 
 export const apiKeyInBodyCheck: ContractCheck = {
   name: 'api-key-in-body',
-  rule: 'interface-spec.md §4.1 request body fields and §5.1: every request carries api_key, a required string field of the JSON body',
+  rule: 'Every request carries api_key, a required string field of the JSON body.',
+  rules: ['2.1', '5.1'],
   run(document) {
     const findings: Finding[] = [];
     for (const branch of actionBranches(document)) {
@@ -442,7 +453,8 @@ const credentialName = /api[-_ ]?key|^key$|authori[sz]ation|^auth|token|secret|p
 
 export const credentialInBodyOnlyCheck: ContractCheck = {
   name: 'credential-in-body-only',
-  rule: 'interface-spec.md §5.1 and §5.7: the credential is the api_key body field; OAuth 2.0 and dynamic client registration are not used',
+  rule: 'The credential is the api_key body field and nothing else; OAuth 2.0 and dynamic client registration are not used.',
+  rules: ['5.1', '5.7'],
   run(document) {
     const findings: Finding[] = [];
     for (const [name, scheme] of Object.entries(document.components?.securitySchemes ?? {})) {
@@ -487,7 +499,8 @@ export const credentialInBodyOnlyCheck: ContractCheck = {
 
 export const rateLimitResponseCheck: ContractCheck = {
   name: 'rate-limit-response',
-  rule: 'interface-spec.md §7 and §8: the hosting environment may answer 429, which clients treat as authoritative, honouring Retry-After',
+  rule: 'The hosting environment may answer 429 with Retry-After, which clients honour.',
+  rules: ['7.1', '8.2'],
   run(document) {
     const operation = postOperation(document);
     if (operation === undefined) return [];
@@ -558,7 +571,8 @@ function describeErrors(errors: ErrorObject[]): string {
 
 export const requestExamplesCheck: ContractCheck = {
   name: 'request-examples',
-  rule: 'interface-spec.md §4.1, supported actions: every action has a request example that is valid for its own branch and for no other',
+  rule: 'Every action has a request example, valid for its own branch and for no other.',
+  rules: ['4.1c'],
   run(document) {
     const mediaType = requestMediaType(document);
     const branches = actionBranches(document);
@@ -618,7 +632,8 @@ export const requestExamplesCheck: ContractCheck = {
 
 export const placeholderApiKeyCheck: ContractCheck = {
   name: 'placeholder-api-key',
-  rule: `interface-spec.md §4.1 request body fields: the key is written ${apiKeyPlaceholder}; examples never publish anything that looks like a real key`,
+  rule: `The key is written ${apiKeyPlaceholder} in examples; nothing published looks like a real key.`,
+  rules: ['5.1'],
   run(document) {
     return requestExamples(document)
       .filter((example) => isRecord(example.value) && 'api_key' in example.value && example.value.api_key !== apiKeyPlaceholder)
@@ -631,7 +646,8 @@ export const placeholderApiKeyCheck: ContractCheck = {
 
 export const transitionTableCheck: ContractCheck = {
   name: 'transition-table',
-  rule: 'interface-spec.md §3: the lifecycle operations are the eight actions; v1-contract.md States: the transition table (x-transitions) over the SubscriptionStatus states, expired being final',
+  rule: 'The transition table (x-transitions) covers the eight actions over the SubscriptionStatus states, and a final state is never left (a decision recorded in openapi/README.md).',
+  rules: ['4.1c'],
   run(document) {
     const root = rootOf(document);
     const table = child(root, 'x-transitions');
@@ -740,7 +756,8 @@ function responseBodySchemas(document: OpenApiDocument, operation: Located<OpenA
 
 export const tolerantReaderCheck: ContractCheck = {
   name: 'tolerant-reader',
-  rule: 'interface-spec.md §9.3 and §9.4: inside v1 only additive changes land, new actions and new optional fields; so requests refuse fields they do not list, and responses stay open to the fields and action identifiers later releases add',
+  rule: 'Inside v1 only additive changes land, new actions and new optional fields; so requests refuse fields they do not list, and responses stay open to the fields and action identifiers later releases add.',
+  rules: ['9.3', '9.4'],
   run(document) {
     const findings: Finding[] = [];
     for (const branch of actionBranches(document)) {
@@ -778,11 +795,30 @@ export const tolerantReaderCheck: ContractCheck = {
   },
 };
 
+export const jsonOnlyRequestCheck: ContractCheck = {
+  name: 'json-request-only',
+  rule: 'The endpoint takes POST with a JSON body, so application/json is the request body\'s only media type.',
+  rules: ['4.1a'],
+  run(document) {
+    const operation = postOperation(document);
+    if (operation === undefined) return [];
+    const body = follow(document, operation.node.requestBody, `${operation.pointer}/requestBody`);
+    if (!isRequestBody(body.node)) return [];
+    return Object.keys(body.node.content)
+      .filter((mediaType) => mediaType !== 'application/json')
+      .map((mediaType) => ({
+        pointer: child(body, 'content', mediaType).pointer,
+        message: `The request body accepts ${mediaType} beside application/json; the endpoint takes a JSON body only, so a client must never be told another form is accepted.`,
+      }));
+  },
+};
+
 /** Every contract check, in the order of the specification's sections. */
 export const contractChecks: readonly ContractCheck[] = [
   singleEndpointCheck,
   siteVariableCheck,
   postOnlyCheck,
+  jsonOnlyRequestCheck,
   eightActionsCheck,
   apiKeyInBodyCheck,
   credentialInBodyOnlyCheck,
@@ -792,6 +828,11 @@ export const contractChecks: readonly ContractCheck[] = [
   transitionTableCheck,
   tolerantReaderCheck,
 ];
+
+/** How a problem names its check: `post-only: rule 4.1a, 4.1-r1`, or the bare name. */
+export function checkLabel(check: ContractCheck): string {
+  return check.rules.length === 0 ? check.name : `${check.name}: ${ruleLabel(check.rules)}`;
+}
 
 /** Runs the checks over a bundled document; findings keep the pointer, not yet the file. */
 export function runContractChecks(document: OpenApiDocument, checks: readonly ContractCheck[] = contractChecks): (Finding & { check: ContractCheck })[] {
@@ -812,7 +853,8 @@ export const contractChecksStep: GateStep = {
     const locate = createSourceLocator(context.projectDirectory, context.root);
     return runContractChecks(context.document).map((finding) => ({
       ...locate(finding.pointer),
-      message: `${finding.message} [${finding.check.name}: ${finding.check.rule}]`,
+      message: finding.message,
+      rule: checkLabel(finding.check),
     }));
   },
 };

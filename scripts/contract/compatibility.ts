@@ -26,7 +26,7 @@ import {
   versionOf,
   type Release,
 } from '../../src/lib/releases.ts';
-import type { GateContext, GateProblem, GateStep } from './gate.ts';
+import { formatGateProblem, type GateContext, type GateProblem, type GateStep } from './gate.ts';
 import { createSourceLocator } from './source-files.ts';
 
 /** A place Redocly points at: in the release snapshot or in the bundle under test. */
@@ -141,6 +141,31 @@ function opensResponse(change: DiffChange, verdict: DiffVerdict, revision: OpenA
   return false;
 }
 
+/** Keywords that only ever take values away from what a schema accepts. */
+const narrowingKeywords = new Set([
+  'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'description', 'title',
+]);
+
+/**
+ * Redocly cannot pair a `oneOf` branch with its edited self: it reports the old branch removed
+ * and the new one added, and rates the addition major. When the branch is in a response and the
+ * edit only adds constraints (or words), the server promises fewer values than before and a
+ * client reads every one of them as it did, so that verdict counts as a patch. This is how the
+ * Retry-After header's HTTP-date branch gained its pattern without breaking release 1.0.0.
+ */
+function isNarrowedResponseBranch(change: DiffChange, verdict: DiffVerdict, changes: readonly DiffChange[]): boolean {
+  if (verdict.ruleId !== 'schema-combinator-changed' || change.kind !== 'added' || !change.path.includes('/responses/')) return false;
+  if (!/\/(oneOf|anyOf)\/\d+$/.test(change.path)) return false;
+  const removed = changes.find((candidate) => candidate.path === change.path && candidate.kind === 'removed');
+  const before = removed?.baseValue;
+  const after = change.revisionValue;
+  if (!isRecord(before) || !isRecord(after)) return false;
+  const kept = Object.entries(before).every(([key, value]) => key === 'description' || key === 'title' || JSON.stringify(after[key]) === JSON.stringify(value));
+  const added = Object.keys(after).filter((key) => !(key in before));
+  return kept && added.every((key) => narrowingKeywords.has(key));
+}
+
 /** Our own checks beside Redocly's rules, by the change kind of `compareContracts` they rest on. */
 const ownBreakingChecks: Partial<Record<ContractChange['kind'], string>> = {
   // Redocly sees a removed action only as "`oneOf` subschema was removed"; this names it.
@@ -171,8 +196,13 @@ export interface CompatibilityReport {
   changes: ContractChange[];
 }
 
-function breakingMessage(release: Release, what: string, rule: string): string {
-  return `breaks release ${release.version}: ${what.replace(/\.$/, '')} (${rule}). Version 1 only takes additive changes; a breaking change needs a new version namespace.`;
+/** How the problems of this step name the rules they guard (src/lib/spec-rules.ts). */
+const breakingRule = 'compatibility: rule 9.2, 9.3';
+const versionRule = 'compatibility: rule 9.4';
+const releasesRule = 'compatibility: openapi/releases/README.md';
+
+function breakingMessage(release: Release, what: string, where: string): string {
+  return `breaks release ${release.version}: ${what.replace(/\.$/, '')}${where}. Version 1 only takes additive changes; a breaking change needs a new version namespace.`;
 }
 
 /** The additive changes, told in sentences, for the version message. */
@@ -192,7 +222,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   try {
     releases = readReleases(projectDirectory);
   } catch (error) {
-    if (error instanceof ReleaseError) return { problems: [{ file: error.file, message: error.problem }], changes: [] };
+    if (error instanceof ReleaseError) return { problems: [{ file: error.file, message: error.problem, rule: releasesRule }], changes: [] };
     throw error;
   }
   const release = latestRelease(releases);
@@ -205,8 +235,8 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
     base = loadSnapshot(projectDirectory, release);
     redoclyChanges = runRedoclyDiff(projectDirectory, release, context.bundlePath);
   } catch (error) {
-    if (error instanceof ReleaseError) return { release, problems: [{ file: error.file, message: error.problem }], changes: [] };
-    return { release, problems: [{ file: 'redocly.yaml', message: (error as Error).message }], changes: [] };
+    if (error instanceof ReleaseError) return { release, problems: [{ file: error.file, message: error.problem, rule: releasesRule }], changes: [] };
+    return { release, problems: [{ file: 'redocly.yaml', message: (error as Error).message, rule: 'Redocly diff' }], changes: [] };
   }
 
   const changes = compareContracts(base, document);
@@ -218,15 +248,20 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   const releaseSnapshot = path.resolve(projectDirectory, snapshotFile(release.version));
   for (const change of redoclyChanges) {
     const verdictImpacts = change.verdicts.map((verdict) => {
-      const impact = verdict.impact === 'major' && opensResponse(change, verdict, document) ? 'minor' : verdict.impact;
+      const impact =
+        verdict.impact === 'major' && opensResponse(change, verdict, document)
+          ? 'minor'
+          : isNarrowedResponseBranch(change, verdict, redoclyChanges)
+            ? 'patch'
+            : verdict.impact;
       if (impact === 'major') {
         const location = verdict.location;
         const inRelease = location !== undefined && path.resolve(projectDirectory, location.file) === releaseSnapshot;
         // What was removed exists only in the release, so the source is searched for the place that
         // held it: its parent. (Looking for the item itself could find its successor in a list.)
         const place = location === undefined ? { file: root } : locate(inRelease ? location.pointer.replace(/\/[^/]*$/, '') : location.pointer);
-        const where = inRelease ? `; it was at ${location.pointer} in ${snapshotFile(release.version)}` : '';
-        problems.push({ ...place, message: breakingMessage(release, verdict.message, `Redocly diff rule \`${verdict.ruleId}\`${where}`) });
+        const where = inRelease ? ` (it was at ${location.pointer} in ${snapshotFile(release.version)})` : '';
+        problems.push({ ...place, message: breakingMessage(release, verdict.message, where), rule: `${breakingRule}; Redocly diff rule ${verdict.ruleId}` });
       }
       return impact;
     });
@@ -238,7 +273,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
     const check = ownBreakingChecks[change.kind];
     if (check !== undefined && change.impact === 'major') {
       const place = change.pointer === undefined ? { file: root } : locate(change.pointer);
-      problems.push({ ...place, message: breakingMessage(release, change.sentence, `compatibility check \`${check}\``) });
+      problems.push({ ...place, message: breakingMessage(release, change.sentence, ''), rule: `${breakingRule}; ${check}` });
     }
     // Additions Redocly does not rate minor (a wider lifecycle table, a deprecation) count from ours.
     if (change.impact === 'minor') effectiveImpacts.push(change.impact);
@@ -250,19 +285,21 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   const currentVersion = parseVersion(document.info.version);
   const versionPlace = locate('#/info/version');
   if (currentVersion === undefined) {
-    problems.push({ ...versionPlace, message: `info.version "${document.info.version}" must be major.minor.patch, like the releases in openapi/releases/.` });
+    problems.push({ ...versionPlace, message: `info.version "${document.info.version}" must be major.minor.patch, like the releases in openapi/releases/.`, rule: versionRule });
   } else if (compareVersions(currentVersion, releaseVersion) < 0) {
-    problems.push({ ...versionPlace, message: `info.version ${document.info.version} is lower than the latest release, ${release.version}; versions only go up.` });
+    problems.push({ ...versionPlace, message: `info.version ${document.info.version} is lower than the latest release, ${release.version}; versions only go up.`, rule: versionRule });
   } else if (currentVersion.major !== releaseVersion.major) {
     problems.push({
       ...versionPlace,
       message: `info.version ${document.info.version} leaves major version ${releaseVersion.major}: inside v1 only additive changes land, so raise the minor version instead (${formatVersion(nextMinorVersion(releaseVersion))}).`,
+      rule: versionRule,
     });
   } else if (impact === 'minor' && compareVersions(currentVersion, nextMinorVersion(releaseVersion)) < 0) {
     const needed = formatVersion(nextMinorVersion(releaseVersion));
     problems.push({
       ...versionPlace,
       message: `Since release ${release.version}: ${additiveSummary(changes, redoclyAdditions)}. That is an additive change: raise info.version to ${needed} or higher (it is ${document.info.version}).`,
+      rule: versionRule,
     });
   }
   return { release, problems, ...(impact === undefined ? {} : { impact }), changes };
@@ -288,7 +325,7 @@ async function main(): Promise<number> {
   const bundled = performance.now();
   const report = checkCompatibility(context);
   const finished = performance.now();
-  for (const problem of report.problems) console.error(`${problem.file}: ${problem.message}`);
+  for (const problem of report.problems) console.error(formatGateProblem(problem));
   const against = report.release === undefined ? 'no release yet' : `release ${report.release.version}`;
   const timing = `bundle ${((bundled - started) / 1000).toFixed(2)} s, compatibility step ${((finished - bundled) / 1000).toFixed(2)} s`;
   console.log(`${report.problems.length === 0 ? '✔' : '✖'} Compared with ${against}: ${report.problems.length} problem(s), highest impact ${report.impact ?? 'none'} (${timing}).`);

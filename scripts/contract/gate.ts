@@ -4,10 +4,23 @@ import type { OpenApiDocument } from '../../src/lib/document.ts';
 export interface GateProblem {
   /** Path of the offending file, relative to the project (e.g. `openapi/paths/action.yaml`). */
   file: string;
-  /** What is wrong, in a sentence that says which rule of the specification it breaks. */
+  /** What is wrong, in a sentence. */
   message: string;
   /** Line in `file` (1-based), when the tool that found the problem knows it. */
   line?: number;
+  /**
+   * The rule broken, as printed between brackets after the message: a check with the ids of
+   * src/lib/spec-rules.ts (`post-only: rule 4.1a, 4.1-r1`) or a tool's rule
+   * (`Redocly rule no-invalid-media-type-examples`). Every step of the gate sets it.
+   */
+  rule?: string;
+}
+
+/** A problem as `npm run lint` and `npm run build` print it: `file: line N: message [rule]`. */
+export function formatGateProblem(problem: GateProblem): string {
+  const where = problem.line === undefined ? '' : `line ${problem.line}: `;
+  const rule = problem.rule === undefined ? '' : ` [${problem.rule}]`;
+  return `${problem.file}: ${where}${problem.message}${rule}`;
 }
 
 /** What every step of `npm run lint` gets to look at. */

@@ -54,9 +54,53 @@ function toGateProblem(problem: RedoclyProblem, projectDirectory: string): GateP
   const location = problem.location[0];
   const source = location?.source.ref ?? '';
   const file = path.isAbsolute(source) ? path.relative(projectDirectory, source) : source;
-  const message = `${withoutProjectDirectory(problem.message, projectDirectory)} [Redocly rule ${problem.ruleId}]`;
+  const message = withoutProjectDirectory(problem.message, projectDirectory);
   const line = location?.start?.line;
-  return typeof line === 'number' ? { file, message, line } : { file, message };
+  const rule = `Redocly rule ${problem.ruleId}`;
+  return typeof line === 'number' ? { file, message, line, rule } : { file, message, rule };
+}
+
+const unparsable = /^Failed to parse: (.+)$/s;
+const unresolvable = /^Can't resolve \$ref: (.+)$/s;
+
+/**
+ * One cause, one problem. A file that is not valid YAML makes Redocly report it once for every
+ * `$ref` that reaches it, and again as a `$ref` it cannot resolve from every file that points at
+ * it: a single missing bracket became "16 problems in 9 files". This keeps one problem per
+ * unreadable file, at the line of the syntax error, and drops the echoes (an example that cannot
+ * be validated because of a $ref that cannot be resolved is one too).
+ */
+export function oneProblemPerCause(problems: readonly GateProblem[]): GateProblem[] {
+  const causes = new Map<string, { problem: GateProblem; references: number }>();
+  for (const problem of problems) {
+    const cause = unparsable.exec(problem.message)?.[1];
+    if (cause !== undefined && !causes.has(cause)) causes.set(cause, { problem, references: 0 });
+  }
+  // An example that cannot be validated because a $ref cannot be resolved echoes that $ref.
+  const anyUnresolvable = problems.some((problem) => unresolvable.test(problem.message) || unparsable.test(problem.message));
+  const seen = new Set<string>();
+  const kept: GateProblem[] = [];
+  for (const problem of problems) {
+    if (anyUnresolvable && /^Example validation errored: can't resolve reference /.test(problem.message)) continue;
+    const echo = unresolvable.exec(problem.message)?.[1] ?? unparsable.exec(problem.message)?.[1];
+    const cause = echo === undefined ? undefined : causes.get(echo);
+    if (cause !== undefined) {
+      if (unresolvable.test(problem.message)) cause.references += 1;
+      if (cause.problem !== problem) continue;
+    }
+    const key = `${problem.file}\u0000${problem.line ?? ''}\u0000${problem.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    kept.push(problem);
+  }
+  return kept.map((problem) => {
+    const cause = unparsable.exec(problem.message)?.[1];
+    const found = cause === undefined ? undefined : causes.get(cause);
+    if (cause === undefined || found === undefined) return problem;
+    const what = cause.replace(/ in "[^"]*" \((\d+):(\d+)\)\s*$/, ' at line $1, column $2');
+    const references = found.references === 0 ? '' : ` (${found.references} $ref${found.references === 1 ? '' : 's'} lead here, so nothing else could be checked)`;
+    return { ...problem, message: `This file is not valid YAML: ${what}${references}.`, rule: 'YAML syntax' };
+  });
 }
 
 /** The problems of a finished `redocly lint` run, from its exit code and its output. */
@@ -70,20 +114,14 @@ export function lintProblems(
   if (problems === undefined) {
     // Redocly stopped before linting (for example a broken `redocly.yaml`): pass on its words.
     const words = withoutProjectDirectory(`${outcome.stderr}${outcome.stdout}`.trim(), projectDirectory);
-    return [{ file: 'redocly.yaml', message: `redocly lint could not run: ${words || `exit code ${outcome.exitCode}`}` }];
+    return [{ file: 'redocly.yaml', message: `redocly lint could not run: ${words || `exit code ${outcome.exitCode}`}`, rule: 'Redocly configuration' }];
   }
-  const seen = new Set<string>();
-  const gateProblems: GateProblem[] = [];
-  for (const problem of problems.filter((candidate) => candidate.severity === 'error')) {
-    const gateProblem = toGateProblem(problem, projectDirectory);
-    // Redocly repeats a problem once for every place that reaches it; one report is enough.
-    const key = `${gateProblem.file}\u0000${gateProblem.line ?? ''}\u0000${gateProblem.message}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    gateProblems.push(gateProblem);
-  }
+  // Redocly repeats a problem once for every place that reaches it; one report is enough.
+  const gateProblems = oneProblemPerCause(
+    problems.filter((candidate) => candidate.severity === 'error').map((problem) => toGateProblem(problem, projectDirectory)),
+  );
   if (gateProblems.length === 0) {
-    return [{ file: root, message: `redocly lint failed (exit code ${outcome.exitCode}) without naming a problem.` }];
+    return [{ file: root, message: `redocly lint failed (exit code ${outcome.exitCode}) without naming a problem.`, rule: 'Redocly lint' }];
   }
   return gateProblems;
 }

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { bundleContract, ContractBundleError, contractRoot } from '../../src/lib/bundle.ts';
+import { bundleContract, ContractBundleError, contractRoot, type BundledContract } from '../../src/lib/bundle.ts';
 import { asOpenApiDocument, ContractError } from '../../src/lib/document.ts';
 import { contractChecksStep } from './checks.ts';
 import { compatibilityStep } from './compatibility.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
-import { redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type RedoclyLintRun } from './redocly-lint.ts';
+import { oneProblemPerCause, redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type RedoclyLintRun } from './redocly-lint.ts';
 
 /** The steps of `npm run lint`, in the order they run, after the bundle. */
 export const gateSteps: readonly GateStep[] = [
@@ -25,6 +25,11 @@ export interface GateOptions {
   root?: string;
   /** The steps to run; the gate's own steps unless a test picks others. */
   steps?: readonly GateStep[];
+  /**
+   * Where to write the bundle, relative to the project or absolute: `.generated/lint` by default.
+   * `loadGatedContract` passes a folder of its own, and publishes the bundle the gate checked.
+   */
+  bundleDirectory?: string;
 }
 
 export interface StepOutcome {
@@ -38,6 +43,8 @@ export interface GateResult {
   problems: GateProblem[];
   /** What each step that ran found; `Redocly bundle` comes first and, if it fails, alone. */
   steps: StepOutcome[];
+  /** The bundle every step looked at; absent when Redocly could not bundle the contract. */
+  bundle?: BundledContract;
 }
 
 const bundleStepName = 'Redocly bundle';
@@ -50,16 +57,18 @@ const bundleStepName = 'Redocly bundle';
 export function bundleFailureProblems(report: string, projectDirectory: string, root: string): GateProblem[] {
   const text = withoutProjectDirectory(report, projectDirectory);
   const problems: GateProblem[] = [];
+  const rule = 'Redocly bundle';
   const located = /^\[\d+\] (\S+?):(\d+):\d+\b.*\n\n(.+)$/gm;
   for (const match of text.matchAll(located)) {
-    problems.push({ file: match[1] ?? root, line: Number(match[2]), message: `Redocly cannot bundle the contract: ${match[3] ?? ''}` });
+    problems.push({ file: match[1] ?? root, line: Number(match[2]), message: match[3] ?? '', rule });
   }
   const unparsable = /^Failed to parse API description at (\S+?):\s*\n\s*(?:- )?(.+)$/m.exec(text);
   if (unparsable !== null) {
     const line = /\((\d+):\d+\)\s*$/.exec(unparsable[2] ?? '');
     problems.push({
       file: unparsable[1] ?? root,
-      message: `Redocly cannot bundle the contract, the file is not valid YAML: ${unparsable[2] ?? ''}`,
+      message: `Failed to parse: ${unparsable[2] ?? ''}`,
+      rule,
       ...(line === null ? {} : { line: Number(line[1]) }),
     });
   }
@@ -70,10 +79,11 @@ export function bundleFailureProblems(report: string, projectDirectory: string, 
     problems.push({
       file: quoted?.[1] ?? root,
       message: `Redocly cannot bundle the contract: ${words}`,
+      rule,
       ...(quoted === null ? {} : { line: Number(quoted[2]) }),
     });
   }
-  return problems;
+  return oneProblemPerCause(problems);
 }
 
 /**
@@ -93,8 +103,9 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const earlyLint: RedoclyLintRun | undefined = steps.includes(redoclyLintStep) ? startRedoclyLint(projectDirectory, root) : undefined;
 
   let context: GateContext;
+  let bundle: BundledContract;
   try {
-    const bundle = bundleContract(projectDirectory, root, gateBundleDirectory);
+    bundle = bundleContract(projectDirectory, root, options.bundleDirectory ?? gateBundleDirectory);
     context = {
       projectDirectory,
       root,
@@ -103,11 +114,19 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
       format,
     };
   } catch (error) {
-    earlyLint?.cancel();
     let problems: GateProblem[];
-    if (error instanceof ContractBundleError) problems = bundleFailureProblems(error.message, projectDirectory, root);
-    else if (error instanceof ContractError) problems = [{ file: root, message: error.message }];
-    else throw error;
+    if (error instanceof ContractBundleError) {
+      // Redocly's lint reads the same files and says the same, with structured locations, so its
+      // report is preferred to the bundler's text when it names the problem.
+      const linted = earlyLint === undefined ? [] : await earlyLint.problems;
+      problems = linted.some((problem) => problem.line !== undefined) ? linted : bundleFailureProblems(error.message, projectDirectory, root);
+    } else if (error instanceof ContractError) {
+      earlyLint?.cancel();
+      problems = [{ file: root, message: error.message, rule: 'OpenAPI 3.1' }];
+    } else {
+      earlyLint?.cancel();
+      throw error;
+    }
     return { ok: false, problems, steps: [{ name: bundleStepName, problems }] };
   }
 
@@ -117,5 +136,5 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
     outcomes.push({ name: step.name, problems: await problems });
   }
   const problems = outcomes.flatMap((outcome) => outcome.problems);
-  return { ok: problems.length === 0, problems, steps: outcomes };
+  return { ok: problems.length === 0, problems, steps: outcomes, bundle };
 }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -56,16 +56,22 @@ export function bundleContract(
   mkdirSync(absoluteOutput, { recursive: true });
   const jsonPath = path.join(absoluteOutput, 'v1.json');
   const yamlPath = path.join(absoluteOutput, 'v1.yaml');
+  // Written beside the final files and renamed over them, so that a build or a server reading
+  // the bundle while another process bundles again never reads half a file.
+  const pending = (file: string): string => file.replace(/\.(json|yaml)$/, `.${process.pid}.pending.$1`);
   try {
-    runRedocly(['bundle', root, '--output', jsonPath, '--lint-config=error'], projectDirectory);
+    runRedocly(['bundle', root, '--output', pending(jsonPath), '--lint-config=error'], projectDirectory);
   } catch (error) {
+    rmSync(pending(jsonPath), { force: true });
     const failure = error as { stdout?: string; stderr?: string };
     throw new ContractBundleError(
       `Redocly could not bundle ${root}:\n${failure.stderr ?? ''}${failure.stdout ?? ''}`,
     );
   }
-  const document: unknown = JSON.parse(readFileSync(jsonPath, 'utf8'));
+  const document: unknown = JSON.parse(readFileSync(pending(jsonPath), 'utf8'));
   // One Redocly run is enough: the YAML download is the same bundled document, serialised again.
-  writeFileSync(yamlPath, stringify(document, { lineWidth: 0 }));
+  writeFileSync(pending(yamlPath), stringify(document, { lineWidth: 0 }));
+  renameSync(pending(jsonPath), jsonPath);
+  renameSync(pending(yamlPath), yamlPath);
   return { jsonPath, yamlPath, document };
 }

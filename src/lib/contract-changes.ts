@@ -695,8 +695,9 @@ export function compareContracts(base: OpenApiDocument, revision: OpenApiDocumen
   const baseMembers = new Map(membersOf(base).map((member) => [member.key, member]));
   for (const member of membersOf(revision)) {
     const before = baseMembers.get(member.key);
-    // A field or action that arrives already deprecated is told by its own entry.
-    if (before === undefined || before.deprecated === member.deprecated) continue;
+    // A field or action that arrives already deprecated gets a deprecation entry beside its
+    // addition: a reader scanning a version's deprecations must not have to read its additions.
+    if (before === undefined ? !member.deprecated : before.deprecated === member.deprecated) continue;
     const action = member.action === undefined ? {} : { action: member.action };
     if (member.deprecated) {
       // Semantic Versioning 2.0.0, item 7: marking something deprecated takes a minor version.

@@ -54,6 +54,15 @@ export interface ErrorTableRow {
 /** RFC 9110, section 15.5.10: 409 Conflict is the answer to a request the resource's current state refuses. */
 export const conflictStatus = '409';
 
+/** RFC 9110, section 15.5.1: 400 Bad Request is the answer to a request the server cannot use as sent. */
+export const badRequestStatus = '400';
+
+/** RFC 9110, section 15.5.5: 404 Not Found is the answer when nothing matches the request. */
+export const notFoundStatus = '404';
+
+/** RFC 9110, section 15.6.1: 500 Internal Server Error is the answer when the server itself failed. */
+export const internalErrorStatus = '500';
+
 /** RFC 9110, section 15.5.2: 401 Unauthorized is the answer to a request without valid credentials. */
 export const unauthorizedStatus = '401';
 
@@ -62,6 +71,10 @@ export const errorCodeField = 'code';
 
 /** The property of every error body that explains the error to people (WordPress REST's envelope). */
 export const errorMessageField = 'message';
+
+/** WordPress's error envelope: the member that carries the details, and the status repeated in it. */
+export const errorDataField = 'data';
+export const errorStatusMember = 'status';
 
 /** RFC 9110, section 10.2.3: the header that says how long to wait before trying again. */
 export const retryAfterHeader = 'Retry-After';
@@ -104,6 +117,27 @@ function errorCodesOf(document: OpenApiDocument, body: ResolvedSchema, status: s
   });
 }
 
+/**
+ * An error body's details repeat the HTTP status, and the document pins that member to the one
+ * status of the response (`const: 409`), so a deployment answering `data.status: 400` in a 409 is
+ * off the contract. A body whose details do not say so is refused here, naming the place.
+ */
+function assertStatusPinned(document: OpenApiDocument, body: ResolvedSchema, status: string): void {
+  const dataPointer = childPointer(body.pointer, 'properties', errorDataField);
+  const data = body.schema.properties?.[errorDataField];
+  if (data === undefined) throw contractError(body.pointer, `the ${status} body has no \`${errorDataField}\` member`);
+  const details = resolveSchema(document, data, dataPointer);
+  const member = details.schema.properties?.[errorStatusMember];
+  const memberPointer = childPointer(details.pointer, 'properties', errorStatusMember);
+  if (member === undefined || !details.schema.required?.includes(errorStatusMember)) {
+    throw contractError(details.pointer, `\`${errorStatusMember}\` is expected to be a required member: WordPress repeats the HTTP status there`);
+  }
+  const pinned: unknown = resolveSchema(document, member, memberPointer).schema.const;
+  if (pinned !== Number(status)) {
+    throw contractError(memberPointer, `is expected to be \`const: ${status}\`, the status of the response that carries it`);
+  }
+}
+
 function examplesOf(document: OpenApiDocument, examples: unknown, pointer: string): NamedExample[] {
   if (!isRecord(examples)) return [];
   return Object.entries(examples).map(([name, value]) => {
@@ -128,6 +162,7 @@ export function listResponses(document: OpenApiDocument, endpoint: Endpoint): Re
     const media = isRecord(content) ? content[jsonMediaType] : undefined;
     const mediaPointer = childPointer(response.pointer, 'content', jsonMediaType);
     const body = isRecord(media) ? resolveSchema(document, media.schema, childPointer(mediaPointer, 'schema')) : undefined;
+    if (body !== undefined && isErrorStatus(status)) assertStatusPinned(document, body, status);
     return {
       status,
       description,

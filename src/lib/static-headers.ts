@@ -1,8 +1,8 @@
 /**
  * Reads `public/_headers`, the response-header file of the common static hosts (Netlify,
- * Cloudflare Pages): a path pattern on its own line, then indented `Name: value` lines. Tests use
- * it to check the file against the discovery settings, and a local static server can use it to
- * answer the way the production host will.
+ * Cloudflare Pages): a path pattern on its own line, then indented `Name: value` lines. The one
+ * reader of that file: tests check it against the discovery settings with it, and the host-like
+ * server (scripts/static-host.ts) answers with it the way the production host will.
  */
 export interface HeaderRule {
   /** Path pattern; `*` matches any run of characters, including slashes. */
@@ -41,7 +41,7 @@ function matches(pattern: string, pathname: string): boolean {
 }
 
 /** The headers a host sends for `pathname`: every matching rule applies, later values added. */
-export function headersFor(rules: HeaderRule[], pathname: string): Map<string, string[]> {
+export function headersFor(rules: readonly HeaderRule[], pathname: string): Map<string, string[]> {
   const result = new Map<string, string[]>();
   for (const rule of rules) {
     if (!matches(rule.pattern, pathname)) continue;
@@ -51,4 +51,12 @@ export function headersFor(rules: HeaderRule[], pathname: string): Map<string, s
     }
   }
   return result;
+}
+
+/**
+ * The headers as a response carries them: Netlify and Cloudflare Pages join the values of a
+ * header that several matching rules set into one comma-separated value, in file order.
+ */
+export function joinedHeadersFor(rules: readonly HeaderRule[], pathname: string): Map<string, string> {
+  return new Map([...headersFor(rules, pathname)].map(([name, values]) => [name, values.join(', ')]));
 }

@@ -1,11 +1,7 @@
 import { expect, test, type APIRequestContext, type TestInfo } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
 import { expectedDocument } from './support/contract.ts';
-import { isPublishedUrl, previewPath, publishedOrigin, sitemapPagePaths, staticHostURL } from './support/site.ts';
-
-// Crawlers meet the site on its host, which serves files without an extension and applies
-// `_headers`; `astro preview` does neither.
-test.use({ baseURL: staticHostURL() });
+import { isPublishedUrl, previewPath, publishedOrigin, sitemapPagePaths } from './support/site.ts';
 
 /**
  * Checks that every URL a discovery file names exists. URLs on the site's configured origin

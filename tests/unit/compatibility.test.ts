@@ -239,3 +239,29 @@ describe('[9.4] responses may be opened to additions inside v1; requests stay st
     });
   }
 });
+
+describe('an edited oneOf branch, which Redocly reports as removed and added', () => {
+  const retryAfter = 'openapi/components/headers/RetryAfter.yaml';
+  const dateBranch = '    - type: string\n      description: An HTTP date (IMF-fixdate) after which to retry.\n';
+
+  it('passes when a response branch only gains a constraint (fewer values sent, all readable as before)', () => {
+    const copy = copyContract();
+    try {
+      copy.replace(retryAfter, dateBranch, `${dateBranch}      maxLength: 29\n`);
+      assert.deepEqual(messagesOf(copy), []);
+    } finally {
+      copy.remove();
+    }
+  });
+
+  it('fails when a response branch changes its type', () => {
+    const copy = copyContract();
+    try {
+      copy.replace(retryAfter, dateBranch, dateBranch.replace('type: string', 'type: number'));
+      const messages = messagesOf(copy);
+      assert.ok(messages.some((message) => /breaks release 1\.0\.0/.test(message)), messages.join('\n'));
+    } finally {
+      copy.remove();
+    }
+  });
+});

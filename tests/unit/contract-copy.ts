@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -25,6 +25,27 @@ export function copyContract(): ContractCopy {
   const directory = mkdtempSync(path.join(tmpdir(), 'contract-gate-'));
   cpSync(path.join(projectDirectory, 'openapi'), path.join(directory, 'openapi'), { recursive: true });
   cpSync(path.join(projectDirectory, 'redocly.yaml'), path.join(directory, 'redocly.yaml'));
+  return contractCopyAt(directory);
+}
+
+/** What a build leaves behind, and the dependencies, which the copy links to instead. */
+const notCopied = new Set(['node_modules', '.git', 'dist', '.astro', '.generated', 'test-results', 'playwright-report', 'bench-results']);
+
+/**
+ * A throw-away copy of the whole project, sources and configuration, sharing the real
+ * `node_modules` through a link: enough to run `astro build` or `astro dev` over a broken contract.
+ */
+export function copyProject(): ContractCopy {
+  const directory = mkdtempSync(path.join(tmpdir(), 'project-copy-'));
+  for (const entry of readdirSync(projectDirectory)) {
+    if (notCopied.has(entry)) continue;
+    cpSync(path.join(projectDirectory, entry), path.join(directory, entry), { recursive: true });
+  }
+  symlinkSync(path.join(projectDirectory, 'node_modules'), path.join(directory, 'node_modules'), 'dir');
+  return contractCopyAt(directory);
+}
+
+function contractCopyAt(directory: string): ContractCopy {
   const absolute = (file: string): string => path.join(directory, file);
   const copy: ContractCopy = {
     directory,

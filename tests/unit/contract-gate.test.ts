@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import type { GateProblem } from '../../scripts/contract/gate.ts';
+import { formatGateProblem, type GateProblem } from '../../scripts/contract/gate.ts';
 import { runGate, type GateResult } from '../../scripts/contract/run-gate.ts';
 import { copyContract, type ContractCopy } from './contract-copy.ts';
 
@@ -32,10 +32,12 @@ async function gateOverBrokenCopy(breakContract: (copy: ContractCopy) => void): 
 
 function assertRejected(result: GateResult, ...expectations: Expectation[]): void {
   assert.equal(result.ok, false, 'the gate accepted a broken contract');
-  const report = result.problems.map((problem: GateProblem) => `  ${problem.file}: ${problem.message}`).join('\n');
+  const report = result.problems.map((problem: GateProblem) => `  ${formatGateProblem(problem)}`).join('\n');
+  for (const problem of result.problems) assert.ok(problem.rule !== undefined && problem.rule !== '', `no rule named: ${formatGateProblem(problem)}`);
   for (const expected of expectations) {
+    // Matched against the line people read, `file: line N: message [rule]`.
     assert.ok(
-      result.problems.some((problem) => problem.file === expected.file && expected.message.test(problem.message)),
+      result.problems.some((problem) => problem.file === expected.file && expected.message.test(formatGateProblem(problem))),
       `expected a problem in ${expected.file} matching ${expected.message}; the gate reported:\n${report}`,
     );
   }
@@ -77,7 +79,7 @@ describe('the gate', () => {
     assertRejected(
       result,
       { file: root, message: /OAuth 2\.0 and OpenID Connect schemes are not allowed.*rule\/no-oauth-security-schemes/ },
-      { file: root, message: /Security scheme "shopOAuth" \(type oauth2\).*credential-in-body-only.*§5\.7/ },
+      { file: root, message: /Security scheme "shopOAuth" \(type oauth2\).*\[credential-in-body-only: rule 5\.1, 5\.7\]/ },
     );
   });
 
@@ -88,7 +90,7 @@ describe('the gate', () => {
     assertRejected(
       result,
       { file: 'openapi/components/responses/TooManyRequests.yaml', message: /must declare the Retry-After header.*Redocly rule/ },
-      { file: 'openapi/components/responses/TooManyRequests.yaml', message: /does not declare the Retry-After header.*rate-limit-response.*§7/ },
+      { file: 'openapi/components/responses/TooManyRequests.yaml', message: /does not declare the Retry-After header.*\[rate-limit-response: rule 7\.1, 8\.2\]/ },
     );
   });
 
@@ -96,7 +98,7 @@ describe('the gate', () => {
     const result = await gateOverBrokenCopy((copy) =>
       copy.replace(actionPath, "    '429':\n      $ref: ../components/responses/TooManyRequests.yaml\n", ''),
     );
-    assertRejected(result, { file: actionPath, message: /no 429 response.*rate-limit-response.*interface-spec\.md §7/ });
+    assertRejected(result, { file: actionPath, message: /no 429 response.*\[rate-limit-response: rule 7\.1, 8\.2\]/ });
   });
 
   test('rejects an example of the wrong type', async () => {
@@ -124,7 +126,7 @@ describe('the gate', () => {
     const result = await gateOverBrokenCopy((copy) =>
       copy.replace(schema, 'required: [api_key, action, subscription_id]', 'required: [action, subscription_id]'),
     );
-    assertRejected(result, { file: schema, message: /trial_end branch does not list "api_key" under required.*api-key-in-body.*§5\.1/ });
+    assertRejected(result, { file: schema, message: /trial_end branch does not list "api_key" under required.*\[api-key-in-body: rule 2\.1, 5\.1\]/ });
   });
 
   test('rejects a contract with an action dropped', async () => {
@@ -135,7 +137,7 @@ describe('the gate', () => {
     });
     assertRejected(
       result,
-      { file: actionRequest, message: /No branch of the request body's oneOf has action "payment_failed".*eight-actions.*§4\.1/ },
+      { file: actionRequest, message: /No branch of the request body's oneOf has action "payment_failed".*\[eight-actions: rule 4\.1c/ },
       { file: actionRequest, message: /discriminator mapping has no entry for "payment_failed"/ },
     );
   });
@@ -158,7 +160,7 @@ describe('the gate', () => {
     const result = await gateOverBrokenCopy((copy) =>
       copy.replace(root, '  /action:\n    $ref: paths/action.yaml\n', '  /action:\n    $ref: paths/action.yaml\n  /status:\n    $ref: paths/action.yaml\n'),
     );
-    assertRejected(result, { file: root, message: /declares 2 paths \("\/action", "\/status"\).*single-endpoint.*§4\.1/ });
+    assertRejected(result, { file: root, message: /declares 2 paths \("\/action", "\/status"\).*\[single-endpoint: rule 1\.2, 4\.1b/ });
   });
 
   test('rejects a GET beside the POST', async () => {
@@ -181,7 +183,7 @@ describe('the gate', () => {
         ].join('\n'),
       ),
     );
-    assertRejected(result, { file: actionPath, message: /declares GET beside POST.*post-only.*§4\.1/ });
+    assertRejected(result, { file: actionPath, message: /declares GET beside POST.*\[post-only: rule 4\.1a, 4\.1-r1\]/ });
   });
 
   test('rejects a server under /v2/', async () => {
@@ -198,10 +200,21 @@ describe('the gate', () => {
     assertRejected(result, { file: root, message: /uses http:\/\/; the endpoint is served over https only.*single-endpoint/ });
   });
 
+  test('rejects a second request media type beside application/json [4.1a]', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.editYaml(actionRequest, (requestBody) => {
+        const content = requestBody.content as Record<string, unknown>;
+        content['application/x-www-form-urlencoded'] = structuredClone(content['application/json']);
+      }),
+    );
+    assertRejected(result, { file: actionRequest, message: /accepts application\/x-www-form-urlencoded beside application\/json.*json-request-only/ });
+  });
+
   test('stops at a dangling $ref, naming the file and line Redocly reports', async () => {
     const schema = 'openapi/components/schemas/PauseSubscriptionRequest.yaml';
     const result = await gateOverBrokenCopy((copy) => copy.replace(schema, '$ref: ./Note.yaml', '$ref: ./Notes.yaml'));
-    assertRejected(result, { file: schema, message: /Redocly cannot bundle the contract: Can't resolve \$ref.*Notes\.yaml/ });
+    assertRejected(result, { file: schema, message: /Can't resolve \$ref.*Notes\.yaml/ });
+    assert.equal(result.problems.length, 1, 'one dangling $ref is one problem');
     assert.equal(result.problems.find((problem) => problem.file === schema)?.line, 18);
     assert.deepEqual(result.steps.map((step) => step.name), ['Redocly bundle'], 'no step should run without a bundle');
   });
@@ -209,12 +222,20 @@ describe('the gate', () => {
   test('stops at a YAML syntax error in a component file', async () => {
     const example = 'openapi/components/examples/TrialEndRequest.yaml';
     const result = await gateOverBrokenCopy((copy) => copy.replace(example, 'action: trial_end', 'action: [trial_end'));
-    assertRejected(result, { file: example, message: /Redocly cannot bundle the contract: Failed to parse/ });
+    assertRejected(result, { file: example, message: /: line \d+: This file is not valid YAML: .*\[YAML syntax\]$/ });
     assert.deepEqual(result.steps.map((step) => step.name), ['Redocly bundle']);
+  });
+
+  test('reports a YAML syntax error in a file many others reference as one problem', async () => {
+    const note = 'openapi/components/schemas/Note.yaml';
+    const result = await gateOverBrokenCopy((copy) => copy.replace(note, 'type: string', 'type: [string'));
+    assert.equal(result.problems.length, 1, result.problems.map(formatGateProblem).join('\n'));
+    assertRejected(result, { file: note, message: /^openapi\/components\/schemas\/Note\.yaml: line 2: This file is not valid YAML: .*\(8 \$refs lead here/ });
   });
 
   test('stops at a YAML syntax error in the root file', async () => {
     const result = await gateOverBrokenCopy((copy) => copy.replace(root, 'info:\n  title:', 'info:\n title:'));
-    assertRejected(result, { file: root, message: /Redocly cannot bundle the contract, the file is not valid YAML/ });
+    assertRejected(result, { file: root, message: /: line \d+: This file is not valid YAML/ });
+    assert.equal(result.problems.length, 1);
   });
 });

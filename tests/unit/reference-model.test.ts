@@ -108,11 +108,11 @@ describe('the fields', () => {
 
     const note = field('pause_subscription', 'note');
     assert.equal(note.required, false);
-    assert.deepEqual(note.constraints, [{ keyword: 'maxLength', label: 'at most 500 characters' }]);
+    assert.deepEqual(note.constraints, [{ keyword: 'maxLength', label: 'at most 500 characters', limit: 500 }]);
 
     const subscription = field('cancel_subscription', 'subscription_id');
     assert.equal(subscription.type, 'integer');
-    assert.deepEqual(subscription.constraints, [{ keyword: 'minimum', label: 'at least 1' }]);
+    assert.deepEqual(subscription.constraints, [{ keyword: 'minimum', label: 'at least 1', limit: 1 }]);
 
     const selector = field('trial_end', 'action');
     assert.deepEqual(selector.constraints, [{ keyword: 'const', label: 'always', values: ['trial_end'] }]);

@@ -17,6 +17,8 @@ const newField = 'pause_reason';
 const newFieldDescription = 'Why the subscription is paused, in a few words, for the shop team.';
 
 let copy: string;
+/** The version of the copy that announces its deprecations. */
+let announcingVersion = '';
 
 /**
  * Copies the project without what a build or an install leaves, and gives the copy a
@@ -81,6 +83,13 @@ describe('a contract change reaches every page that shows it after a rebuild, wi
     editYaml('openapi/components/schemas/TrialEndRequest.yaml', (schema) => {
       schema.deprecated = true;
     });
+    // A deprecation is an additive change, so the copy announces it in a new minor version.
+    editYaml('openapi/openapi.yaml', (root) => {
+      const info = root.info as { version: string };
+      const [major = 1, minor = 0] = info.version.split('.').map(Number);
+      announcingVersion = `${major}.${minor + 1}.0`;
+      info.version = announcingVersion;
+    });
     // The installed Astro, run by this Node (24, the project's own) rather than whatever `node` is first on PATH.
     await run(process.execPath, [path.join(copy, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], {
       cwd: copy,
@@ -90,7 +99,7 @@ describe('a contract change reaches every page that shows it after a rebuild, wi
   });
 
   after(() => {
-    if (copy !== undefined) rmSync(copy, { recursive: true, force: true });
+    if (copy !== undefined && process.env.KEEP_COPY === undefined) rmSync(copy, { recursive: true, force: true });
   });
 
   test('the changed description is on every action page and the endpoint page, the old one nowhere', () => {
@@ -132,6 +141,18 @@ describe('a contract change reaches every page that shows it after a rebuild, wi
     const own = page('reference/actions/trial_end');
     assert.match(own, /<h1[^>]*>trial_end<\/h1>/);
     assert.match(own.slice(own.indexOf('<main')), /class="sl-badge[^"]*"[^>]*>Deprecated</);
+  });
+
+  test('[9.5] the changelog lists the deprecated field and action under the version that announced them', () => {
+    const html = page('changelog');
+    const deprecatedNow = /<h2 id="deprecated-now">[\s\S]*?(?=<section)/.exec(html)?.[0] ?? '';
+    for (const name of [newField, 'trial_end']) {
+      assert.match(deprecatedNow, new RegExp(`<code>${name}</code>[\\s\\S]*?Announced in\\s*<a href="#version-${announcingVersion.replaceAll('.', '-')}">`), `“Deprecated now” lists ${name}`);
+    }
+    const section = new RegExp(`<section aria-labelledby="version-${announcingVersion.replaceAll('.', '-')}">[\\s\\S]*?</section>`).exec(html)?.[0] ?? '';
+    const deprecatedList = /<h3[^>]*>Deprecated<\/h3>\s*<ul>([\s\S]*?)<\/ul>/.exec(section)?.[1] ?? '';
+    assert.match(deprecatedList, new RegExp(`<code>${newField}</code>`), `version ${announcingVersion} lists ${newField} as deprecated`);
+    assert.match(deprecatedList, /<code>trial_end<\/code>/, `version ${announcingVersion} lists trial_end as deprecated`);
   });
 
   test('the edits were made to the copy, not to the project', () => {

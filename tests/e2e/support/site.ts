@@ -60,10 +60,3 @@ export async function sitemapPagePaths(request: APIRequestContext): Promise<stri
 export function actionPath(identifier: string): string {
   return `/reference/actions/${identifier}/`;
 }
-
-/** Where the runner serves the same build as a static host would (see playwright.config.ts). */
-export function staticHostURL(): string {
-  const port = process.env.E2E_HOST_PORT;
-  if (port === undefined) throw new Error('E2E_HOST_PORT is not set: run the tests through playwright.config.ts');
-  return `http://127.0.0.1:${port}`;
-}

@@ -1,0 +1,89 @@
+/**
+ * The host-like server behind `npm run preview`, the browser tests and the benchmark, over real
+ * HTTP: a small built site with the project's own `public/_headers` and its server card.
+ */
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { serveLikeAStaticHost, type StaticHost } from '../../scripts/static-host.ts';
+import { projectDirectory } from './contract-copy.ts';
+
+let site: StaticHost;
+let siteDirectory: string;
+
+before(async () => {
+  siteDirectory = mkdtempSync(path.join(tmpdir(), 'static-host-'));
+  cpSync(path.join(projectDirectory, 'public'), siteDirectory, { recursive: true });
+  // Two rules that both set Link on one page: hosts join the values.
+  const headers = readFileSync(path.join(projectDirectory, 'public/_headers'), 'utf8');
+  writeFileSync(path.join(siteDirectory, '_headers'), `${headers}\n/guide/*\n  Link: </a>; rel="first"\n/guide/\n  Link: </b>; rel="second"\n`);
+  writeFileSync(path.join(siteDirectory, '.well-known/api-catalog'), '{"linkset":[]}');
+  writeFileSync(path.join(siteDirectory, '404.html'), '<!doctype html><title>Page not found</title>');
+  mkdirSync(path.join(siteDirectory, 'guide'));
+  writeFileSync(path.join(siteDirectory, 'guide/index.html'), '<!doctype html><title>Guide</title>');
+  site = await serveLikeAStaticHost(siteDirectory);
+});
+
+after(async () => {
+  await site.close();
+  rmSync(siteDirectory, { recursive: true, force: true });
+});
+
+function get(pathname: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${site.origin}${pathname}`, { redirect: 'manual', ...init });
+}
+
+describe('the host-like server', () => {
+  test('serves the server card with the media type of _headers, CORS open', async () => {
+    const response = await get('/.well-known/mcp/server-card.json');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/mcp-server-card+json');
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+    assert.deepEqual(await response.json(), JSON.parse(readFileSync(path.join(projectDirectory, 'public/.well-known/mcp/server-card.json'), 'utf8')));
+  });
+
+  test('serves a file without an extension, the API catalog, with its linkset type', async () => {
+    const response = await get('/.well-known/api-catalog');
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/linkset\+json; profile="https:\/\/www\.rfc-editor\.org\/info\/rfc9727"$/);
+    assert.match(response.headers.get('link') ?? '', /rel="api-catalog"/);
+  });
+
+  test('joins the values of a header that several matching rules set', async () => {
+    const response = await get('/guide/');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('link'), '</a>; rel="first", </b>; rel="second"');
+    assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
+  });
+
+  test('redirects a folder without its trailing slash, keeping the query', async () => {
+    const response = await get('/guide?from=test');
+    assert.equal(response.status, 301);
+    assert.equal(response.headers.get('location'), '/guide/?from=test');
+  });
+
+  test('answers 404 with the 404 page for a missing path, the _headers file and a path outside the site', async () => {
+    for (const pathname of ['/missing/', '/_headers', '/%2e%2e/%2e%2e/etc/passwd']) {
+      const response = await get(pathname);
+      assert.equal(response.status, 404, pathname);
+      assert.match(await response.text(), /Page not found/, pathname);
+    }
+  });
+
+  test('compresses text for a browser that accepts gzip, and answers HEAD without a body', async () => {
+    const compressed = await get('/guide/', { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(compressed.headers.get('content-encoding'), 'gzip');
+    const head = await get('/guide/', { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(await head.text(), '');
+  });
+
+  test('refuses methods a static host does not take', async () => {
+    const response = await get('/guide/', { method: 'POST', body: '{}' });
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('allow'), 'GET, HEAD');
+  });
+});
