@@ -31,7 +31,7 @@ describe('the compatibility step on the contract as it is', () => {
 async function gateOver(copy: ContractCopy): Promise<{ all: string[]; compatibility: string[] }> {
   const result = await runGate({ projectDirectory: copy.directory });
   const step = result.steps.find((outcome) => outcome.name === compatibilityStep.name);
-  const lines = (problems: GateProblem[]): string[] => problems.map((problem) => `${problem.file}: ${problem.message}`);
+  const lines = (problems: GateProblem[]): string[] => problems.map((problem) => `${problem.file}: ${problem.message}${problem.rule === undefined ? "" : ` [${problem.rule}]`}`);
   return { all: lines(result.problems), compatibility: lines(step?.problems ?? []) };
 }
 
