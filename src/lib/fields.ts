@@ -1,4 +1,5 @@
 import type { OpenApiDocument, SchemaObject } from './document.ts';
+import { extensibleValues, withoutExtensibleMarker } from './extensible-enum.ts';
 import type { ResolvedSchema } from './schemas.ts';
 import { alternatives, childPointer, contractError, resolveSchema } from './schemas.ts';
 
@@ -77,6 +78,10 @@ export function constraintsOf(schema: SchemaObject, pointer: string): Constraint
   if (Array.isArray(schema.enum)) {
     constraints.push({ keyword: 'enum', label: 'one of', values: literals('enum', schema.enum) });
   }
+  const known = extensibleValues(schema);
+  if (known !== undefined) {
+    constraints.push({ keyword: 'extensibleEnum', label: 'one of these, or a value a later release adds:', values: known });
+  }
   const minLength = number('minLength');
   if (minLength !== undefined) constraints.push({ keyword: 'minLength', label: `at least ${plural(minLength, 'character')}`, limit: minLength });
   const maxLength = number('maxLength');
@@ -129,7 +134,7 @@ export function fieldsOf(document: OpenApiDocument, object: ResolvedSchema): Fie
       type: typeLabel(document, field),
       required: required.includes(name),
       constraints: constraintsOf(field.schema, field.pointer),
-      description: field.schema.description ?? '',
+      description: withoutExtensibleMarker(field.schema.description ?? ''),
       deprecated: field.schema.deprecated === true,
       pointer: field.pointer,
     };

@@ -59,6 +59,21 @@ export function targetStates(transition: ActionTransition): string[] {
 }
 
 /**
+ * The actions that would change a subscription in `status`, in the order of the request body:
+ * what a refusal's `allowed_actions` lists. An action whose target status already holds is left
+ * out, since it would only answer `changed: false`; from a final status the list is empty.
+ */
+export function actionsThatChange(lifecycle: Lifecycle, status: string): string[] {
+  return lifecycle.transitions
+    .filter((transition) =>
+      transition.kind === 'fixed'
+        ? transition.from.includes(status) && transition.to !== status
+        : transition.moves.some((move) => move.from === status && move.to.some((target) => target !== status)),
+    )
+    .map((transition) => transition.action);
+}
+
+/**
  * The statuses from which an action is refused, in the enum's order. A subscription already in
  * a fixed transition's target is not refused: the action succeeds and changes nothing, which is
  * what makes a retried request safe.

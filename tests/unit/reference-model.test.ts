@@ -127,6 +127,17 @@ describe('the fields', () => {
     assert.deepEqual(status.constraints[0]?.values, model.lifecycle.states);
   });
 
+  test('of a response show an extensible enum as its known values, open to more, without the marker', () => {
+    const action = model.resultFields.find((candidate) => candidate.name === 'action');
+    assert.ok(action);
+    assert.equal(action.type, 'string');
+    assert.deepEqual(action.constraints, [
+      { keyword: 'extensibleEnum', label: 'one of these, or a value a later release adds:', values: model.actions.map((candidate) => candidate.identifier) },
+    ]);
+    assert.doesNotMatch(action.description, /^Extensible enum\./);
+    assert.match(action.description, /^The action that was performed/);
+  });
+
   test('belong to the action that has them only', () => {
     assert.equal(field('payment_failed', 'order_id').required, false);
     assert.ok(!action('pause_subscription').fields.some((candidate) => candidate.name === 'order_id'));
@@ -218,7 +229,8 @@ describe('the responses', () => {
     assert.equal(throttled.status, '429');
     assert.equal(throttled.body, undefined);
     const retryAfter = throttled.headers.find((header) => header.name === 'Retry-After');
-    assert.equal(retryAfter?.required, true);
+    // The hosting environment sets it, so the document describes it without promising it.
+    assert.equal(retryAfter?.required, false);
     assert.equal(retryAfter?.type, 'integer or string');
     assert.deepEqual(errorTable(model.responses).find((row) => row.status === '429')?.code, null);
   });

@@ -102,7 +102,6 @@ describe('every code sample runs against the sandbox', { concurrency: 4 }, () =>
 
         const conflict = await runAgainstSandbox(page, sample, refusing);
         assert.notEqual(conflict.run.exitCode, 0, `${language} ${page.action.identifier} from ${refusing} must fail: ${describeRun(conflict.run)}`);
-        assert.match(conflict.run.output, new RegExp(`\\b${refused.status}\\b`), `${language} ${page.action.identifier} reports the status: ${describeRun(conflict.run)}`);
         assert.ok(conflict.run.output.includes(refusedCode.code), `${language} ${page.action.identifier} names ${refusedCode.code}: ${describeRun(conflict.run)}`);
         assert.equal(conflict.after, refusing, 'a refused action changes nothing');
 
