@@ -105,7 +105,13 @@ export default defineConfig({
             { label: 'Check an install', link: '/conformance/' },
           ],
         },
-        { label: 'Product-information server', link: '/product-information-server/' },
+        {
+          label: 'Product',
+          items: [
+            { label: 'Product-information server', link: '/product-information-server/' },
+            { label: 'Product facts', link: '/product/' },
+          ],
+        },
       ],
     }),
   ],

@@ -12,6 +12,26 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatGateProblem, type GateProblem } from './contract/gate.ts';
 import { runGate, type GateResult } from './contract/run-gate.ts';
+import { productFactsFile, ProductFactsError, readProductFacts, unpublishedFacts } from '../src/lib/product-facts.ts';
+
+/**
+ * The product facts are the publisher's to fill: an invalid file fails the gate, while values
+ * still marked not yet published only warn, since the specification gives none of them.
+ */
+function productFactsReport(projectDirectory: string): boolean {
+  try {
+    const unpublished = unpublishedFacts(readProductFacts(projectDirectory));
+    if (unpublished.length > 0) {
+      console.log(`⚠ ${productFactsFile}: not yet published: ${unpublished.join(', ')}. The product page and the product-information server say so until the publisher fills them in.`);
+    }
+    return true;
+  } catch (error) {
+    if (!(error instanceof ProductFactsError)) throw error;
+    console.log(error.message);
+    console.log(`✖ ${productFactsFile} does not follow its schema (src/lib/product-facts.ts).`);
+    return false;
+  }
+}
 
 const formats = ['stylish', 'github-actions'] as const;
 type Format = (typeof formats)[number];
@@ -85,7 +105,7 @@ async function main(): Promise<number> {
     for (const line of formatProblem(problem, format)) console.log(line);
   }
   console.log(summarize(result, (performance.now() - started) / 1000));
-  return result.ok ? 0 : 1;
+  return result.ok && productFactsReport(projectDirectory) ? 0 : 1;
 }
 
 if (import.meta.main) {

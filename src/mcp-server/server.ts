@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import { toolCatalogue } from './catalogue.ts';
 import type { ServerIdentity } from './identity.ts';
 import {
   actionDetails,
@@ -34,8 +35,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
   server.registerTool(
     'api_overview',
     {
-      title: 'API overview',
-      description: 'The one endpoint and its method, where the API key travels, every action in one line, the errors, the 429 and Retry-After rule, the courtesy pace and versioning.',
+      ...toolCatalogue.api_overview,
       inputSchema: z.object({}),
       outputSchema: looseObject,
       annotations: readOnly,
@@ -46,8 +46,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
   server.registerTool(
     'action_details',
     {
-      title: 'One action in detail',
-      description: 'The fields of one action, the statuses it accepts and leads to, its errors, its request example and the link to its reference page.',
+      ...toolCatalogue.action_details,
       inputSchema: z.object({ action: z.enum(actionIdentifiers(knowledge)).describe('The action identifier') }),
       outputSchema: looseObject,
       annotations: readOnly,
@@ -58,8 +57,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
   server.registerTool(
     'search_docs',
     {
-      title: 'Search the documentation',
-      description: 'Finds documentation pages (guides and reference) by their words: titles, absolute URLs and short snippets.',
+      ...toolCatalogue.search_docs,
       inputSchema: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).default(5) }),
       outputSchema: looseObject,
       annotations: readOnly,
@@ -70,8 +68,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
   server.registerTool(
     'read_page',
     {
-      title: 'Read a documentation page',
-      description: 'One documentation page as Markdown, by its URL or path (for example /quickstart/).',
+      ...toolCatalogue.read_page,
       inputSchema: z.object({ url: z.string().min(1).max(500) }),
       outputSchema: looseObject,
       annotations: readOnly,
@@ -82,8 +79,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
   server.registerTool(
     'product_information',
     {
-      title: 'Product information',
-      description: 'Editions (free versus paid), pricing, supported payment gateways and features. Unpublished values say so and where they will appear.',
+      ...toolCatalogue.product_information,
       inputSchema: z.object({ topic: z.enum(productTopics) }),
       outputSchema: looseObject,
       annotations: readOnly,
@@ -94,8 +90,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
   server.registerTool(
     'subscription_data',
     {
-      title: 'Where subscription data lives',
-      description: 'Call this for any question about a particular subscription, order or customer: this server holds no such data, and the answer says where it is reached instead.',
+      ...toolCatalogue.subscription_data,
       inputSchema: z.object({ question: z.string().max(500).optional() }),
       outputSchema: looseObject,
       annotations: readOnly,
