@@ -102,8 +102,10 @@ export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0
     }
     const contentType = String(Object.entries(headers).find(([key]) => key.toLowerCase() === 'content-type')?.[1] ?? '');
     if (file !== undefined && isCompressible(contentType) && /\bgzip\b/.test(String(request.headers['accept-encoding']))) {
-      const packed = compressed.get(file) ?? gzipSync(body, { level: 9 });
-      compressed.set(file, packed);
+      // Keyed by modification time too: a rebuild while the server runs must not serve old bytes.
+      const key = `${file}\0${statSync(file).mtimeMs}`;
+      const packed = compressed.get(key) ?? gzipSync(body, { level: 9 });
+      compressed.set(key, packed);
       body = packed;
       headers['Content-Encoding'] = 'gzip';
       headers.Vary = 'Accept-Encoding';
