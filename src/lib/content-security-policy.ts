@@ -35,7 +35,7 @@ const documentOnlyDirectives = [
 ] as const;
 
 /** Directives for Astro's `security.csp.directives`: the page's `<meta>` adds `script-src` and `style-src`. */
-export const documentPolicyDirectives: readonly string[] = [...documentOnlyDirectives, ...sharedDirectives];
+export const documentPolicyDirectives = [...documentOnlyDirectives, ...sharedDirectives] as const;
 
 /**
  * Sources of `script-src` beside the hashes: the site's own files only. No `'unsafe-eval'`, and no

@@ -68,7 +68,7 @@ describe('public/_headers', () => {
     const directives = hostPolicy.split(';').map((directive) => directive.trim().split(/\s+/)[0]);
     assert.ok(directives.includes('frame-ancestors'), 'a <meta> policy cannot forbid framing, so the header must');
     for (const directive of directives) assert.doesNotMatch(directive ?? '', /^(default|script|style)-src/);
-    const metaDirectives = new Set(documentPolicyDirectives);
+    const metaDirectives = new Set<string>(documentPolicyDirectives);
     for (const directive of hostPolicy.split('; ').filter((entry) => !entry.startsWith('frame-ancestors'))) {
       assert.ok(metaDirectives.has(directive), `${directive} is in the header but not the same in the page's policy`);
     }
