@@ -116,6 +116,13 @@ export default defineConfig({
             { label: 'Changelog', link: '/changelog/' },
           ],
         },
+        {
+          label: 'Tools',
+          items: [
+            { label: 'Try it against the sandbox', link: '/sandbox/' },
+            { label: 'Check an install', link: '/conformance/' },
+          ],
+        },
         { label: 'Product-information server', link: '/product-information-server/' },
       ],
     }),

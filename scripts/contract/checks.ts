@@ -10,6 +10,7 @@ import {
   type OpenApiDocument,
   type SchemaObject,
 } from '../../src/lib/document.ts';
+import { extensibleValues } from '../../src/lib/extensible-enum.ts';
 import { ruleLabel, type SpecRuleId } from '../../src/lib/spec-rules.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator, pointerFrom } from './source-files.ts';
@@ -407,8 +408,9 @@ export const eightActionsCheck: ContractCheck = {
     // Other schemas that list the identifiers (the action of a result, the allowed actions of a
     // 409) must not drift from the request body.
     const actionName = document.components?.schemas?.ActionName;
-    if (isSchemaObject(actionName) && isStringArray(actionName.enum)) {
-      const listed = actionName.enum;
+    const listedNames = isSchemaObject(actionName) ? (extensibleValues(actionName) ?? actionName.enum) : undefined;
+    if (isStringArray(listedNames)) {
+      const listed = listedNames;
       const unknown = listed.filter((value) => !seenActions.has(value));
       const missing = [...seenActions].filter((action) => !listed.includes(action));
       if (unknown.length > 0 || missing.length > 0) {
@@ -722,6 +724,77 @@ export const transitionTableCheck: ContractCheck = {
   },
 };
 
+/** Every schema object reachable from `start`, each once, with the pointer it was written at. */
+function reachableSchemas(document: OpenApiDocument, start: Located<unknown>): Located<SchemaObject>[] {
+  const found: Located<SchemaObject>[] = [];
+  const seen = new Set<string>();
+  const visit = (located: Located<unknown>): void => {
+    const schema = follow(document, located.node, located.pointer);
+    if (!isSchemaObject(schema.node) || seen.has(schema.pointer)) return;
+    seen.add(schema.pointer);
+    found.push({ node: schema.node, pointer: schema.pointer });
+    for (const name of Object.keys(schema.node.properties ?? {})) visit(child(schema, 'properties', name));
+    if ('items' in schema.node) visit(child(schema, 'items'));
+    for (const keyword of ['oneOf', 'anyOf', 'allOf'] as const) {
+      const list = schema.node[keyword];
+      if (Array.isArray(list)) list.forEach((_, index) => visit(child(schema, keyword, index)));
+    }
+    if (isRecord(schema.node.additionalProperties)) visit(child(schema, 'additionalProperties'));
+  };
+  visit(start);
+  return found;
+}
+
+/** The JSON body schemas of every response of the operation. */
+function responseBodySchemas(document: OpenApiDocument, operation: Located<OpenAPIV3_1.OperationObject>): Located<unknown>[] {
+  return Object.keys(operation.node.responses ?? {}).flatMap((status) => {
+    const response = follow(document, operation.node.responses?.[status], `${operation.pointer}/responses/${status}`);
+    if (!isResponse(response.node)) return [];
+    return Object.keys(response.node.content ?? {}).map((mediaType) => child(response, 'content', mediaType, 'schema'));
+  });
+}
+
+export const tolerantReaderCheck: ContractCheck = {
+  name: 'tolerant-reader',
+  rule: 'Inside v1 only additive changes land, new actions and new optional fields; so requests refuse fields they do not list, and responses stay open to the fields and action identifiers later releases add.',
+  rules: ['9.3', '9.4'],
+  run(document) {
+    const findings: Finding[] = [];
+    for (const branch of actionBranches(document)) {
+      if (branch.node.additionalProperties !== false) {
+        findings.push({
+          pointer: branch.pointer,
+          message: `The ${branch.label} branch does not set "additionalProperties: false"; requests stay strict, so a field the action does not know must be refused.`,
+        });
+      }
+    }
+    const operation = postOperation(document);
+    if (operation === undefined) return findings;
+    const actions = new Set(branchActions(actionBranches(document)));
+    const reported = new Set<string>();
+    for (const body of responseBodySchemas(document, operation)) {
+      for (const schema of reachableSchemas(document, body)) {
+        if (reported.has(schema.pointer)) continue;
+        reported.add(schema.pointer);
+        if (schema.node.additionalProperties === false) {
+          findings.push({
+            pointer: schema.pointer,
+            message: 'A response schema sets "additionalProperties: false"; responses stay open, or a client generated from this document refuses the optional fields version 1 may add.',
+          });
+        }
+        const values = schema.node.enum;
+        if (isStringArray(values) && values.length > 0 && values.every((value) => actions.has(value))) {
+          findings.push({
+            pointer: schema.pointer,
+            message: 'A response schema lists action identifiers as a closed "enum"; version 1 may add actions, so mark the list as an extensible enum ("Extensible enum." and the known values under "examples").',
+          });
+        }
+      }
+    }
+    return findings;
+  },
+};
+
 export const jsonOnlyRequestCheck: ContractCheck = {
   name: 'json-request-only',
   rule: 'The endpoint takes POST with a JSON body, so application/json is the request body\'s only media type.',
@@ -753,6 +826,7 @@ export const contractChecks: readonly ContractCheck[] = [
   requestExamplesCheck,
   placeholderApiKeyCheck,
   transitionTableCheck,
+  tolerantReaderCheck,
 ];
 
 /** How a problem names its check: `post-only: rule 4.1a, 4.1-r1`, or the bare name. */

@@ -10,8 +10,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleContract, contractRoot, runRedocly } from '../../src/lib/bundle.ts';
-import { actionIdentifiers, compareContracts, gainedOnlyNewActions, type ChangeImpact, type ContractChange } from '../../src/lib/contract-changes.ts';
-import { asOpenApiDocument, isRecord, type OpenApiDocument } from '../../src/lib/document.ts';
+import { compareContracts, type ChangeImpact, type ContractChange } from '../../src/lib/contract-changes.ts';
+import { asOpenApiDocument, isRecord, resolvePointer, type OpenApiDocument } from '../../src/lib/document.ts';
+import { extensibleValues } from '../../src/lib/extensible-enum.ts';
 import {
   compareVersions,
   formatVersion,
@@ -50,6 +51,8 @@ interface DiffChange {
   verdicts: DiffVerdict[];
   baseValue?: unknown;
   revisionValue?: unknown;
+  /** Where the revision has the changed node: the node itself, or its parent when the property went away. */
+  revisionPointer?: string;
 }
 
 const impacts: readonly ChangeImpact[] = ['patch', 'minor', 'major'];
@@ -92,19 +95,50 @@ export function readDiffReport(text: string): DiffChange[] {
       verdicts,
       ...(isRecord(raw.base) && 'value' in raw.base ? { baseValue: raw.base.value } : {}),
       ...(isRecord(raw.revision) && 'value' in raw.revision ? { revisionValue: raw.revision.value } : {}),
+      ...(isRecord(raw.revision) && typeof raw.revision.pointer === 'string' ? { revisionPointer: raw.revision.pointer } : {}),
     };
   });
 }
 
+/** True for a change Redocly found under a response of an operation, rather than in a request. */
+function isInResponse(change: DiffChange): boolean {
+  return /\/responses\/[^/]+(\/|$)/.test(change.path);
+}
+
+/** The schema the revision holds where a change was found, whichever way Redocly pointed at it. */
+function revisionSchema(change: DiffChange, revision: OpenApiDocument): Record<string, unknown> | undefined {
+  if (change.revisionPointer === undefined) return undefined;
+  const suffix = change.property === undefined ? undefined : `/${change.property}`;
+  const pointer = suffix !== undefined && change.revisionPointer.endsWith(suffix) ? change.revisionPointer.slice(0, -suffix.length) : change.revisionPointer;
+  try {
+    const node = resolvePointer(revision, pointer);
+    return isRecord(node) ? node : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * Redocly rates a new value of a response enum `major`, since a client switching over the values
- * may not know it. That is right for a subscription status, and it stays so. For the enum of
- * action identifiers it is not (see `gainedOnlyNewActions`), so that one verdict counts as minor.
+ * Responses are open to additions: a client ignores the fields and the values it does not know
+ * (Zalando's RESTful API guidelines, rules 108 and 112; the versioning page says the same).
+ * Redocly rates two changes `major` that only write this down, since a client validating with
+ * the older document could refuse what the newer one allows. In a response they count as
+ * additive instead: `additionalProperties: false` taken away, and a closed `enum` turned into an
+ * extensible one that still lists every value it had. Anywhere else, in a request above all,
+ * Redocly's rating stands: requests stay strict.
  */
-function isNewActionIdentifier(change: DiffChange, verdict: DiffVerdict, revisionActions: Set<string>, newActions: Set<string>): boolean {
-  if (verdict.ruleId !== 'enum-values-added' || change.property !== 'enum') return false;
-  if (!Array.isArray(change.baseValue) || !Array.isArray(change.revisionValue)) return false;
-  return gainedOnlyNewActions(change.baseValue, change.revisionValue, revisionActions, newActions);
+function opensResponse(change: DiffChange, verdict: DiffVerdict, revision: OpenApiDocument): boolean {
+  if (!isInResponse(change)) return false;
+  const schema = revisionSchema(change, revision);
+  if (schema === undefined) return false;
+  if (verdict.ruleId === 'schema-constraint-changed' && change.property === 'additionalProperties') {
+    return change.baseValue === false && (schema.additionalProperties === undefined || schema.additionalProperties === true);
+  }
+  if (verdict.ruleId === 'enum-values-added' && change.property === 'enum') {
+    const known = extensibleValues(schema);
+    return known !== undefined && Array.isArray(change.baseValue) && change.baseValue.every((value) => known.includes(value as string));
+  }
+  return false;
 }
 
 /** Keywords that only ever take values away from what a schema accepts. */
@@ -143,7 +177,7 @@ const ownBreakingChecks: Partial<Record<ContractChange['kind'], string>> = {
 function runRedoclyDiff(projectDirectory: string, release: Release, bundlePath: string): DiffChange[] {
   let output: string;
   try {
-    // `--fail-on none`: Redocly reports, and this step decides, because of the one rating above.
+    // `--fail-on none`: Redocly reports, and this step decides, because of the ratings above.
     output = runRedocly(['diff', snapshotFile(release.version), bundlePath, '--format', 'json', '--fail-on', 'none', '--lint-config=error'], projectDirectory);
   } catch (error) {
     const failure = error as { stderr?: string; message?: string };
@@ -206,9 +240,6 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   }
 
   const changes = compareContracts(base, document);
-  const revisionActions = actionIdentifiers(document);
-  const baseActions = actionIdentifiers(base);
-  const newActions = new Set([...revisionActions].filter((action) => !baseActions.has(action)));
 
   const locate = createSourceLocator(projectDirectory, root);
   const problems: GateProblem[] = [];
@@ -217,11 +248,12 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   const releaseSnapshot = path.resolve(projectDirectory, snapshotFile(release.version));
   for (const change of redoclyChanges) {
     const verdictImpacts = change.verdicts.map((verdict) => {
-      const impact = isNewActionIdentifier(change, verdict, revisionActions, newActions)
-        ? 'minor'
-        : isNarrowedResponseBranch(change, verdict, redoclyChanges)
-          ? 'patch'
-          : verdict.impact;
+      const impact =
+        verdict.impact === 'major' && opensResponse(change, verdict, document)
+          ? 'minor'
+          : isNarrowedResponseBranch(change, verdict, redoclyChanges)
+            ? 'patch'
+            : verdict.impact;
       if (impact === 'major') {
         const location = verdict.location;
         const inRelease = location !== undefined && path.resolve(projectDirectory, location.file) === releaseSnapshot;

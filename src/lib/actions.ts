@@ -54,6 +54,11 @@ export interface BodyEnvelope {
   subject: string;
   /** The fields every action has, with the selector listing every identifier. */
   sharedFields: Field[];
+  /**
+   * The optional text every action takes for the subscription's history: the one optional
+   * string field all actions share. Undefined when the document has none, or several.
+   */
+  note?: string;
 }
 
 /** The whole reference, read once from the bundled document. */
@@ -148,12 +153,15 @@ function envelopeOf(requestBody: RequestBody, actions: Action[]): BodyEnvelope {
     `field besides the key and \`${requestBody.selector}\` that every action requires (the subscription it acts on)`,
     (field) => field.name,
   );
+  const notes = sharedFields.filter((field) => !field.required && isString(field));
+  const [note] = notes;
   return {
     description: requestBody.description,
     selector: requestBody.selector,
     credential: credential.name,
     subject: subject.name,
     sharedFields,
+    ...(note !== undefined && notes.length === 1 ? { note: note.name } : {}),
   };
 }
 

@@ -3,7 +3,17 @@ import type { Endpoint } from './endpoint.ts';
 import { fillUrl } from './endpoint.ts';
 import { listInWords } from './prose.ts';
 import type { ResponseRow } from './responses.ts';
-import { retryAfterHeader, successResponse, throttledResponse } from './responses.ts';
+import {
+  errorCodeField,
+  errorEnvelope,
+  errorMessageField,
+  retryAfterHeader,
+  serviceFailureResponse,
+  successResponse,
+  throttledResponse,
+} from './responses.ts';
+import { retryPolicy } from './retry-policy.ts';
+import { contractError } from './schemas.ts';
 
 export type SampleLanguage = 'curl' | 'javascript' | 'php' | 'python';
 
@@ -24,15 +34,41 @@ export interface SampleStatuses {
   throttled: string;
   /** The header that says how long to wait after a throttled request. */
   retryAfter: string;
+  /**
+   * The statuses the retry policy sends again, in ascending order: the throttled one, the
+   * service's own failure and the host's transient answers.
+   */
+  retried: number[];
+  /** The members of the service's error body the samples read: the code, and the message for people. */
+  codeField: string;
+  messageField: string;
 }
 
-/** Reads the statuses the samples branch on from the documented responses. */
+/** Reads the statuses the samples branch on from the documented responses, and the policy's retries. */
 export function sampleStatuses(responses: ResponseRow[]): SampleStatuses {
+  const throttled = throttledResponse(responses);
+  const failure = serviceFailureResponse(responses);
+  const envelope = errorEnvelope(responses);
+  for (const member of [errorCodeField, errorMessageField]) {
+    if (!envelope.includes(member)) throw contractError('#/paths', `the error bodies do not all require \`${member}\`, which the samples read`);
+  }
+  const retried = [...new Set([Number(throttled.status), Number(failure.status), ...retryPolicy.transientHostStatuses])].sort((a, b) => a - b);
   return {
     success: successResponse(responses).status,
-    throttled: throttledResponse(responses).status,
+    throttled: throttled.status,
     retryAfter: retryAfterHeader,
+    retried,
+    codeField: errorCodeField,
+    messageField: errorMessageField,
   };
+}
+
+/**
+ * The comment before a single-shot sample reads the answer: which answers are the service's, and
+ * where the retry policy is (the retrying client of the errors guide follows it).
+ */
+export function answerComment(marker: string, statuses: SampleStatuses): string {
+  return `${marker} Not JSON with a "${statuses.codeField}"? The host answered, not the service. Retrying: see the errors guide.`;
 }
 
 const identifier = /^[A-Za-z_$][\w$]*$/;
@@ -137,13 +173,17 @@ export function interpolatedUrl(endpoint: Endpoint, splice: (name: string) => st
   return fillUrl(endpoint.urlTemplate, (name) => splice(variableName(name)));
 }
 
+const { connectTimeoutSeconds, attemptTimeoutSeconds } = retryPolicy;
+
 /** The curl command that sends `body` to the endpoint; the quickstart shows the same one. */
 export function curlSample(endpoint: Endpoint, body: unknown): string {
   // No comment line: Expressive Code leaves comments out of what a terminal frame's copy button
   // copies, and the copied command should be exactly the one on the page.
   return [
-    // `--include` shows the status line and the headers; `--fail-with-body` makes an error status fail the command.
+    // `--include` shows the status line and the headers; `--fail-with-body` makes an error status
+    // fail the command. curl follows no redirect unless told to, which keeps the POST a POST.
     `curl --include --fail-with-body \\`,
+    `  --connect-timeout ${connectTimeoutSeconds} --max-time ${attemptTimeoutSeconds} \\`,
     `  --request ${endpoint.method} ${shellQuote(endpoint.exampleUrl)} \\`,
     `  --header 'Content-Type: application/json' \\`,
     `  --data ${shellQuote(JSON.stringify(body, null, 2))}`,
@@ -151,6 +191,7 @@ export function curlSample(endpoint: Endpoint, body: unknown): string {
 }
 
 function javascriptSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+  const code = statuses.codeField;
   return `${fillInComment('//', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `const ${name} = ${JSON.stringify(value)};`)}
 
@@ -158,22 +199,22 @@ const response = await fetch(\`${interpolatedUrl(endpoint, (name) => `\${${name}
   method: ${JSON.stringify(endpoint.method)},
   headers: { "Content-Type": "application/json" },
   body: JSON.stringify(${javascriptLiteral(body, '  ')}),
+  signal: AbortSignal.timeout(${attemptTimeoutSeconds * 1000}),
+  redirect: "manual",
 });
-
-if (response.status === ${statuses.throttled}) {
-  // Throttled by the host, a firewall or a CDN: nothing changed.
-  const wait = response.headers.get("${statuses.retryAfter}");
-  throw new Error(\`Throttled, retry after \${wait}\`);
-}
-const text = await response.text();
-if (!response.ok) {
-  throw new Error(\`HTTP \${response.status}: \${text}\`);
-}
-console.log(JSON.parse(text));
+${answerComment('//', statuses)}
+const type = response.headers.get("Content-Type") ?? "";
+const answer = /^application\\/json/i.test(type) ? await response.json() : null;
+if (response.status === ${statuses.success}) console.log(answer);
+else if (typeof answer?.${code} === "string") throw new Error(answer.${code});
+else throw new Error(\`HTTP \${response.status} from the host, ${statuses.retryAfter}: \${response.headers.get("${statuses.retryAfter}")}\`);
 `;
 }
 
 function phpSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+  const code = statuses.codeField;
+  // `wp_remote_post()` sends a POST, as the one operation asks.
+  if (endpoint.method !== 'POST') throw contractError(endpoint.pointer, 'the PHP sample posts with wp_remote_post(), but the operation is not a POST');
   return `<?php
 ${fillInComment('//', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)};`)}
@@ -181,57 +222,54 @@ ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)
 $response = wp_remote_post(
     "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}",
     array(
-        'method'  => ${phpString(endpoint.method)},
-        'headers' => array( 'Content-Type' => 'application/json' ),
-        'body'    => wp_json_encode( ${phpLiteral(body, '        ')} ),
-        'timeout' => 15,
+        'headers'     => array( 'Content-Type' => 'application/json' ),
+        'body'        => wp_json_encode( ${phpLiteral(body, '        ')} ),
+        'timeout'     => ${attemptTimeoutSeconds},
+        'redirection' => 0,
     )
 );
-
 if ( is_wp_error( $response ) ) {
-    // No HTTP answer at all: DNS, TLS or a timeout.
     throw new RuntimeException( $response->get_error_message() );
 }
+${answerComment('//', statuses)}
+$type   = (string) wp_remote_retrieve_header( $response, 'content-type' );
+$answer = 0 === stripos( $type, 'application/json' ) ? json_decode( wp_remote_retrieve_body( $response ), true ) : null;
 $status = wp_remote_retrieve_response_code( $response );
-if ( ${statuses.throttled} === $status ) {
-    // Throttled by the host, a firewall or a CDN: nothing changed.
+if ( ${statuses.success} === $status ) {
+    print_r( $answer );
+} elseif ( isset( $answer['${code}'] ) ) {
+    throw new RuntimeException( $answer['${code}'] );
+} else {
     $wait = wp_remote_retrieve_header( $response, '${statuses.retryAfter.toLowerCase()}' );
-    throw new RuntimeException( "Throttled, retry after {$wait}" );
+    throw new RuntimeException( "HTTP {$status} from the host, ${statuses.retryAfter}: {$wait}" );
 }
-if ( ${statuses.success} !== $status ) {
-    $body = wp_remote_retrieve_body( $response );
-    throw new RuntimeException( "HTTP {$status}: {$body}" );
-}
-print_r( json_decode( wp_remote_retrieve_body( $response ), true ) );
 `;
 }
 
 function pythonSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
-  return `import json
-import urllib.error
-import urllib.request
+  const code = statuses.codeField;
+  return `import requests  # pip install requests
 
 ${fillInComment('#', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `${name} = ${JSON.stringify(value)}`)}
 
 payload = ${pythonLiteral(body)}
 
-request = urllib.request.Request(
+response = requests.${endpoint.method.toLowerCase()}(
     f"${interpolatedUrl(endpoint, (name) => `{${name}}`)}",
-    data=json.dumps(payload).encode("utf-8"),
-    headers={"Content-Type": "application/json"},
-    method=${JSON.stringify(endpoint.method)},
+    json=payload,
+    timeout=(${connectTimeoutSeconds}, ${attemptTimeoutSeconds}),
+    allow_redirects=False,
 )
-try:
-    with urllib.request.urlopen(request, timeout=15) as response:
-        print(json.load(response))
-except urllib.error.HTTPError as error:
-    if error.code == ${statuses.throttled}:
-        # Throttled by the host, a firewall or a CDN: nothing changed.
-        wait = error.headers.get("${statuses.retryAfter}")
-        raise SystemExit(f"Throttled, retry after {wait}")
-    body = error.read().decode("utf-8", "replace")
-    raise SystemExit(f"HTTP {error.code}: {body}")
+${answerComment('#', statuses)}
+kind = response.headers.get("Content-Type", "")
+answer = response.json() if kind.lower().startswith("application/json") else None
+if response.status_code == ${statuses.success}:
+    print(answer)
+elif isinstance(answer, dict) and "${code}" in answer:
+    raise SystemExit(answer["${code}"])
+else:
+    raise SystemExit(f"HTTP {response.status_code} from the host, ${statuses.retryAfter}: {response.headers.get('${statuses.retryAfter}')}")
 `;
 }
 

@@ -1,5 +1,6 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { dereference, isRecord, isReference, type OpenApiDocument } from './document.ts';
+import { extensibleValues } from './extensible-enum.ts';
 
 /** How a change reads in the changelog. */
 export type ChangeCategory = 'added' | 'deprecated' | 'changed' | 'removed';
@@ -21,6 +22,9 @@ export type ChangeKind =
   | 'field-required-changed'
   | 'field-values-added'
   | 'field-values-removed'
+  | 'field-values-opened'
+  | 'object-opened'
+  | 'header-required-changed'
   | 'response-added'
   | 'response-removed'
   | 'example-added'
@@ -157,15 +161,24 @@ function typeLabel(schema: OpenAPIV3_1.SchemaObject): string | undefined {
   return undefined;
 }
 
-/** The values a schema allows when it lists them: `enum`, `const`, or a `oneOf` of `const`s. */
-function allowedValues(schema: OpenAPIV3_1.SchemaObject): string[] | undefined {
-  if (Array.isArray(schema.enum)) return schema.enum.map((value) => JSON.stringify(value));
-  if ('const' in schema) return [JSON.stringify(schema.const)];
+/** The values a schema lists, and whether the list is closed or open to values added later. */
+interface ListedValues {
+  /** Each value as JSON, so values of any type compare. */
+  values: string[];
+  /** An extensible enum: a value not listed yet may still come. */
+  extensible: boolean;
+}
+
+/** The values a schema lists: `enum`, `const`, a `oneOf` of `const`s, or an extensible enum's known values. */
+function listedValues(schema: OpenAPIV3_1.SchemaObject): ListedValues | undefined {
+  if (Array.isArray(schema.enum)) return { values: schema.enum.map((value) => JSON.stringify(value)), extensible: false };
+  if ('const' in schema) return { values: [JSON.stringify(schema.const)], extensible: false };
   const branches = schema.oneOf ?? schema.anyOf;
   if (Array.isArray(branches) && branches.length > 0 && branches.every((branch) => isRecord(branch) && 'const' in branch)) {
-    return branches.map((branch) => JSON.stringify((branch as { const: unknown }).const));
+    return { values: branches.map((branch) => JSON.stringify((branch as { const: unknown }).const)), extensible: false };
   }
-  return undefined;
+  const known = extensibleValues(schema);
+  return known === undefined ? undefined : { values: known.map((value) => JSON.stringify(value)), extensible: true };
 }
 
 function isDeprecated(document: OpenApiDocument, node: unknown): boolean {
@@ -223,6 +236,86 @@ export function gainedOnlyNewActions(
   const added = after.filter((value) => !before.includes(value));
   const isIdentifier = (set: ReadonlySet<string>) => (value: unknown) => typeof value === 'string' && set.has(value);
   return added.length > 0 && after.every(isIdentifier(revisionActions)) && added.every(isIdentifier(newActions));
+}
+
+/**
+ * The values a field (or the items of a list) may take. A request that accepts more breaks
+ * nobody; a response that names a value its readers do not know may break them, unless the list
+ * is an extensible enum, which promised that from the start. Turning a closed list of a response
+ * into an extensible one that keeps every value is the tolerant-reader promise made explicit.
+ */
+function compareValues(
+  comparison: Comparison,
+  owner: FieldOwner,
+  subject: string,
+  baseSchema: OpenAPIV3_1.SchemaObject,
+  revisionSchema: OpenAPIV3_1.SchemaObject,
+): void {
+  const before = listedValues(baseSchema);
+  const after = listedValues(revisionSchema);
+  if (before === undefined || after === undefined) return;
+  const request = owner.direction === 'request';
+  const action = owner.action === undefined ? {} : { action: owner.action };
+  const shown = (values: string[]): string => list(values.map((value) => String(JSON.parse(value))));
+  const added = after.values.filter((value) => !before.values.includes(value));
+  const removed = before.values.filter((value) => !after.values.includes(value));
+  const parsed = (values: string[]): unknown[] => values.map((value) => JSON.parse(value));
+  // The new action's own entry tells of its identifier joining a list of actions.
+  const onlyNewActions = gainedOnlyNewActions(parsed(before.values), parsed(after.values), comparison.revisionActions, comparison.newActions);
+  if (added.length > 0 && !onlyNewActions) {
+    add(comparison, {
+      kind: 'field-values-added',
+      category: 'added',
+      // A client reading a closed list of a response may not know the new value; a request only accepts more.
+      impact: request || after.extensible ? 'minor' : 'major',
+      sentence: `${subject} ${owner.phrase} takes new values: ${shown(added)}.`,
+      ...action,
+    });
+  }
+  if (removed.length > 0) {
+    add(comparison, {
+      kind: 'field-values-removed',
+      category: 'removed',
+      impact: request ? 'major' : 'patch',
+      sentence: `${subject} ${owner.phrase} no longer takes the values ${shown(removed)}.`,
+      ...action,
+    });
+  }
+  if (!before.extensible && after.extensible && !request) {
+    add(comparison, {
+      kind: 'field-values-opened',
+      category: 'changed',
+      impact: 'minor',
+      sentence: `${subject} ${owner.phrase} is now an extensible enum: a later release may send a value it does not list yet, which a client accepts.`,
+      ...action,
+    });
+  }
+}
+
+/**
+ * Whether an object may carry members it does not list. A response that drops
+ * `additionalProperties: false` opens itself to the fields later releases add, which clients
+ * ignore; a request that drops it would stop refusing unknown fields, and requests stay strict.
+ */
+function compareOpenness(
+  comparison: Comparison,
+  owner: FieldOwner,
+  subject: string,
+  baseSchema: OpenAPIV3_1.SchemaObject | undefined,
+  revisionSchema: OpenAPIV3_1.SchemaObject | undefined,
+): void {
+  if (baseSchema?.additionalProperties !== false || revisionSchema === undefined) return;
+  if (revisionSchema.additionalProperties !== undefined && revisionSchema.additionalProperties !== true) return;
+  const request = owner.direction === 'request';
+  add(comparison, {
+    kind: 'object-opened',
+    category: 'changed',
+    impact: request ? 'major' : 'minor',
+    sentence: request
+      ? `${subject} no longer refuses fields it does not list.`
+      : `${subject} may now carry fields it does not list, which a client ignores.`,
+    ...(owner.action === undefined ? {} : { action: owner.action }),
+  });
 }
 
 function compareFields(
@@ -285,33 +378,16 @@ function compareFields(
       });
     }
 
-    const baseValues = allowedValues(baseField);
-    const revisionValues = allowedValues(revisionField);
-    if (baseValues !== undefined && revisionValues !== undefined) {
-      const added = revisionValues.filter((value) => !baseValues.includes(value));
-      const removed = baseValues.filter((value) => !revisionValues.includes(value));
-      const values = (list: string[]): unknown[] => list.map((value) => JSON.parse(value));
-      // The new action's own entry tells of its identifier joining a list of actions.
-      const onlyNewActions = gainedOnlyNewActions(values(baseValues), values(revisionValues), comparison.revisionActions, comparison.newActions);
-      if (added.length > 0 && !onlyNewActions) {
-        add(comparison, {
-          kind: 'field-values-added',
-          category: 'added',
-          // A client reading a response may not know the new value; a request only accepts more.
-          impact: request ? 'minor' : 'major',
-          sentence: `Field \`${field}\` ${owner.phrase} takes new values: ${list(added.map((value) => String(JSON.parse(value))))}.`,
-          ...action,
-        });
+    compareValues(comparison, owner, `Field \`${field}\``, baseField, revisionField);
+    if (baseType === 'array' && revisionType === 'array') {
+      const baseItems = schemaOf(base, 'items' in baseField ? baseField.items : undefined);
+      const revisionItems = schemaOf(revision, 'items' in revisionField ? revisionField.items : undefined);
+      if (baseItems !== undefined && revisionItems !== undefined) {
+        compareValues(comparison, owner, `Each item of field \`${field}\``, baseItems, revisionItems);
       }
-      if (removed.length > 0) {
-        add(comparison, {
-          kind: 'field-values-removed',
-          category: 'removed',
-          impact: request ? 'major' : 'patch',
-          sentence: `Field \`${field}\` ${owner.phrase} no longer takes the values ${list(removed.map((value) => String(JSON.parse(value))))}.`,
-          ...action,
-        });
-      }
+    }
+    if (baseType === 'object' && revisionType === 'object') {
+      compareOpenness(comparison, owner, `Field \`${field}\` ${owner.phrase}`, baseField, revisionField);
     }
 
     if (baseType === 'object' && revisionType === 'object') {
@@ -349,6 +425,38 @@ function compareExamples(
   }
 }
 
+function headersOf(document: OpenApiDocument, response: OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject): Record<string, OpenAPIV3_1.HeaderObject> {
+  const resolved = dereference<OpenAPIV3_1.ResponseObject>(document, response);
+  if (!isRecord(resolved.headers)) return {};
+  return Object.fromEntries(
+    Object.entries(resolved.headers).map(([name, header]) => [name, dereference<OpenAPIV3_1.HeaderObject>(document, header)]),
+  );
+}
+
+/**
+ * Whether a response header is marked required. Redocly rates the change either way `patch`,
+ * and so does this: a header set by the hosting environment, such as `Retry-After`, is one the
+ * document can describe but not promise, and saying so corrects the description only.
+ */
+function compareHeaders(
+  comparison: Comparison,
+  status: string,
+  baseResponse: OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject,
+  revisionResponse: OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject,
+): void {
+  const before = headersOf(comparison.base, baseResponse);
+  for (const [name, header] of Object.entries(headersOf(comparison.revision, revisionResponse))) {
+    const previous = before[name];
+    if (previous === undefined || (previous.required === true) === (header.required === true)) continue;
+    add(comparison, {
+      kind: 'header-required-changed',
+      category: 'changed',
+      impact: 'patch',
+      sentence: `Header \`${name}\` of the \`${status}\` response is ${header.required === true ? 'now marked required' : 'no longer marked required'}.`,
+    });
+  }
+}
+
 function compareOperation(comparison: Comparison, label: string, baseOperation: Operation, revision: OpenAPIV3_1.OperationObject): void {
   const base = baseOperation.operation;
   const baseRequestPointer = isReference(base.requestBody) ? base.requestBody.$ref : `${baseOperation.pointer}/requestBody`;
@@ -377,6 +485,7 @@ function compareOperation(comparison: Comparison, label: string, baseOperation: 
           ? { direction: 'request', phrase: `in the \`${label}\` request` }
           : { direction: 'request', phrase: `for \`${identifier}\``, action: identifier };
       compareFields(comparison, owner, baseBranch, revisionBranch, '', 0);
+      compareOpenness(comparison, owner, identifier === '' ? `The \`${label}\` request` : `The request for \`${identifier}\``, baseBranch, revisionBranch);
     }
     for (const identifier of baseVariants.keys()) {
       if (revisionVariants.has(identifier)) continue;
@@ -405,9 +514,13 @@ function compareOperation(comparison: Comparison, label: string, baseOperation: 
       const baseMedia = baseMediaTypes[mediaType];
       if (baseMedia === undefined) continue;
       const owner: FieldOwner = { direction: 'response', phrase: `in the \`${status}\` response` };
-      compareFields(comparison, owner, schemaOf(comparison.base, baseMedia.schema), schemaOf(comparison.revision, revisionMedia.schema), '', 0);
+      const baseSchema = schemaOf(comparison.base, baseMedia.schema);
+      const revisionSchema = schemaOf(comparison.revision, revisionMedia.schema);
+      compareFields(comparison, owner, baseSchema, revisionSchema, '', 0);
+      compareOpenness(comparison, owner, `The body of the \`${status}\` response`, baseSchema, revisionSchema);
       compareExamples(comparison, baseMedia, revisionMedia, `of the \`${status}\` response`);
     }
+    compareHeaders(comparison, status, baseResponse, revisionResponse);
   }
   for (const status of Object.keys(baseResponses)) {
     if (status in revisionResponses) continue;

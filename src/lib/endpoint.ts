@@ -110,3 +110,17 @@ function pathOf(url: string): string {
 export function fillUrl(template: string, valueOf: (name: string) => string): string {
   return template.replace(/\{([^}]+)\}/g, (_, name: string) => valueOf(name));
 }
+
+/** WordPress's prefix for REST routes in a URL's path, as WordPress sets it by default. */
+export const wordpressRestPrefix = '/wp-json';
+
+/**
+ * The same route on a site without pretty permalinks, where WordPress has no `/wp-json/` path
+ * and takes the route from the `rest_route` query parameter instead: `https://{site}/?rest_route=/…`.
+ * Undefined when the URL does not use WordPress's REST prefix.
+ */
+export function plainPermalinkUrl(urlTemplate: string): string | undefined {
+  const start = urlTemplate.indexOf(`${wordpressRestPrefix}/`);
+  if (start < 0) return undefined;
+  return `${urlTemplate.slice(0, start)}/?rest_route=${urlTemplate.slice(start + wordpressRestPrefix.length)}`;
+}

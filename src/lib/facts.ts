@@ -1,18 +1,24 @@
 import type { Action, ReferenceModel } from './actions.ts';
 import { loadReferenceModel, readReferenceModel } from './actions.ts';
 import type { OpenApiDocument } from './document.ts';
+import { plainPermalinkUrl } from './endpoint.ts';
 import { acceptedStates } from './lifecycle.ts';
 import { jsonMediaType } from './request-body.ts';
 import type { NamedExample } from './responses.ts';
 import {
   conflictStatus,
+  documentedError,
   errorCodeField,
   errorEnvelope,
+  noRouteErrorCode,
+  refusalDetails,
   rejectedKeyError,
   responseWithStatus,
   retryAfterHeader,
+  serviceFailureResponse,
   successResponse,
   throttledResponse,
+  unknownFieldAnswer,
 } from './responses.ts';
 import { childPointer, contractError, exactlyOne } from './schemas.ts';
 
@@ -30,6 +36,8 @@ export interface Facts {
   endpointUrlTemplate: string;
   /** The endpoint URL with the site variable replaced by its (reserved example) default. */
   exampleEndpointUrl: string;
+  /** The same route on a site without pretty permalinks: `https://{site}/?rest_route=/…/action`. */
+  plainPermalinkUrlTemplate: string;
   /** Path part of the endpoint URL, e.g. `/wp-json/service/v1/action`. */
   endpointPath: string;
   /** Name of the server variable that stands for the operator's host, written `{site}`. */
@@ -71,6 +79,18 @@ export interface Facts {
   credentialErrorStatus: string;
   /** Status of the refusal sent when the current state does not accept the action. */
   transitionRefusedStatus: string;
+  /** Where a refusal names the subscription's status and the actions that would change it, e.g. `data.allowed_actions`. */
+  refusalCurrentStatusField: string;
+  refusalAllowedActionsField: string;
+  /** Status of the service's own failure, after which nothing was changed. */
+  serviceFailureStatus: string;
+  /** The answer to a field (or an action) the shop's release does not know: status, code, and where it names the field. */
+  unknownFieldErrorStatus: string;
+  unknownFieldErrorCode: string;
+  unknownFieldNamedIn: string;
+  /** WordPress's answer to a method or path it has no route for, such as a POST turned into a GET by a redirect. */
+  noRouteErrorCode: string;
+  noRouteErrorStatus: string;
   /** The success-body boolean that tells whether anything changed. */
   changedField: string;
   /** Status of the response that declares `Retry-After`: the rate limit. */
@@ -148,11 +168,17 @@ export function factsOf(model: ReferenceModel): Facts {
   };
 
   const quickstart = quickstartOf(model).action;
+  const plainPermalinks = plainPermalinkUrl(endpoint.urlTemplate);
+  if (plainPermalinks === undefined) throw contractError('#/servers/0', 'the endpoint URL does not use WordPress\'s `/wp-json/` prefix');
+  const refusal = refusalDetails(responses, lifecycle.states);
+  const unknownField = unknownFieldAnswer(responses);
+  const noRoute = documentedError(responses, noRouteErrorCode, 'the answer to a method or path without a route');
 
   return {
     method: endpoint.method,
     endpointUrlTemplate: endpoint.urlTemplate,
     exampleEndpointUrl: endpoint.exampleUrl,
+    plainPermalinkUrlTemplate: plainPermalinks,
     endpointPath: endpoint.urlPath,
     siteVariable: site.name,
     siteExample: site.defaultValue,
@@ -175,6 +201,14 @@ export function factsOf(model: ReferenceModel): Facts {
     credentialErrorCode: rejectedKey.code,
     credentialErrorStatus: rejectedKey.status,
     transitionRefusedStatus: responseWithStatus(responses, conflictStatus, 'to an action the current status refuses').status,
+    refusalCurrentStatusField: `${refusal.detailsMember}.${refusal.currentStatus}`,
+    refusalAllowedActionsField: `${refusal.detailsMember}.${refusal.allowedActions}`,
+    serviceFailureStatus: serviceFailureResponse(responses).status,
+    unknownFieldErrorStatus: unknownField.status,
+    unknownFieldErrorCode: unknownField.code,
+    unknownFieldNamedIn: `${unknownField.detailsMember}.${unknownField.fieldsMember}`,
+    noRouteErrorCode: noRoute.code,
+    noRouteErrorStatus: noRoute.status,
     changedField: changed.name,
     rateLimitStatus: throttled.status,
     retryAfterHeader,

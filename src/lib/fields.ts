@@ -1,4 +1,5 @@
 import type { OpenApiDocument, SchemaObject } from './document.ts';
+import { extensibleValues, withoutExtensibleMarker } from './extensible-enum.ts';
 import type { ResolvedSchema } from './schemas.ts';
 import { alternatives, childPointer, contractError, resolveSchema } from './schemas.ts';
 
@@ -12,6 +13,8 @@ export interface Constraint {
   keyword: string;
   label: string;
   values?: LiteralValue[];
+  /** The number a bound (`minimum`, `maxLength`, ...) sets. */
+  limit?: number;
 }
 
 export interface Field {
@@ -75,26 +78,30 @@ export function constraintsOf(schema: SchemaObject, pointer: string): Constraint
   if (Array.isArray(schema.enum)) {
     constraints.push({ keyword: 'enum', label: 'one of', values: literals('enum', schema.enum) });
   }
+  const known = extensibleValues(schema);
+  if (known !== undefined) {
+    constraints.push({ keyword: 'extensibleEnum', label: 'one of these, or a value a later release adds:', values: known });
+  }
   const minLength = number('minLength');
-  if (minLength !== undefined) constraints.push({ keyword: 'minLength', label: `at least ${plural(minLength, 'character')}` });
+  if (minLength !== undefined) constraints.push({ keyword: 'minLength', label: `at least ${plural(minLength, 'character')}`, limit: minLength });
   const maxLength = number('maxLength');
-  if (maxLength !== undefined) constraints.push({ keyword: 'maxLength', label: `at most ${plural(maxLength, 'character')}` });
+  if (maxLength !== undefined) constraints.push({ keyword: 'maxLength', label: `at most ${plural(maxLength, 'character')}`, limit: maxLength });
   const minimum = number('minimum');
-  if (minimum !== undefined) constraints.push({ keyword: 'minimum', label: `at least ${minimum}` });
+  if (minimum !== undefined) constraints.push({ keyword: 'minimum', label: `at least ${minimum}`, limit: minimum });
   const exclusiveMinimum = number('exclusiveMinimum');
   if (exclusiveMinimum !== undefined) {
-    constraints.push({ keyword: 'exclusiveMinimum', label: `greater than ${exclusiveMinimum}` });
+    constraints.push({ keyword: 'exclusiveMinimum', label: `greater than ${exclusiveMinimum}`, limit: exclusiveMinimum });
   }
   const maximum = number('maximum');
-  if (maximum !== undefined) constraints.push({ keyword: 'maximum', label: `at most ${maximum}` });
+  if (maximum !== undefined) constraints.push({ keyword: 'maximum', label: `at most ${maximum}`, limit: maximum });
   const exclusiveMaximum = number('exclusiveMaximum');
   if (exclusiveMaximum !== undefined) {
-    constraints.push({ keyword: 'exclusiveMaximum', label: `less than ${exclusiveMaximum}` });
+    constraints.push({ keyword: 'exclusiveMaximum', label: `less than ${exclusiveMaximum}`, limit: exclusiveMaximum });
   }
   const minItems = number('minItems');
-  if (minItems !== undefined) constraints.push({ keyword: 'minItems', label: `at least ${plural(minItems, 'item')}` });
+  if (minItems !== undefined) constraints.push({ keyword: 'minItems', label: `at least ${plural(minItems, 'item')}`, limit: minItems });
   const maxItems = number('maxItems');
-  if (maxItems !== undefined) constraints.push({ keyword: 'maxItems', label: `at most ${plural(maxItems, 'item')}` });
+  if (maxItems !== undefined) constraints.push({ keyword: 'maxItems', label: `at most ${plural(maxItems, 'item')}`, limit: maxItems });
   if (schema.uniqueItems === true) constraints.push({ keyword: 'uniqueItems', label: 'no duplicates' });
   if (typeof schema.pattern === 'string') {
     constraints.push({ keyword: 'pattern', label: 'matches', values: [schema.pattern] });
@@ -127,7 +134,7 @@ export function fieldsOf(document: OpenApiDocument, object: ResolvedSchema): Fie
       type: typeLabel(document, field),
       required: required.includes(name),
       constraints: constraintsOf(field.schema, field.pointer),
-      description: field.schema.description ?? '',
+      description: withoutExtensibleMarker(field.schema.description ?? ''),
       deprecated: field.schema.deprecated === true,
       pointer: field.pointer,
     };

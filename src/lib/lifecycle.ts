@@ -59,6 +59,21 @@ export function targetStates(transition: ActionTransition): string[] {
 }
 
 /**
+ * The actions that would change a subscription in `status`, in the order of the request body:
+ * what a refusal's `allowed_actions` lists. An action whose target status already holds is left
+ * out, since it would only answer `changed: false`; from a final status the list is empty.
+ */
+export function actionsThatChange(lifecycle: Lifecycle, status: string): string[] {
+  return lifecycle.transitions
+    .filter((transition) =>
+      transition.kind === 'fixed'
+        ? transition.from.includes(status) && transition.to !== status
+        : transition.moves.some((move) => move.from === status && move.to.some((target) => target !== status)),
+    )
+    .map((transition) => transition.action);
+}
+
+/**
  * The statuses from which an action is refused, in the enum's order. A subscription already in
  * a fixed transition's target is not refused: the action succeeds and changes nothing, which is
  * what makes a retried request safe.
@@ -166,4 +181,58 @@ export function readLifecycle(document: OpenApiDocument, requestBody: RequestBod
     description: typeof table.description === 'string' ? table.description : '',
     transitions,
   };
+}
+
+/** What an action does to a subscription in a given status. */
+export type TransitionOutcome =
+  | { kind: 'changed'; to: string }
+  /** The status the action leads to already holds: the action succeeds and changes nothing. */
+  | { kind: 'unchanged' }
+  /** The status does not accept the action, or `change_status` does not allow that move. */
+  | { kind: 'refused' };
+
+/**
+ * Applies the lifecycle table to one request. `requested` is the target a chosen transition names
+ * in its request field; a fixed transition ignores it. The target already holding comes first, for
+ * either kind: a repeated request succeeds with nothing changed, even from a final status.
+ */
+export function outcomeOf(transition: ActionTransition, current: string, requested?: string): TransitionOutcome {
+  if (transition.kind === 'fixed') {
+    if (current === transition.to) return { kind: 'unchanged' };
+    return transition.from.includes(current) ? { kind: 'changed', to: transition.to } : { kind: 'refused' };
+  }
+  if (requested === undefined) return { kind: 'refused' };
+  if (requested === current) return { kind: 'unchanged' };
+  const move = transition.moves.find((candidate) => candidate.from === current);
+  return move?.to.includes(requested) === true ? { kind: 'changed', to: requested } : { kind: 'refused' };
+}
+
+/**
+ * The actions a refusal lists as allowed: those that would change a subscription in `current`,
+ * in the order of the request body. An action that would only answer `changed: false` is left
+ * out, so a final status lists none (openapi/README.md records this decision).
+ */
+export function allowedActions(lifecycle: Lifecycle, current: string): string[] {
+  return lifecycle.transitions
+    .filter((transition) => acceptedStates(transition).includes(current))
+    .map((transition) => transition.action);
+}
+
+/**
+ * The statuses a subscription can be brought to from `from` by a chain of moves of the chosen
+ * transition (`change_status`), with the shortest chain to each; `from` itself is reached by none.
+ */
+export function reachableByMoves(transition: ChosenTransition, from: string): Map<string, string[]> {
+  const paths = new Map<string, string[]>([[from, []]]);
+  const queue = [from];
+  for (let current = queue.shift(); current !== undefined; current = queue.shift()) {
+    const path = paths.get(current) ?? [];
+    for (const next of transition.moves.find((move) => move.from === current)?.to ?? []) {
+      if (!paths.has(next)) {
+        paths.set(next, [...path, next]);
+        queue.push(next);
+      }
+    }
+  }
+  return paths;
 }

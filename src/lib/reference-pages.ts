@@ -16,6 +16,7 @@ export const endpointSections = {
   body: { depth: 2, slug: 'request-body', text: 'Request body' },
   actions: { depth: 2, slug: 'actions', text: 'Actions' },
   responses: { depth: 2, slug: 'responses', text: 'Responses' },
+  notInThisApi: { depth: 2, slug: 'not-in-this-api', text: 'What this API does not have' },
   downloads: { depth: 2, slug: 'downloads', text: 'The OpenAPI document' },
 } as const satisfies Record<string, PageHeading>;
 

@@ -1,4 +1,5 @@
 import type { SpecRuleId } from '../../src/lib/spec-rules.ts';
+import { siteConfig } from '../../src/site-config.ts';
 import type { BuiltPage } from './built-page.ts';
 import type { RuleCheck } from './rule-check.ts';
 
@@ -86,6 +87,10 @@ export function pageClaimCheck(claim: PageClaim): RuleCheck {
 }
 
 const authGuide = { route: '/authentication/', pageName: 'authentication guide' };
+const errorsPage = { route: '/errors-and-rate-limits/', pageName: 'errors page' };
+const homePage = { route: '/', pageName: 'home page' };
+const productServerPage = { route: '/product-information-server/', pageName: 'product-information page' };
+const mcpUrlPattern = new RegExp(siteConfig.mcpUrl.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'));
 
 /** The rules the hand-written pages state, page by page. */
 export const pageClaims: PageClaim[] = [
@@ -164,5 +169,91 @@ export const pageClaims: PageClaim[] = [
     reversal: 'The product-information server needs the shop’s API key.',
     claim: 'that the product-information server and the documentation need no credentials',
     says: [/\bproduct-information server\b/i, /\bdocumentation\b/i, /\bno credentials\b/i],
+  },
+  {
+    ...homePage,
+    rule: '1.1',
+    claim: 'that the service manages the lifecycle of recurring subscriptions and runs as a plugin on the operator’s own site',
+    says: [/\blifecycle\b/i, /\brecurring subscriptions\b/i, /\bplugin\b/i, /\bown\b[^.]*\bsite\b/i],
+    reversal: 'The service is a hosted platform that keeps every shop’s subscriptions in one place.',
+  },
+  {
+    ...homePage,
+    rule: '1.4',
+    claim: 'that this domain only hosts the specification, the authentication guide and the documentation, and never processes subscription requests',
+    says: [/\bonly\b/i, /\bspecification\b/i, /\bauthentication guide\b/i, /\bdocumentation\b/i, /\b(?:never|does not|doesn[’']t) process/i],
+    deniedTopic: /\b(?:this|the publisher[’']s|documentation) (?:domain|site)\b[^.]*\bprocess/i,
+    reversal: 'This domain processes subscription requests for every shop.',
+  },
+  {
+    ...errorsPage,
+    rule: '7.1',
+    claim: 'that a 429 from the host is authoritative and its Retry-After is honoured',
+    says: [/\b429\b/, /\bauthoritative\b/i, /\bRetry-After\b/],
+    mustNotSay: [/\bhint\b/i, /\boptional\b/i, /\bmay ignore\b/i],
+    deniedTopic: /\b429\b[^.]*\b(?:hint|optional|safe to ignore|may ignore|can ignore)\b/i,
+    reversal: 'A 429 is a hint you may ignore when you are in a hurry.',
+  },
+  {
+    ...errorsPage,
+    rule: '8.1',
+    claim: 'that the service itself does not throttle requests',
+    says: [/\bservice\b/i, /\b(?:never|not|no)\b/i, /\b(?:throttl|limit)/i],
+    deniedTopic: /\bservice\b[^.]*\b(?:throttles|limits|rate-limits|caps)\b/i,
+    reversal: 'The service throttles at 60 requests a minute.',
+  },
+  {
+    ...errorsPage,
+    rule: '8.2',
+    claim: 'that the hosting environment may throttle with a 429 and Retry-After',
+    says: [/\bhost/i, /\b429\b/, /\bRetry-After\b/],
+    reversal: 'Hosts never throttle requests to the endpoint.',
+  },
+  {
+    ...errorsPage,
+    rule: '8.3',
+    claim: 'that a client should pace itself at about one request per second per site, a courtesy the service does not enforce',
+    says: [/\b(?:about|around|roughly) one request (?:per|a|each) second\b/i, /\b(?:each|every|per|to each) (?:site|shop)\b/i],
+    deniedTopic: /\bservice\b[^.]*\benforces?\b/i,
+    reversal: 'Send as many requests as you like; the service enforces ten requests per second.',
+  },
+  {
+    ...productServerPage,
+    rule: '1.5a',
+    claim: `that the server is at ${siteConfig.mcpUrl} over Streamable HTTP`,
+    says: [mcpUrlPattern, /\bStreamable HTTP\b/i],
+    reversal: 'The server speaks stdio only, on your own machine.',
+  },
+  {
+    ...productServerPage,
+    rule: '1.5c',
+    claim: 'that the server answers product questions only: pricing, features, payment gateways, free versus paid edition, an API overview',
+    says: [/\bonly\b/i, /\bpricing\b/i, /\bfeatures\b/i, /\bpayment gateways\b/i, /\bfree\b[^.]*\bpaid\b/i, /\boverview of the API\b|\bAPI overview\b/i],
+    reversal: 'It answers any question about a shop’s subscriptions and customers.',
+  },
+  {
+    ...productServerPage,
+    rule: '1.5e',
+    claim: 'that the server holds no subscription data, which stays on the operator’s site behind the endpoint',
+    says: [/\bno subscription data\b/i],
+    deniedTopic: /\b(?:server|it)\b[^.]*\b(?:holds|keeps|stores|caches|has)\b[^.]*\bsubscription data\b/i,
+    reversal: 'The server keeps a copy of each shop’s subscription data.',
+  },
+  {
+    ...productServerPage,
+    rule: '4.2',
+    claim: 'that the server is read-only',
+    says: [/\bread-only\b/i],
+    mustNotSay: [/\bcan (?:pause|cancel|change|modify|update|write)\b/i],
+    deniedTopic: /\b(?:server|it)\b[^.]*\bcan (?:pause|cancel|change|modify|update|write)\b/i,
+    reversal: 'It can also pause and cancel subscriptions for you.',
+  },
+  {
+    ...productServerPage,
+    rule: '5.8',
+    claim: 'that the server needs no credentials',
+    says: [/\bno credentials\b/i],
+    deniedTopic: /\b(?:server|it)\b[^.]*\b(?:needs|requires|asks for)\b[^.]*\b(?:key|token|credentials?|sign-in|password)\b/i,
+    reversal: 'The server needs the shop’s API key in an Authorization header.',
   },
 ];

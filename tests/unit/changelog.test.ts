@@ -8,7 +8,7 @@ import { cutRelease } from '../../scripts/release.ts';
 import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
 import { buildChangelog, changelogSections, type Changelog } from '../../src/lib/changelog.ts';
 import { asOpenApiDocument } from '../../src/lib/document.ts';
-import { additiveEdits, setVersion } from './compatibility-fixture.ts';
+import { additiveEdits, releaseAsIs, setVersion } from './compatibility-fixture.ts';
 import { copyContract, projectDirectory, type ContractCopy } from './contract-copy.ts';
 
 const optionalField = additiveEdits.find((edit) => edit.name === 'a new optional request field');
@@ -26,8 +26,7 @@ function deprecateNoteOfPause(copy: ContractCopy): void {
 describe('the changelog model', { concurrency: 2 }, () => {
   it('lists release 1.0.0 with its date and the actions it brought', () => {
     const changelog = changelogOf(projectDirectory);
-    assert.equal(changelog.versions.length, 1);
-    const [first] = changelog.versions;
+    const first = changelog.versions.at(-1);
     assert.equal(first?.version, '1.0.0');
     assert.equal(first?.date, '2026-11-20');
     assert.equal(first?.released, true);
@@ -37,24 +36,43 @@ describe('the changelog model', { concurrency: 2 }, () => {
     assert.deepEqual(changelog.deprecated, []);
   });
 
-  it('lists a new optional field under 1.1.0, not released yet, above 1.0.0', () => {
+  it('lists what the unreleased contract changed: responses opened to additions, Retry-After no longer marked required', () => {
+    const changelog = changelogOf(projectDirectory);
+    const [newest] = changelog.versions;
+    // Once the contract is released, there is nothing unreleased left to show.
+    if (newest?.released !== false) return;
+    const sentences = newest.entries.map((entry) => `${entry.category}: ${entry.sentence}`);
+    for (const expected of [
+      /^changed: The body of the `200` response may now carry fields it does not list, which a client ignores\.$/,
+      /^changed: Field `action` in the `200` response is now an extensible enum/,
+      /^changed: Each item of field `data\.allowed_actions` in the `409` response is now an extensible enum/,
+      /^changed: Header `Retry-After` of the `429` response is no longer marked required\.$/,
+      /^added: New example `unknown_field` of the `400` response\.$/,
+    ]) {
+      assert.ok(sentences.some((sentence) => expected.test(sentence)), `${String(expected)} in:\n${sentences.join('\n')}`);
+    }
+  });
+
+  it('lists a new optional field under the next minor version, not released yet, above the releases', () => {
     assert.ok(optionalField);
     const copy = copyContract();
     try {
+      const baseline = releaseAsIs(copy);
       optionalField.apply(copy);
-      setVersion(copy, '1.1.0');
+      setVersion(copy, baseline.nextMinor);
       const changelog = changelogOf(copy.directory);
-      assert.deepEqual(changelog.versions.map((entry) => entry.version), ['1.1.0', '1.0.0']);
+      assert.deepEqual(changelog.versions.map((entry) => entry.version).slice(0, 2), [baseline.nextMinor, baseline.released]);
       const [unreleased] = changelog.versions;
       assert.equal(unreleased?.released, false);
       assert.equal(unreleased?.date, undefined);
       assert.deepEqual(unreleased?.entries, [
         { category: 'added', sentence: 'New optional field `resume_on` for `pause_subscription`.', action: 'pause_subscription' },
       ]);
-      assert.deepEqual(changelogSections(changelog), [
+      const anchor = (version: string): string => `version-${version.replaceAll('.', '-')}`;
+      assert.deepEqual(changelogSections(changelog).slice(0, 3), [
         { slug: 'deprecated-now', text: 'Deprecated now' },
-        { slug: 'version-1-1-0', text: '1.1.0 (unreleased)' },
-        { slug: 'version-1-0-0', text: '1.0.0' },
+        { slug: anchor(baseline.nextMinor), text: `${baseline.nextMinor} (unreleased)` },
+        { slug: anchor(baseline.released), text: baseline.released },
       ]);
     } finally {
       copy.remove();
@@ -65,8 +83,11 @@ describe('the changelog model', { concurrency: 2 }, () => {
     assert.ok(optionalField);
     const copy = copyContract();
     try {
+      const baseline = releaseAsIs(copy);
       optionalField.apply(copy);
-      assert.deepEqual(changelogOf(copy.directory).versions.map((entry) => entry.version), ['1.0.0']);
+      const [newest] = changelogOf(copy.directory).versions;
+      assert.equal(newest?.version, baseline.released);
+      assert.equal(newest?.released, true);
     } finally {
       copy.remove();
     }
@@ -75,15 +96,16 @@ describe('the changelog model', { concurrency: 2 }, () => {
   it('lists a deprecation under the version that announced it, and as deprecated now', () => {
     const copy = copyContract();
     try {
+      const baseline = releaseAsIs(copy);
       deprecateNoteOfPause(copy);
-      setVersion(copy, '1.1.0');
+      setVersion(copy, baseline.nextMinor);
       const changelog = changelogOf(copy.directory);
       assert.deepEqual(changelog.versions[0]?.entries, [
         { category: 'deprecated', sentence: 'Field `note` for `pause_subscription` is deprecated.', action: 'pause_subscription' },
       ]);
       assert.deepEqual(
         changelog.deprecated.map((item) => [item.sentence, item.since]),
-        [['Field `note` for `pause_subscription` is deprecated.', '1.1.0']],
+        [['Field `note` for `pause_subscription` is deprecated.', baseline.nextMinor]],
       );
     } finally {
       copy.remove();
@@ -115,20 +137,22 @@ describe('the changelog page', () => {
     const contract = copyContract();
     const site = copyProject();
     try {
+      const baseline = releaseAsIs(contract);
       optionalField.apply(contract);
-      setVersion(contract, '1.1.0');
+      setVersion(contract, baseline.nextMinor);
       rmSync(path.join(site, 'openapi'), { recursive: true });
       cpSync(path.join(contract.directory, 'openapi'), path.join(site, 'openapi'), { recursive: true });
-      await cutRelease({ projectDirectory: site, date: '2026-12-01', notes: 'Pausing can set the day it ends.' });
+      await cutRelease({ projectDirectory: site, date: '2026-12-02', notes: 'Pausing can set the day it ends.' });
 
       const build = spawnSync(process.execPath, [path.join(site, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: site, encoding: 'utf8' });
       assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
       const html = readFileSync(path.join(site, 'dist/changelog/index.html'), 'utf8');
-      const newer = html.indexOf('<h2 id="version-1-1-0">1.1.0</h2>');
-      const older = html.indexOf('<h2 id="version-1-0-0">1.0.0</h2>');
-      assert.ok(newer > 0 && older > newer, 'the page lists 1.1.0 above 1.0.0');
+      const heading = (version: string): string => `<h2 id="version-${version.replaceAll('.', '-')}">${version}</h2>`;
+      const newer = html.indexOf(heading(baseline.nextMinor));
+      const older = html.indexOf(heading(baseline.released));
+      assert.ok(newer > 0 && older > newer, `the page lists ${baseline.nextMinor} above ${baseline.released}`);
       const section = html.slice(newer, older);
-      assert.match(section, /Released on <time datetime="2026-12-01">December 1, 2026<\/time>\. Pausing can set the day it ends\./);
+      assert.match(section, /Released on <time datetime="2026-12-02">December 2, 2026<\/time>\. Pausing can set the day it ends\./);
       assert.match(section, /<h3>Added<\/h3>/);
       assert.match(section, /New optional field <code>resume_on<\/code> for <a href="\/reference\/actions\/pause_subscription\/"><code>pause_subscription<\/code><\/a>\./);
       assert.match(html.slice(older), /Released on <time datetime="2026-11-20">November 20, 2026<\/time>/);

@@ -1,7 +1,10 @@
+import { copyFileSync } from 'node:fs';
+import path from 'node:path';
 import { stringify } from 'yaml';
 import { checkCompatibility, type CompatibilityReport } from '../../scripts/contract/compatibility.ts';
 import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
 import { asOpenApiDocument, isRecord } from '../../src/lib/document.ts';
+import { formatVersion, nextMinorVersion, parseVersion, readReleases, releasesDirectory, snapshotFile, type Version } from '../../src/lib/releases.ts';
 import type { ContractCopy } from './contract-copy.ts';
 
 type YamlMap = Record<string, unknown>;
@@ -12,6 +15,35 @@ export function setVersion(copy: ContractCopy, version: string): void {
   const pattern = /^ {2}version: .*$/m;
   if (!pattern.test(text)) throw new Error(`${contractRoot} has no info.version line`);
   copy.write(contractRoot, text.replace(pattern, `  version: ${version}`));
+}
+
+/** The versions a test of an additive edit speaks of: the copy's release, and the ones above it. */
+export interface Baseline {
+  released: string;
+  nextPatch: string;
+  nextMinor: string;
+}
+
+/**
+ * Releases the copy as it is, the way `npm run release` would (its bundle becomes the newest
+ * snapshot), unless its version is released already. An edit made afterwards is then measured
+ * against the contract of today, whatever the latest real release is.
+ */
+export function releaseAsIs(copy: ContractCopy): Baseline {
+  const bundle = bundleContract(copy.directory, contractRoot, '.generated/release');
+  const document = asOpenApiDocument(bundle.document, bundle.jsonPath);
+  const version = document.info.version;
+  if (!readReleases(copy.directory).some((release) => release.version === version)) {
+    copyFileSync(bundle.jsonPath, path.join(copy.directory, snapshotFile(version)));
+    const index = `${releasesDirectory}/releases.yaml`;
+    copy.write(index, `${copy.read(index)}  - version: "${version}"\n    date: "2026-12-01"\n`);
+  }
+  const parsed = parseVersion(version) as Version;
+  return {
+    released: version,
+    nextPatch: formatVersion({ ...parsed, patch: parsed.patch + 1 }),
+    nextMinor: formatVersion(nextMinorVersion(parsed)),
+  };
 }
 
 /** Bundles a copy with Redocly, as the gate does, and runs the compatibility step on it. */
@@ -78,7 +110,7 @@ export const breakingEdits: BreakingEdit[] = [
         delete record(record(record(response.content, 'content')['application/json'], 'media type').examples, 'examples').trial_end;
       });
       copy.editYaml(`${schemas}/ActionName.yaml`, (schema) => {
-        schema.enum = strings(schema.enum, 'enum').filter((value) => value !== 'trial_end');
+        schema.examples = strings(schema.examples, 'examples').filter((value) => value !== 'trial_end');
       });
       copy.editYaml('openapi/components/transitions.yaml', (table) => {
         delete record(table.actions, 'actions').trial_end;
@@ -190,7 +222,7 @@ function addRenewAction(copy: ContractCopy): void {
     examples.renew_subscription = { $ref: '../examples/RenewSubscriptionResult.yaml' };
   });
   copy.editYaml(`${schemas}/ActionName.yaml`, (schema) => {
-    strings(schema.enum, 'enum').push('renew_subscription');
+    strings(schema.examples, 'examples').push('renew_subscription');
   });
   copy.editYaml('openapi/components/transitions.yaml', (table) => {
     record(table.actions, 'actions').renew_subscription = { from: ['active'], to: 'active' };

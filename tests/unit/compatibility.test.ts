@@ -3,8 +3,9 @@ import { describe, it } from 'node:test';
 import { compatibilityStep } from '../../scripts/contract/compatibility.ts';
 import type { GateProblem } from '../../scripts/contract/gate.ts';
 import { runGate } from '../../scripts/contract/run-gate.ts';
-import { additiveEdits, breakingEdits, checkCopy, setVersion } from './compatibility-fixture.ts';
-import { copyContract, type ContractCopy } from './contract-copy.ts';
+import { latestRelease, readReleases } from '../../src/lib/releases.ts';
+import { additiveEdits, breakingEdits, checkCopy, releaseAsIs, setVersion } from './compatibility-fixture.ts';
+import { copyContract, projectDirectory, type ContractCopy } from './contract-copy.ts';
 
 /** Each case bundles a copy and runs Redocly's diff on it; two at a time suit a two-core machine. */
 const concurrency = 2;
@@ -14,12 +15,12 @@ function messagesOf(copy: ContractCopy): string[] {
 }
 
 describe('the compatibility step on the contract as it is', () => {
-  it('passes: the contract is release 1.0.0 or grows it additively', () => {
+  it('passes: the contract is its latest release or grows it additively', () => {
     const copy = copyContract();
     try {
       const report = checkCopy(copy);
       assert.deepEqual(report.problems, []);
-      assert.equal(report.release?.version, '1.0.0');
+      assert.equal(report.release?.version, latestRelease(readReleases(projectDirectory))?.version);
     } finally {
       copy.remove();
     }
@@ -30,7 +31,7 @@ describe('the compatibility step on the contract as it is', () => {
 async function gateOver(copy: ContractCopy): Promise<{ all: string[]; compatibility: string[] }> {
   const result = await runGate({ projectDirectory: copy.directory });
   const step = result.steps.find((outcome) => outcome.name === compatibilityStep.name);
-  const lines = (problems: GateProblem[]): string[] => problems.map((problem) => `${problem.file}: ${problem.message}`);
+  const lines = (problems: GateProblem[]): string[] => problems.map((problem) => `${problem.file}: ${problem.message}${problem.rule === undefined ? "" : ` [${problem.rule}]`}`);
   return { all: lines(result.problems), compatibility: lines(step?.problems ?? []) };
 }
 
@@ -62,6 +63,7 @@ describe('every additive change passes `npm run lint` with a new minor version, 
     it(edit.name, async () => {
       const copy = copyContract();
       try {
+        const baseline = releaseAsIs(copy);
         edit.apply(copy);
         const unbumped = await gateOver(copy);
         // The version is the only thing wrong: every other step of the gate takes the edit.
@@ -70,12 +72,15 @@ describe('every additive change passes `npm run lint` with a new minor version, 
         const [message = ''] = unbumped.compatibility;
         assert.match(message, /^openapi\/openapi\.yaml: /);
         assert.match(message, edit.named);
-        assert.match(message, /is an additive change: raise info\.version to 1\.1\.0 or higher \(it is 1\.0\.0\)/);
+        assert.ok(
+          message.includes(`is an additive change: raise info.version to ${baseline.nextMinor} or higher (it is ${baseline.released})`),
+          message,
+        );
 
-        setVersion(copy, '1.0.1');
-        assert.match(messagesOf(copy).join('\n'), /raise info\.version to 1\.1\.0 or higher \(it is 1\.0\.1\)/);
+        setVersion(copy, baseline.nextPatch);
+        assert.ok(messagesOf(copy).join('\n').includes(`raise info.version to ${baseline.nextMinor} or higher (it is ${baseline.nextPatch})`));
 
-        setVersion(copy, '1.1.0');
+        setVersion(copy, baseline.nextMinor);
         assert.deepEqual((await gateOver(copy)).all, []);
         assert.equal(checkCopy(copy).impact, 'minor');
       } finally {
@@ -89,6 +94,7 @@ describe('versions and changes that neither break nor add', { concurrency }, () 
   it('a description rewording needs no new version', () => {
     const copy = copyContract();
     try {
+      releaseAsIs(copy);
       copy.replace('openapi/paths/action.yaml', 'Runs one lifecycle action', 'Performs one lifecycle action');
       const report = checkCopy(copy);
       assert.deepEqual(report.problems, []);
@@ -101,9 +107,12 @@ describe('versions and changes that neither break nor add', { concurrency }, () 
   it('a deprecation is announced with a new minor version', () => {
     const copy = copyContract();
     try {
+      const baseline = releaseAsIs(copy);
       copy.replace('openapi/components/schemas/PauseSubscriptionRequest.yaml', '  note:\n    $ref: ./Note.yaml', '  note:\n    $ref: ./Note.yaml\n    deprecated: true');
-      assert.match(messagesOf(copy).join('\n'), /Field `note` for `pause_subscription` is deprecated.*raise info\.version to 1\.1\.0 or higher/);
-      setVersion(copy, '1.1.0');
+      const message = messagesOf(copy).join('\n');
+      assert.match(message, /Field `note` for `pause_subscription` is deprecated/);
+      assert.ok(message.includes(`raise info.version to ${baseline.nextMinor} or higher`), message);
+      setVersion(copy, baseline.nextMinor);
       assert.deepEqual(checkCopy(copy).problems, []);
     } finally {
       copy.remove();
@@ -133,14 +142,102 @@ describe('versions and changes that neither break nor add', { concurrency }, () 
   it('a release listed without its snapshot fails with the file to fix', () => {
     const copy = copyContract();
     try {
-      copy.write('openapi/releases/releases.yaml', `${copy.read('openapi/releases/releases.yaml')}  - version: "1.1.0"\n    date: "2026-12-01"\n`);
+      copy.write('openapi/releases/releases.yaml', `${copy.read('openapi/releases/releases.yaml')}  - version: "1.99.0"\n    date: "2026-12-01"\n`);
       const [problem] = checkCopy(copy).problems;
       assert.equal(problem?.file, 'openapi/releases/releases.yaml');
-      assert.match(problem?.message ?? '', /release 1\.1\.0 has no snapshot openapi\/releases\/1\.1\.0\.json/);
+      assert.match(problem?.message ?? '', /release 1\.99\.0 has no snapshot openapi\/releases\/1\.99\.0\.json/);
     } finally {
       copy.remove();
     }
   });
+});
+
+/**
+ * Responses open, requests strict (the tolerant reader of the versioning page): a client ignores
+ * the fields and values it does not know, so opening a response only writes down what version 1
+ * promised, while opening a request would stop refusing unknown fields.
+ */
+describe('[9.4] responses may be opened to additions inside v1; requests stay strict', { concurrency }, () => {
+  const resultSchema = 'openapi/components/schemas/ActionResult.yaml';
+  const actionNameSchema = 'openapi/components/schemas/ActionName.yaml';
+
+  it('opening a response is additive: `additionalProperties: false` dropped and a list of actions made an extensible enum', async () => {
+    const copy = copyContract();
+    try {
+      const openResult = copy.read(resultSchema);
+      const openNames = copy.read(actionNameSchema);
+      // A release whose success body was closed and whose action identifiers were a closed enum.
+      copy.editYaml(resultSchema, (schema) => {
+        schema.additionalProperties = false;
+      });
+      copy.editYaml(actionNameSchema, (schema) => {
+        schema.enum = schema.examples;
+        delete schema.examples;
+        schema.description = 'Identifier of a lifecycle action.';
+      });
+      const baseline = releaseAsIs(copy);
+      copy.write(resultSchema, openResult);
+      copy.write(actionNameSchema, openNames);
+
+      const unbumped = await gateOver(copy);
+      assert.deepEqual(unbumped.all, unbumped.compatibility, 'every other step takes the open responses');
+      const message = unbumped.compatibility.join('\n');
+      assert.doesNotMatch(message, /breaks release/);
+      assert.match(message, /The body of the `200` response may now carry fields it does not list/);
+      assert.match(message, /Field `action` in the `200` response is now an extensible enum/);
+      assert.ok(message.includes(`raise info.version to ${baseline.nextMinor} or higher`), message);
+
+      setVersion(copy, baseline.nextMinor);
+      assert.deepEqual((await gateOver(copy)).all, []);
+      assert.equal(checkCopy(copy).impact, 'minor');
+    } finally {
+      copy.remove();
+    }
+  });
+
+  // Redocly rates these three `patch`: a request that accepts more, or a response that promises
+  // less, breaks no client of today. They break the rule that keeps v1 growing, which the
+  // contract check `tolerant-reader` holds, so the gate as a whole refuses them.
+  const refusedByTheGate: { name: string; apply: (copy: ContractCopy) => void; named: RegExp }[] = [
+    {
+      name: 'a request that stops refusing unknown fields',
+      apply: (copy) =>
+        copy.editYaml('openapi/components/schemas/PauseSubscriptionRequest.yaml', (schema) => {
+          delete schema.additionalProperties;
+        }),
+      named: /^openapi\/components\/schemas\/PauseSubscriptionRequest\.yaml: .*requests stay strict.*\[tolerant-reader: /,
+    },
+    {
+      name: 'a response closed to additions again',
+      apply: (copy) =>
+        copy.editYaml(resultSchema, (schema) => {
+          schema.additionalProperties = false;
+        }),
+      named: /^openapi\/components\/schemas\/ActionResult\.yaml: .*responses stay open.*\[tolerant-reader: /,
+    },
+    {
+      name: 'the action identifiers of a response made a closed enum again',
+      apply: (copy) =>
+        copy.editYaml(actionNameSchema, (schema) => {
+          schema.enum = schema.examples;
+        }),
+      named: /^openapi\/components\/schemas\/ActionName\.yaml: .*closed "enum".*\[tolerant-reader: /,
+    },
+  ];
+  for (const edit of refusedByTheGate) {
+    it(`${edit.name} fails \`npm run lint\`, whatever the version`, async () => {
+      const copy = copyContract();
+      try {
+        const baseline = releaseAsIs(copy);
+        edit.apply(copy);
+        setVersion(copy, baseline.nextMinor);
+        const { all } = await gateOver(copy);
+        assert.ok(all.some((line) => edit.named.test(line)), all.join('\n'));
+      } finally {
+        copy.remove();
+      }
+    });
+  }
 });
 
 describe('an edited oneOf branch, which Redocly reports as removed and added', () => {

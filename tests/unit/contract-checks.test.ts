@@ -144,7 +144,7 @@ describe('the contract checks', () => {
 
     test('rejects an unknown identifier in ActionName', () => {
       const document = brokenBundle((doc) => {
-        schemas(doc).ActionName.enum.push('refund_subscription');
+        schemas(doc).ActionName.examples.push('refund_subscription');
       });
       assertFinding(document, 'eight-actions', /ActionName must list exactly the actions of the request body; not in the request body: "refund_subscription"/);
     });
@@ -304,6 +304,32 @@ describe('the contract checks', () => {
         delete doc['x-transitions'];
       });
       assertFinding(document, 'transition-table', /no x-transitions table/);
+    });
+  });
+
+  describe('tolerant-reader', () => {
+    test('rejects an action that accepts fields it does not list', () => {
+      const document = brokenBundle((doc) => {
+        delete schemas(doc).PauseSubscriptionRequest.additionalProperties;
+      });
+      assertFinding(document, 'tolerant-reader', /The pause_subscription branch does not set "additionalProperties: false"; requests stay strict/);
+    });
+
+    test('rejects a response closed to fields that later releases add, however deep', () => {
+      const document = brokenBundle((doc) => {
+        schemas(doc).ActionResult.additionalProperties = false;
+        schemas(doc).TransitionErrorData.additionalProperties = false;
+      });
+      const findings = runContractChecks(document).filter((finding) => finding.check.name === 'tolerant-reader');
+      assert.deepEqual(findings.map((finding) => finding.pointer).sort(), ['#/components/schemas/ActionResult', '#/components/schemas/TransitionErrorData']);
+      assert.ok(findings.every((finding) => /responses stay open/.test(finding.message)));
+    });
+
+    test('rejects action identifiers listed as a closed enum in a response', () => {
+      const document = brokenBundle((doc) => {
+        schemas(doc).ActionName.enum = [...specifiedActions];
+      });
+      assertFinding(document, 'tolerant-reader', /lists action identifiers as a closed "enum"; version 1 may add actions/);
     });
   });
 

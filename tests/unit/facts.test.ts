@@ -31,6 +31,21 @@ describe('facts read from the bundled document', () => {
     assert.equal(facts.retryAfterHeader, 'Retry-After');
   });
 
+  // The decisions of v1-contract.md for the answers beyond a success, and WordPress's own form of
+  // the URL on a site without pretty permalinks.
+  it('name the answers an integrator meets beyond a success', () => {
+    const facts = readFacts(document);
+    assert.equal(facts.unknownFieldErrorStatus, '400');
+    assert.equal(facts.unknownFieldErrorCode, 'rest_invalid_param');
+    assert.equal(facts.unknownFieldNamedIn, 'data.params');
+    assert.equal(facts.noRouteErrorStatus, '404');
+    assert.equal(facts.noRouteErrorCode, 'rest_no_route');
+    assert.equal(facts.serviceFailureStatus, '500');
+    assert.equal(facts.refusalCurrentStatusField, 'data.current_status');
+    assert.equal(facts.refusalAllowedActionsField, 'data.allowed_actions');
+    assert.equal(facts.plainPermalinkUrlTemplate, 'https://{site}/?rest_route=/service/v1/action');
+  });
+
   it('agree with one another', () => {
     const facts = readFacts(document);
     assert.equal(facts.actionCount, facts.actions.length);
@@ -101,7 +116,7 @@ describe('facts follow the document when it changes', () => {
     schemas.RenewSubscriptionRequest = renew;
     media.schema.oneOf.push({ $ref: '#/components/schemas/RenewSubscriptionRequest' });
     media.schema.discriminator.mapping.renew_subscription = '#/components/schemas/RenewSubscriptionRequest';
-    schemas.ActionName.enum.push('renew_subscription');
+    schemas.ActionName.examples.push('renew_subscription');
     changed['x-transitions'].actions.renew_subscription = { from: ['on-hold'], to: 'active' };
     media.examples.renew_subscription = {
       value: { ...examples.CancelSubscriptionRequest.value, action: 'renew_subscription' },

@@ -43,12 +43,15 @@ export interface ScriptedAnswer {
   status: number;
   headers?: Record<string, string>;
   body?: string;
+  /** `drop` closes the connection without an answer; `hang` keeps it open and never answers. */
+  fault?: 'drop' | 'hang';
 }
 
 /**
  * A real HTTP server on a free local port that records every request and answers with the
  * scripted answers in turn (the last one repeats), so samples can be run against it unchanged
- * except for the host they call.
+ * except for the host they call. An answer can also be a fault: a dropped connection, or one
+ * that never answers.
  */
 export async function startRecordingServer(answers: ScriptedAnswer[] | ((request: RecordedRequest) => ScriptedAnswer)) {
   const requests: RecordedRequest[] = [];
@@ -66,6 +69,11 @@ export async function startRecordingServer(answers: ScriptedAnswer[] | ((request
       requests.push(recorded);
       const answer =
         typeof answers === 'function' ? answers(recorded) : (answers[requests.length - 1] ?? answers.at(-1));
+      if (answer?.fault === 'drop') {
+        request.socket.destroy();
+        return;
+      }
+      if (answer?.fault === 'hang') return;
       response.writeHead(answer?.status ?? 500, answer?.headers ?? {});
       response.end(answer?.body ?? '');
     });
@@ -75,6 +83,11 @@ export async function startRecordingServer(answers: ScriptedAnswer[] | ((request
   return {
     host: `127.0.0.1:${port}`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Kept-alive and hanging connections would hold the server open.
+        server.closeAllConnections();
+      }),
   };
 }

@@ -108,11 +108,11 @@ describe('the fields', () => {
 
     const note = field('pause_subscription', 'note');
     assert.equal(note.required, false);
-    assert.deepEqual(note.constraints, [{ keyword: 'maxLength', label: 'at most 500 characters' }]);
+    assert.deepEqual(note.constraints, [{ keyword: 'maxLength', label: 'at most 500 characters', limit: 500 }]);
 
     const subscription = field('cancel_subscription', 'subscription_id');
     assert.equal(subscription.type, 'integer');
-    assert.deepEqual(subscription.constraints, [{ keyword: 'minimum', label: 'at least 1' }]);
+    assert.deepEqual(subscription.constraints, [{ keyword: 'minimum', label: 'at least 1', limit: 1 }]);
 
     const selector = field('trial_end', 'action');
     assert.deepEqual(selector.constraints, [{ keyword: 'const', label: 'always', values: ['trial_end'] }]);
@@ -125,6 +125,17 @@ describe('the fields', () => {
     assert.equal(status.description, property.description);
     assert.equal(status.required, true);
     assert.deepEqual(status.constraints[0]?.values, model.lifecycle.states);
+  });
+
+  test('of a response show an extensible enum as its known values, open to more, without the marker', () => {
+    const action = model.resultFields.find((candidate) => candidate.name === 'action');
+    assert.ok(action);
+    assert.equal(action.type, 'string');
+    assert.deepEqual(action.constraints, [
+      { keyword: 'extensibleEnum', label: 'one of these, or a value a later release adds:', values: model.actions.map((candidate) => candidate.identifier) },
+    ]);
+    assert.doesNotMatch(action.description, /^Extensible enum\./);
+    assert.match(action.description, /^The action that was performed/);
   });
 
   test('belong to the action that has them only', () => {
@@ -218,7 +229,8 @@ describe('the responses', () => {
     assert.equal(throttled.status, '429');
     assert.equal(throttled.body, undefined);
     const retryAfter = throttled.headers.find((header) => header.name === 'Retry-After');
-    assert.equal(retryAfter?.required, true);
+    // The hosting environment sets it, so the document describes it without promising it.
+    assert.equal(retryAfter?.required, false);
     assert.equal(retryAfter?.type, 'integer or string');
     assert.deepEqual(errorTable(model.responses).find((row) => row.status === '429')?.code, null);
   });

@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import { readReferenceModel } from '../../src/lib/actions.ts';
 import type { CodeSample, SampleLanguage } from '../../src/lib/code-samples.ts';
 import { codeSamples, phpLiteral, pythonLiteral, sampleStatuses, shellQuote } from '../../src/lib/code-samples.ts';
-import { retryingClientSample } from '../../src/lib/retrying-client-sample.ts';
+import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
+import { retryPolicy } from '../../src/lib/retry-policy.ts';
 import { bundledDocument, startRecordingServer } from './reference-fixture.ts';
 
 const run = promisify(execFile);
@@ -49,7 +50,18 @@ function curlBody(code: string): unknown {
   return JSON.parse(quoted.replaceAll(`'\\''`, `'`));
 }
 
-const success = { status: 200, headers: { 'Content-Type': 'application/json' }, body: '{"success":true}' };
+const json = { 'Content-Type': 'application/json; charset=UTF-8' };
+const html = { 'Content-Type': 'text/html; charset=UTF-8' };
+const success = { status: 200, headers: json, body: '{"success":true}' };
+
+function pythonWithRequests(): boolean {
+  try {
+    execFileSync('python3', ['-c', 'import requests'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 describe('the samples of every action', () => {
   for (const action of model.actions) {
@@ -69,8 +81,21 @@ describe('the samples of every action', () => {
       assert.ok(php.includes(`"https://{$site}/wp-json/service/v1/action"`));
       assert.ok(php.includes(`'Content-Type' => 'application/json'`));
       assert.ok(php.includes(`wp_json_encode( ${phpLiteral(action.requestExample.value, '        ')} )`));
-      assert.ok(php.includes(`if ( ${statuses.throttled} === $status )`));
-      assert.ok(php.includes(`if ( ${statuses.success} !== $status )`));
+      assert.ok(php.includes(`if ( ${statuses.success} === $status )`));
+      assert.ok(php.includes(`'timeout'     => ${retryPolicy.attemptTimeoutSeconds},`), 'a timeout');
+      assert.ok(php.includes(`'redirection' => 0,`), 'no redirect followed');
+      assert.ok(php.includes(`0 === stripos( $type, 'application/json' )`), 'only a JSON body is read as the envelope');
+    });
+
+    test(`${action.identifier}: every sample has a timeout and follows no redirect`, () => {
+      assert.ok(sampleOf(samples, 'curl').includes(`--connect-timeout ${retryPolicy.connectTimeoutSeconds} --max-time ${retryPolicy.attemptTimeoutSeconds}`));
+      assert.doesNotMatch(sampleOf(samples, 'curl'), /--location|-L\b/);
+      const javascript = sampleOf(samples, 'javascript');
+      assert.ok(javascript.includes(`signal: AbortSignal.timeout(${retryPolicy.attemptTimeoutSeconds * 1000})`));
+      assert.ok(javascript.includes('redirect: "manual"'));
+      const python = sampleOf(samples, 'python');
+      assert.ok(python.includes(`timeout=(${retryPolicy.connectTimeoutSeconds}, ${retryPolicy.attemptTimeoutSeconds})`));
+      assert.ok(python.includes('allow_redirects=False'));
     });
   }
 });
@@ -105,38 +130,53 @@ describe('the samples run against a real HTTP server', () => {
     }
   });
 
-  test('JavaScript sends the example and reads the status', async () => {
-    const server = await startRecordingServer([
-      success,
-      { status: Number(statuses.throttled), headers: { [statuses.retryAfter]: '120' }, body: '<html>slow down</html>' },
-    ]);
+  // The three kinds of answer: a success, the service's own error, and the host's own answer,
+  // which may be an HTML page and is never read as the service's error envelope.
+  const serviceError = { status: 401, headers: json, body: '{"code":"service_invalid_api_key","message":"The API key is missing or invalid.","data":{"status":401}}' };
+  const throttledPage = { status: Number(statuses.throttled), headers: { ...html, [statuses.retryAfter]: '120' }, body: '<html>slow down</html>' };
+  const blockedPage = { status: 403, headers: html, body: '<html><body>Blocked by the firewall</body></html>' };
+
+  test('JavaScript sends the example and tells the service from the host', async () => {
+    const server = await startRecordingServer([success, serviceError, throttledPage, blockedPage]);
     try {
       const file = path.join(workspace, 'sample.mjs');
       writeFileSync(file, pointedAt(sampleOf(samples, 'javascript'), server.host));
       const { stdout } = await run(process.execPath, [file]);
       assert.match(stdout, /success: true/);
       checkRequest(server.requests[0]);
-      await assert.rejects(run(process.execPath, [file]), (error: { stderr?: string }) => {
-        assert.match(error.stderr ?? '', /Throttled, retry after 120/);
-        return true;
-      });
+      for (const expected of [
+        /^(Error: |Uncaught Error: )?service_invalid_api_key$/m,
+        /HTTP 429 from the host, Retry-After: 120/,
+        /HTTP 403 from the host, Retry-After: (null|None)/,
+      ]) {
+        await assert.rejects(run(process.execPath, [file]), (error: { stderr?: string }) => {
+          assert.match(error.stderr ?? '', expected);
+          return true;
+        });
+      }
     } finally {
       await server.close();
     }
   });
 
-  test('Python sends the example and reads the status', { skip: !available('python3') && 'python3 is not installed' }, async () => {
-    const server = await startRecordingServer([success, { status: 401, body: '{"code":"service_invalid_api_key"}' }]);
+  test('Python sends the example and tells the service from the host', { skip: !pythonWithRequests() && 'python3 with requests is not installed' }, async () => {
+    const server = await startRecordingServer([success, serviceError, throttledPage, blockedPage]);
     try {
       const file = path.join(workspace, 'sample.py');
       writeFileSync(file, pointedAt(sampleOf(samples, 'python'), server.host));
       const { stdout } = await run('python3', [file]);
       assert.match(stdout, /'success': True/);
       checkRequest(server.requests[0]);
-      await assert.rejects(run('python3', [file]), (error: { stderr?: string }) => {
-        assert.match(error.stderr ?? '', /HTTP 401: \{"code":"service_invalid_api_key"\}/);
-        return true;
-      });
+      for (const expected of [
+        /^(Error: |Uncaught Error: )?service_invalid_api_key$/m,
+        /HTTP 429 from the host, Retry-After: 120/,
+        /HTTP 403 from the host, Retry-After: (null|None)/,
+      ]) {
+        await assert.rejects(run('python3', [file]), (error: { stderr?: string }) => {
+          assert.match(error.stderr ?? '', expected);
+          return true;
+        });
+      }
     } finally {
       await server.close();
     }
@@ -166,7 +206,7 @@ describe('the literals', () => {
 describe('the retrying client', () => {
   const [first] = model.actions;
   assert.ok(first);
-  const code = retryingClientSample(model.endpoint, statuses, first.requestExample.value);
+  const code = retryingClientSamples(model.endpoint, statuses, first.requestExample.value).find((sample) => sample.language === 'javascript')?.code ?? '';
 
   test('waits out 429 as Retry-After says, in seconds and as an HTTP date, then succeeds', async () => {
     let calls = 0;
@@ -201,8 +241,8 @@ describe('the retrying client', () => {
       // Three calls at once through one client: the client, not the server, must spread them.
       // The moments it sends are logged around `fetch`, so server load does not blur them.
       const burst = pointedAt(code, server.host).replace(
-        /console\.log\(await send\(([\s\S]*)\)\);\n$/,
-        'const body = $1;\nawait Promise.all([send(body), send(body), send(body)]);\n',
+        /try \{\n {2}console\.log\(await send\(([\s\S]*)\)\);\n\} catch/,
+        'const body = $1;\ntry {\n  await Promise.all([send(body), send(body), send(body)]);\n} catch',
       );
       assert.notEqual(burst, pointedAt(code, server.host), 'the usage line was found');
       const logSends = 'const fetchForReal = globalThis.fetch;\nglobalThis.fetch = (...args) => { console.log(performance.now()); return fetchForReal(...args); };\n';
@@ -213,7 +253,7 @@ describe('the retrying client', () => {
       assert.equal(server.requests.length, 3);
       for (let index = 1; index < times.length; index += 1) {
         const gap = (times[index] ?? 0) - (times[index - 1] ?? 0);
-        assert.ok(gap >= 990, `sends ${index} and ${index + 1} were ${gap} ms apart`);
+        assert.ok(gap >= retryPolicy.courtesyIntervalSeconds * 1000 - 10, `sends ${index} and ${index + 1} were ${gap} ms apart`);
       }
     } finally {
       await server.close();
@@ -222,7 +262,9 @@ describe('the retrying client', () => {
 
   test('reads Retry-After in both forms', async () => {
     const file = path.join(workspace, 'retry-after.mjs');
-    const onlyTheParser = code.slice(0, code.indexOf('const sleep'));
+    const parserStart = code.indexOf('/**\n * Milliseconds to wait');
+    const onlyTheParser = code.slice(parserStart, code.indexOf('/** The wait after failed attempt'));
+    assert.ok(parserStart >= 0 && onlyTheParser.includes('export function retryAfter'));
     writeFileSync(
       file,
       `${onlyTheParser}

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { cutRelease, ReleaseRefused } from '../../scripts/release.ts';
+import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
 import { readReleases } from '../../src/lib/releases.ts';
 import { additiveEdits, checkCopy, setVersion } from './compatibility-fixture.ts';
 import { copyContract, projectDirectory } from './contract-copy.ts';
@@ -12,18 +13,30 @@ const index = 'openapi/releases/releases.yaml';
 const optionalField = additiveEdits.find((edit) => edit.name === 'a new optional request field');
 
 describe('npm run release', { concurrency: 2 }, () => {
-  it('made the 1.0.0 snapshot: the same bytes come out of the release script', async () => {
+  it("made the 1.0.0 snapshot: Redocly's bundle of the contract as it was then, byte for byte", () => {
     const copy = copyContract();
     try {
-      rmSync(path.join(copy.directory, 'openapi/releases/1.0.0.json'));
-      copy.write(index, 'releases: []\n');
-      // Patches made since 1.0.0 are undone first, so the copy holds the contract as released:
-      // the pattern of Retry-After's HTTP-date branch (openapi/README.md, "What other tools say").
-      const retryAfter = 'openapi/components/headers/RetryAfter.yaml';
-      copy.write(retryAfter, copy.read(retryAfter).replace(/\n(?: {6}#[^\n]*\n)* {6}pattern: [^\n]*/, ''));
-      const { release, snapshot } = await cutRelease({ projectDirectory: copy.directory, date: '2026-11-20' });
-      assert.equal(release.version, '1.0.0');
-      assert.equal(copy.read(snapshot), readFileSync(path.join(projectDirectory, snapshot), 'utf8'));
+      // The contract as it was when 1.0.0 was released: the commit that added the snapshot.
+      const snapshot = 'openapi/releases/1.0.0.json';
+      const commit = execFileSync('git', ['log', '-1', '--format=%H', '--', snapshot], { cwd: projectDirectory, encoding: 'utf8' }).trim();
+      assert.match(commit, /^[0-9a-f]{40}$/, `git knows the commit that added ${snapshot}`);
+      rmSync(path.join(copy.directory, 'openapi'), { recursive: true });
+      execFileSync('sh', ['-c', `git archive ${commit} openapi | tar -x -C "${copy.directory}"`], { cwd: projectDirectory });
+      const bundle = bundleContract(copy.directory, contractRoot, '.generated/release');
+      assert.equal(readFileSync(bundle.jsonPath, 'utf8'), readFileSync(path.join(projectDirectory, snapshot), 'utf8'));
+    } finally {
+      copy.remove();
+    }
+  });
+
+  it("writes the bundler's output as the snapshot, byte for byte", async () => {
+    const copy = copyContract();
+    try {
+      setVersion(copy, '1.99.0');
+      const { snapshot } = await cutRelease({ projectDirectory: copy.directory, date: '2026-12-01' });
+      assert.equal(snapshot, 'openapi/releases/1.99.0.json');
+      const bundle = bundleContract(copy.directory, contractRoot, '.generated/compare');
+      assert.equal(copy.read(snapshot), readFileSync(bundle.jsonPath, 'utf8'));
     } finally {
       copy.remove();
     }
@@ -32,6 +45,7 @@ describe('npm run release', { concurrency: 2 }, () => {
   it('refuses a version that is already released, and writes nothing', async () => {
     const copy = copyContract();
     try {
+      setVersion(copy, '1.0.0');
       const before = copy.read(index);
       await assert.rejects(cutRelease({ projectDirectory: copy.directory }), (error: unknown) => {
         assert.ok(error instanceof ReleaseRefused);
@@ -50,15 +64,15 @@ describe('npm run release', { concurrency: 2 }, () => {
       const before = copy.read(index);
       // A breaking change with a new version number: the version is new, the gate says no.
       copy.replace('openapi/paths/action.yaml', 'post:\n  operationId:', 'put:\n  operationId:');
-      setVersion(copy, '1.1.0');
+      setVersion(copy, '1.99.0');
       await assert.rejects(cutRelease({ projectDirectory: copy.directory }), (error: unknown) => {
         assert.ok(error instanceof ReleaseRefused);
-        assert.match(error.message, /fails the gate, so 1\.1\.0 is not released/);
+        assert.match(error.message, /fails the gate, so 1\.99\.0 is not released/);
         assert.match(error.message, /Operation `POST \/action` was removed/);
         return true;
       });
       assert.equal(copy.read(index), before);
-      assert.equal(existsSync(path.join(copy.directory, 'openapi/releases/1.1.0.json')), false);
+      assert.equal(existsSync(path.join(copy.directory, 'openapi/releases/1.99.0.json')), false);
     } finally {
       copy.remove();
     }
@@ -88,12 +102,20 @@ describe('npm run release', { concurrency: 2 }, () => {
   });
 
   it('runs from the command line: exit 1 and the reason on a refusal, 2 on an unknown option', () => {
-    const script = path.join(projectDirectory, 'scripts/release.ts');
-    const refused = spawnSync(process.execPath, [script, '--project', projectDirectory], { encoding: 'utf8' });
-    assert.equal(refused.status, 1, refused.stderr);
-    assert.match(refused.stderr, /✖ Version 1\.0\.0 is already released/);
-    const unknown = spawnSync(process.execPath, [script, '--version-bump'], { encoding: 'utf8' });
-    assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /Usage: node scripts\/release\.ts/);
+    // On a copy whose version is released already: run on the project itself, a contract ahead of
+    // its latest release (the usual state between releases) would really be released.
+    const copy = copyContract();
+    try {
+      setVersion(copy, '1.0.0');
+      const script = path.join(projectDirectory, 'scripts/release.ts');
+      const refused = spawnSync(process.execPath, [script, '--project', copy.directory], { encoding: 'utf8' });
+      assert.equal(refused.status, 1, refused.stderr);
+      assert.match(refused.stderr, /✖ Version 1\.0\.0 is already released/);
+      const unknown = spawnSync(process.execPath, [script, '--version-bump'], { encoding: 'utf8' });
+      assert.equal(unknown.status, 2);
+      assert.match(unknown.stderr, /Usage: node scripts\/release\.ts/);
+    } finally {
+      copy.remove();
+    }
   });
 });

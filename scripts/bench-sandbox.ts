@@ -1,0 +1,269 @@
+/**
+ * `npm run bench:sandbox`: how fast the sandbox answers, beside the simplest server doing the same
+ * I/O and beside Prism's mock of the same document, in one run on this machine.
+ *
+ *   npm run bench:sandbox [-- --seconds 4 --rounds 5]
+ *
+ * Each server runs in a process of its own; this process is the load: 16 clients on 127.0.0.1,
+ * each sending one action after another over a kept-alive connection, toggling its own
+ * subscription between two statuses so that every action writes. Rounds are interleaved
+ * (sandbox, bare, Prism, sandbox, ...) so that a busy moment of the shared machine hits all three;
+ * the figures are medians over the rounds. Prism is installed on first use into
+ * `.generated/bench-tools/`, pinned below. Writes `bench-results/sandbox-latest.md`.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { bundleContract } from '../src/lib/bundle.ts';
+import { asOpenApiDocument } from '../src/lib/document.ts';
+import { readExecutableContract } from '../src/lib/executable-contract.ts';
+import { validBody } from '../src/conformance/cases.ts';
+import { defaultApiKey } from '../src/sandbox/seed.ts';
+
+const projectDirectory = path.resolve(import.meta.dirname, '..');
+const prismVersion = '5.16.0';
+const clients = 16;
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '5' } } });
+const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
+
+interface Target {
+  name: string;
+  /** Starts the server; resolves with its base URL (where the endpoint path is appended) and the process. */
+  start(directory: string): Promise<{ baseUrl: string; path: string; child: ChildProcess }>;
+}
+
+interface Measurement {
+  actionsPerSecond: number;
+  p50: number;
+  p99: number;
+  /** Answers other than the expected 200. */
+  unexpected: number;
+  peakRssMiB: number;
+}
+
+function startChild(command: string, args: string[], readyPattern: RegExp): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: projectDirectory, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false', NO_COLOR: '1' } });
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = readyPattern.exec(output);
+      if (match !== null) {
+        child.stdout?.off('data', onData);
+        // Keep draining what the server prints, so a full pipe never slows it down.
+        child.stdout?.resume();
+        resolve({ url: match[1] ?? '', child });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`)));
+  });
+}
+
+/** Peak resident memory of a process and its children, from /proc (Linux). */
+function peakRssMiB(pid: number): number {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  let total = 0;
+  const visit = (id: number) => {
+    try {
+      const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${id}/status`, 'utf8'));
+      total += Number(match?.[1] ?? 0);
+    } catch {
+      // Gone.
+    }
+    for (const child of children.get(id) ?? []) visit(child);
+  };
+  visit(pid);
+  return total / 1024;
+}
+
+function percentile(sorted: number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+async function load(url: URL, bodies: [string, string][], durationMs: number, record: boolean): Promise<{ latencies: number[]; count: number; unexpected: number; elapsedMs: number }> {
+  const agent = new Agent({ keepAlive: true, maxSockets: clients });
+  const latencies: number[] = [];
+  let count = 0;
+  let unexpected = 0;
+  const started = performance.now();
+  const deadline = started + durationMs;
+  const send = (body: string) =>
+    new Promise<number>((resolve, reject) => {
+      const outgoing = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (incoming) => {
+        incoming.resume();
+        incoming.on('end', () => resolve(incoming.statusCode ?? 0));
+      });
+      outgoing.on('error', reject);
+      outgoing.end(body);
+    });
+  await Promise.all(
+    bodies.map(async (pair) => {
+      for (let turn = 0; performance.now() < deadline; turn += 1) {
+        const sent = performance.now();
+        const status = await send(pair[turn % 2] ?? '');
+        if (record) latencies.push(performance.now() - sent);
+        count += 1;
+        if (status !== 200) unexpected += 1;
+      }
+    }),
+  );
+  const elapsedMs = performance.now() - started;
+  agent.destroy();
+  return { latencies, count, unexpected, elapsedMs };
+}
+
+async function ensurePrism(): Promise<string> {
+  const directory = path.join(projectDirectory, '.generated/bench-tools/prism');
+  const binary = path.join(directory, 'node_modules/.bin/prism');
+  const installed = path.join(directory, 'node_modules/@stoplight/prism-cli/package.json');
+  if (!existsSync(installed) || (JSON.parse(readFileSync(installed, 'utf8')) as { version: string }).version !== prismVersion) {
+    mkdirSync(directory, { recursive: true });
+    writeFileSync(path.join(directory, 'package.json'), '{ "private": true }\n');
+    console.log(`Installing @stoplight/prism-cli@${prismVersion} into ${path.relative(projectDirectory, directory)} ...`);
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', `@stoplight/prism-cli@${prismVersion}`], { cwd: directory, stdio: 'inherit' });
+  }
+  return binary;
+}
+
+async function main(): Promise<void> {
+  const bundle = bundleContract(projectDirectory, undefined, '.generated/bench-sandbox');
+  const contract = readExecutableContract(asOpenApiDocument(bundle.document, bundle.jsonPath));
+  const { model } = contract;
+  // Two fixed actions that undo each other, so every request of a client changes its subscription.
+  const fixed = model.actions.flatMap((action) => (action.transition.kind === 'fixed' ? [{ action, transition: action.transition }] : []));
+  const pair = fixed
+    .flatMap((there) => fixed.map((back) => ({ there, back })))
+    .find(({ there, back }) => there.transition.from.length === 1 && back.transition.from.includes(there.transition.to) && there.transition.from.includes(back.transition.to));
+  if (pair === undefined) throw new Error('the lifecycle has no two actions that undo each other');
+  const initial = pair.there.transition.from[0] ?? '';
+  const bodies: [string, string][] = Array.from({ length: clients }, (_, index) => [
+    JSON.stringify(validBody(contract, pair.there.action, { apiKey: defaultApiKey }, index + 1)),
+    JSON.stringify(validBody(contract, pair.back.action, { apiKey: defaultApiKey }, index + 1)),
+  ]);
+  const prism = await ensurePrism();
+
+  const targets: Target[] = [
+    {
+      name: 'sandbox',
+      start: async (directory) => {
+        const { url, child } = await startChild(process.execPath, ['scripts/bench-sandbox/serve-sandbox.ts', path.join(directory, 'sandbox.sqlite'), String(clients), initial], /^(http:\S+)\n/m);
+        return { baseUrl: url, path: model.endpoint.urlPath, child };
+      },
+    },
+    {
+      name: 'bare node:http + node:sqlite',
+      start: async (directory) => {
+        const { url, child } = await startChild(
+          process.execPath,
+          ['scripts/bench-sandbox/bare-server.ts', path.join(directory, 'bare.sqlite'), String(clients), initial, `${pair.there.action.identifier}=${pair.there.transition.to}`, `${pair.back.action.identifier}=${pair.back.transition.to}`],
+          /^(http:\S+)\n/m,
+        );
+        return { baseUrl: url, path: model.endpoint.urlPath, child };
+      },
+    },
+    {
+      name: `Prism ${prismVersion} mock`,
+      start: async () => {
+        const port = 40_000 + Math.floor(Math.random() * 10_000);
+        const { child } = await startChild(prism, ['mock', bundle.jsonPath, '--host', '127.0.0.1', '--port', String(port)], /(Prism is listening)/);
+        // Prism serves the document's paths without the server URL's path, which holds a variable.
+        return { baseUrl: `http://127.0.0.1:${port}`, path: model.endpoint.path, child };
+      },
+    },
+  ];
+
+  const results = new Map<string, Measurement[]>();
+  const loadBefore = loadavg()[0] ?? 0;
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const target of targets) {
+      const directory = mkdtempSync(path.join(tmpdir(), 'bench-sandbox-'));
+      const { baseUrl, path: endpointPath, child } = await target.start(directory);
+      try {
+        const url = new URL(`${baseUrl}${endpointPath}`);
+        await load(url, bodies, 1500, false);
+        const run = await load(url, bodies, seconds * 1000, true);
+        const sorted = run.latencies.sort((left, right) => left - right);
+        const measurement = {
+          actionsPerSecond: run.count / (run.elapsedMs / 1000),
+          p50: percentile(sorted, 0.5),
+          p99: percentile(sorted, 0.99),
+          unexpected: run.unexpected,
+          peakRssMiB: child.pid === undefined ? Number.NaN : peakRssMiB(child.pid),
+        };
+        results.set(target.name, [...(results.get(target.name) ?? []), measurement]);
+        console.log(`round ${round}, ${target.name}: ${measurement.actionsPerSecond.toFixed(0)} actions/s, p50 ${measurement.p50.toFixed(2)} ms, p99 ${measurement.p99.toFixed(2)} ms, peak RSS ${measurement.peakRssMiB.toFixed(0)} MiB${measurement.unexpected > 0 ? `, ${measurement.unexpected} answers not 200` : ''}`);
+      } finally {
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGTERM');
+        await exited;
+        rmSync(directory, { recursive: true, force: true });
+      }
+    }
+  }
+  const loadAfter = loadavg()[0] ?? 0;
+
+  const summary = [...results].map(([name, measurements]) => ({
+    name,
+    actionsPerSecond: median(measurements.map((measurement) => measurement.actionsPerSecond)),
+    p50: median(measurements.map((measurement) => measurement.p50)),
+    p99: median(measurements.map((measurement) => measurement.p99)),
+    peakRssMiB: median(measurements.map((measurement) => measurement.peakRssMiB)),
+    unexpected: measurements.reduce((sum, measurement) => sum + measurement.unexpected, 0),
+  }));
+  const sandbox = summary[0];
+  const sandboxRounds = results.get(targets[0]?.name ?? '') ?? [];
+  // Ratios are taken round by round, each against the run right beside it, and then the median:
+  // a busy moment of the shared machine then weighs on both sides of a ratio alike.
+  const roundRatio = (name: string, pick: (measurement: Measurement) => number) => {
+    const rows = results.get(name) ?? [];
+    return median(sandboxRounds.map((measurement, index) => pick(measurement) / pick(rows[index] ?? measurement)));
+  };
+  const percent = (value: number) => `${(value * 100).toFixed(0)} %`;
+  const rows = summary.map((row) =>
+    `| ${row.name} | ${row.actionsPerSecond.toFixed(0)} | ${row.p50.toFixed(2)} ms | ${row.p99.toFixed(2)} ms | ${row.peakRssMiB.toFixed(0)} MiB | ${percent(roundRatio(row.name, (measurement) => measurement.actionsPerSecond))} | ${percent(roundRatio(row.name, (measurement) => measurement.p99))} | ${row.unexpected} |`,
+  );
+  const perRound = sandboxRounds.map((measurement) => `${measurement.actionsPerSecond.toFixed(0)}/s, p99 ${measurement.p99.toFixed(1)} ms`).join('; ');
+  const date = new Date().toISOString().slice(0, 10);
+  const report = [
+    `Measured ${date} on ${cpus().length} cores with Node ${process.version}: ${clients} concurrent clients on 127.0.0.1, each toggling its own subscription with ${pair.there.action.identifier} and ${pair.back.action.identifier} over a kept-alive connection; ${rounds} interleaved rounds of ${seconds} s after a 1.5 s warm-up per server; medians over the rounds. One-minute load average ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end (the machine is shared).`,
+    '',
+    '| Server | Actions/s | p50 | p99 | Peak memory (RSS) | Sandbox throughput / this | Sandbox p99 / this | Answers not 200 |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    `The sandbox round by round: ${perRound}.`,
+    `Goal for the sandbox on 2 cores: at least 1,000 actions/s with p99 under 20 ms. ${sandbox !== undefined && sandbox.actionsPerSecond >= 1000 && sandbox.p99 < 20 ? 'Met.' : 'Not met in this run.'}`,
+    `Prism answers every request with a stored example (here the first, whatever the action), keeps no state and writes nothing. The bare server commits every action to SQLite without validating it; the sandbox validates it against the document, applies the lifecycle and commits it.`,
+  ].join('\n');
+  mkdirSync(path.join(projectDirectory, 'bench-results'), { recursive: true });
+  writeFileSync(path.join(projectDirectory, 'bench-results/sandbox-latest.md'), `${report}\n`);
+  console.log(`\n${report}`);
+}
+
+await main();

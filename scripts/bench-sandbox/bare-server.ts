@@ -1,0 +1,46 @@
+/**
+ * The simplest program that does the sandbox's I/O, for the benchmark to compare against: bare
+ * `node:http` and `node:sqlite` in WAL mode, one transaction per action (read the status, write
+ * the new one and a history row), JSON in and out, no validation, no lifecycle table.
+ *
+ *   node scripts/bench-sandbox/bare-server.ts DB_FILE SUBSCRIPTIONS STATUS ACTION=TARGET...
+ *
+ * Prints its URL on the first line of standard output.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DatabaseSync } from 'node:sqlite';
+
+const [file = ':memory:', count = '16', initial = '', ...moves] = process.argv.slice(2);
+const database = new DatabaseSync(file, { timeout: 5000 });
+database.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
+  CREATE TABLE IF NOT EXISTS subscriptions (id INTEGER PRIMARY KEY, status TEXT NOT NULL);
+  CREATE TABLE IF NOT EXISTS history (seq INTEGER PRIMARY KEY AUTOINCREMENT, subscription_id INTEGER NOT NULL, action TEXT NOT NULL, previous_status TEXT NOT NULL, status TEXT NOT NULL, note TEXT, recorded_at TEXT NOT NULL);`);
+const insert = database.prepare('INSERT OR IGNORE INTO subscriptions (id, status) VALUES (?, ?)');
+for (let id = 1; id <= Number(count); id += 1) insert.run(id, initial);
+const select = database.prepare('SELECT status FROM subscriptions WHERE id = ?');
+const update = database.prepare('UPDATE subscriptions SET status = ? WHERE id = ?');
+const record = database.prepare('INSERT INTO history (subscription_id, action, previous_status, status, note, recorded_at) VALUES (?, ?, ?, ?, ?, ?)');
+const targets: Record<string, string> = Object.fromEntries(moves.map((move) => move.split('=')));
+
+const server = createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { action: string; subscription_id: number };
+    const to = targets[body.action] ?? initial;
+    database.exec('BEGIN IMMEDIATE');
+    const row = select.get(body.subscription_id) as { status: string } | undefined;
+    const previous = row?.status ?? initial;
+    update.run(to, body.subscription_id);
+    record.run(body.subscription_id, body.action, previous, to, null, new Date().toISOString());
+    database.exec('COMMIT');
+    const answer = JSON.stringify({ success: true, action: body.action, subscription_id: body.subscription_id, previous_status: previous, status: to, changed: previous !== to });
+    response.writeHead(200, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(answer) });
+    response.end(answer);
+  });
+});
+server.listen(0, '127.0.0.1', () => {
+  process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
+});
+process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,322 @@
+import type { Action } from '../lib/actions.ts';
+import type { ExecutableContract } from '../lib/executable-contract.ts';
+import type { Field } from '../lib/fields.ts';
+import type { ChosenTransition, TransitionOutcome } from '../lib/lifecycle.ts';
+import { allowedActions, outcomeOf } from '../lib/lifecycle.ts';
+import { jsonMediaType } from '../lib/request-body.ts';
+import { successResponse } from '../lib/responses.ts';
+
+/** A request as the suite sends it; `path` is appended to the base URL. */
+export interface CaseRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  /** The body as sent: text, or bytes for a body that is not even UTF-8. */
+  body?: string | Uint8Array;
+}
+
+/** What the document says the answer to a case must be, beyond what every answer must be. */
+export interface Expectation {
+  status: number;
+  code?: string;
+  /** Members of the success body and the values they must have. */
+  result?: Record<string, unknown>;
+  /** The 409's details: the current status and the actions it accepts. */
+  conflict?: { currentStatus: string; allowedActions: string[] };
+  /** A 400's `params`: the missing fields, or the fields rejected. */
+  missing?: string[];
+  rejected?: string[];
+  /** The `Retry-After` value the answer must carry. */
+  retryAfter?: string;
+}
+
+export type CaseGroup = 'lifecycle' | 'request' | 'route' | 'host';
+
+/** What a case needs from the subscriptions it may use. */
+export type CaseNeeds =
+  /** A subscription in this status; the case may change it. */
+  | { kind: 'status'; status: string }
+  /** Any subscription: the request is refused before its status matters. */
+  | { kind: 'any' }
+  /** No subscription at all. */
+  | { kind: 'none' };
+
+export interface ConformanceCase {
+  /** Unique, readable: `pause_subscription from trial`. */
+  name: string;
+  group: CaseGroup;
+  /** For the coverage matrix: the action and the status it was sent to, and the outcome expected. */
+  action?: string;
+  fromStatus?: string;
+  requestedStatus?: string;
+  outcome?: TransitionOutcome['kind'];
+  needs: CaseNeeds;
+  request(subscriptionId: number): CaseRequest;
+  expect(subscriptionId: number): Expectation;
+  /** Only a deployment that imitates its host (the sandbox) must answer this case as expected. */
+  hostImitation?: boolean;
+}
+
+/** What the cases are built from besides the contract. */
+export interface CaseSettings {
+  apiKey: string;
+  /** The ID used where no subscription may exist. */
+  unknownSubscriptionId: number;
+  /** The header that asks the sandbox to answer as a throttling host, and its value. */
+  throttleHeader: string;
+}
+
+const jsonHeaders = { 'content-type': jsonMediaType };
+
+/** An unknown member name no version of the document will give a field: the suite's own prefix. */
+const unknownFieldName = 'conformance_unknown_field';
+
+/**
+ * The request that never changes a subscription: `change_status` to a status no move leads to.
+ * It answers the current status either way (a `changed: false` success, or a 409 that names it),
+ * so the suite learns where each subscription stands without moving it.
+ */
+export function probeTarget(contract: ExecutableContract): { transition: ChosenTransition; action: Action; status: string } | undefined {
+  for (const action of contract.model.actions) {
+    const transition = action.transition;
+    if (transition.kind !== 'chosen') continue;
+    const targets = new Set(transition.moves.flatMap((move) => move.to));
+    const status = contract.model.lifecycle.states.find((state) => !targets.has(state));
+    if (status !== undefined) return { transition, action, status };
+  }
+  return undefined;
+}
+
+/** A valid body for an action, built from the document's example with the site's key and the subscription. */
+export function validBody(contract: ExecutableContract, action: Action, settings: Pick<CaseSettings, 'apiKey'>, subscriptionId: number, requestedStatus?: string): Record<string, unknown> {
+  const { envelope } = contract.model;
+  const body: Record<string, unknown> = { ...action.requestExample.value, [envelope.credential]: settings.apiKey, [envelope.subject]: subscriptionId };
+  if (action.transition.kind === 'chosen' && requestedStatus !== undefined) body[action.transition.field] = requestedStatus;
+  return body;
+}
+
+export function postRequest(contract: ExecutableContract, body: Record<string, unknown> | string | Uint8Array, headers: Record<string, string> = jsonHeaders): CaseRequest {
+  return {
+    method: contract.model.endpoint.method,
+    path: contract.model.endpoint.urlPath,
+    headers,
+    body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+  };
+}
+
+function lifecycleCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
+  const { model, result, errors } = contract;
+  const successStatus = Number(successResponse(model.responses).status);
+  const cases: ConformanceCase[] = [];
+  for (const action of model.actions) {
+    const transition = action.transition;
+    const targets: (string | undefined)[] = transition.kind === 'chosen' ? model.lifecycle.states : [undefined];
+    for (const fromStatus of model.lifecycle.states) {
+      for (const requestedStatus of targets) {
+        const outcome = outcomeOf(transition, fromStatus, requestedStatus);
+        const name = `${action.identifier}${requestedStatus === undefined ? '' : ` to ${requestedStatus}`} from ${fromStatus}`;
+        cases.push({
+          name,
+          group: 'lifecycle',
+          action: action.identifier,
+          fromStatus,
+          ...(requestedStatus === undefined ? {} : { requestedStatus }),
+          outcome: outcome.kind,
+          needs: { kind: 'status', status: fromStatus },
+          request: (id) => postRequest(contract, validBody(contract, action, settings, id, requestedStatus)),
+          expect: (id) =>
+            outcome.kind === 'refused'
+              ? {
+                  status: errors.transitionNotAllowed.status,
+                  code: errors.transitionNotAllowed.code,
+                  conflict: { currentStatus: fromStatus, allowedActions: allowedActions(model.lifecycle, fromStatus) },
+                }
+              : {
+                  status: successStatus,
+                  result: {
+                    [result.successFlag]: true,
+                    [result.action]: action.identifier,
+                    [result.subject]: id,
+                    [result.previousStatus]: fromStatus,
+                    [result.status]: outcome.kind === 'changed' ? outcome.to : fromStatus,
+                    [result.changed]: outcome.kind === 'changed',
+                  },
+                },
+        });
+      }
+    }
+  }
+  return cases;
+}
+
+/** Values that break one constraint of a field each, with what they break. */
+function badValues(field: Field): { label: string; value: unknown }[] {
+  const values: { label: string; value: unknown }[] = [];
+  const type = field.type.replace(/ \(.*\)$/, '');
+  if (type === 'integer' || type === 'number') values.push({ label: 'a string', value: 'not-a-number' });
+  if (type === 'string') values.push({ label: 'a number', value: 12345 });
+  for (const constraint of field.constraints) {
+    const limit = constraint.limit ?? Number.NaN;
+    if (constraint.keyword === 'enum') values.push({ label: 'a value not listed', value: `not-a-${field.name}` });
+    if (constraint.keyword === 'minimum' && Number.isFinite(limit)) values.push({ label: `below ${limit}`, value: limit - 1 });
+    if (constraint.keyword === 'maximum' && Number.isFinite(limit)) values.push({ label: `above ${limit}`, value: limit + 1 });
+    if (constraint.keyword === 'maxLength' && Number.isFinite(limit)) values.push({ label: `longer than ${limit} characters`, value: 'x'.repeat(limit + 1) });
+    if (constraint.keyword === 'minLength' && Number.isFinite(limit) && limit > 0) values.push({ label: `shorter than ${limit} characters`, value: 'x'.repeat(limit - 1) });
+  }
+  return values;
+}
+
+function requestCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
+  const { model, errors } = contract;
+  const { envelope } = model;
+  const cases: ConformanceCase[] = [];
+  const missing = (name: string, action: Action, field: string): ConformanceCase => ({
+    name,
+    group: 'request',
+    action: action.identifier,
+    needs: { kind: 'any' },
+    request: (id) => {
+      const body = validBody(contract, action, settings, id);
+      delete body[field];
+      return postRequest(contract, body);
+    },
+    expect: () => ({ status: errors.missingParameter.status, code: errors.missingParameter.code, missing: [field] }),
+  });
+  const rejected = (name: string, action: Action | undefined, field: string, build: (id: number) => Record<string, unknown>): ConformanceCase => ({
+    name,
+    group: 'request',
+    ...(action === undefined ? {} : { action: action.identifier }),
+    needs: { kind: 'any' },
+    request: (id) => postRequest(contract, build(id)),
+    expect: () => ({ status: errors.invalidParameter.status, code: errors.invalidParameter.code, rejected: [field] }),
+  });
+
+  for (const action of model.actions) {
+    for (const field of action.fields) {
+      if (field.name === envelope.credential || field.name === envelope.selector) continue;
+      if (field.required) cases.push(missing(`${action.identifier} without ${field.name}`, action, field.name));
+      for (const bad of badValues(field)) {
+        cases.push(
+          rejected(`${action.identifier} with ${field.name} ${bad.label}`, action, field.name, (id) => ({
+            ...validBody(contract, action, settings, id),
+            [field.name]: bad.value,
+          })),
+        );
+      }
+    }
+    cases.push(
+      rejected(`${action.identifier} with a field it does not take`, action, unknownFieldName, (id) => ({
+        ...validBody(contract, action, settings, id),
+        [unknownFieldName]: true,
+      })),
+    );
+  }
+
+  const [first] = model.actions;
+  if (first !== undefined) {
+    cases.push(missing(`without ${envelope.selector}`, first, envelope.selector));
+    cases.push(
+      rejected(`an unknown ${envelope.selector}`, undefined, envelope.selector, (id) => ({
+        ...validBody(contract, first, settings, id),
+        [envelope.selector]: `not_an_${envelope.selector}`,
+      })),
+    );
+    const withoutKey = (id: number) => {
+      const body = validBody(contract, first, settings, id);
+      delete body[envelope.credential];
+      return body;
+    };
+    cases.push({
+      name: `without ${envelope.credential}`,
+      group: 'request',
+      needs: { kind: 'any' },
+      request: (id) => postRequest(contract, withoutKey(id)),
+      expect: () => ({ status: errors.invalidKey.status, code: errors.invalidKey.code }),
+    });
+    cases.push({
+      name: `with a wrong ${envelope.credential}`,
+      group: 'request',
+      needs: { kind: 'any' },
+      request: (id) => postRequest(contract, { ...validBody(contract, first, settings, id), [envelope.credential]: `${settings.apiKey}-wrong` }),
+      expect: () => ({ status: errors.invalidKey.status, code: errors.invalidKey.code }),
+    });
+  }
+  cases.push({
+    name: 'a body that is not JSON',
+    group: 'request',
+    needs: { kind: 'none' },
+    request: () => postRequest(contract, `{"${envelope.credential}": "${settings.apiKey}", `),
+    expect: () => ({ status: errors.invalidJson.status, code: errors.invalidJson.code }),
+  });
+  cases.push({
+    name: 'a body that is not UTF-8',
+    group: 'request',
+    needs: { kind: 'none' },
+    request: () => postRequest(contract, Uint8Array.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d])),
+    expect: () => ({ status: errors.invalidJson.status, code: errors.invalidJson.code }),
+  });
+
+  const probe = probeTarget(contract);
+  if (probe !== undefined) {
+    cases.push({
+      name: 'a subscription the site does not have',
+      group: 'request',
+      needs: { kind: 'none' },
+      request: () => postRequest(contract, validBody(contract, probe.action, settings, settings.unknownSubscriptionId, probe.status)),
+      expect: () => ({ status: errors.subscriptionNotFound.status, code: errors.subscriptionNotFound.code }),
+    });
+  }
+  return cases;
+}
+
+/** Methods a client could send instead of the endpoint's. OPTIONS is left out: WordPress answers it for every route. */
+const otherMethods = ['GET', 'PUT', 'PATCH', 'DELETE'];
+
+function routeCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
+  const { endpoint } = contract.model;
+  const { noRoute } = contract.errors;
+  const [first] = contract.model.actions;
+  const body = first === undefined ? '{}' : JSON.stringify(validBody(contract, first, settings, settings.unknownSubscriptionId));
+  const expect = (): Expectation => ({ status: noRoute.status, code: noRoute.code });
+  return [
+    ...otherMethods
+      .filter((method) => method !== endpoint.method)
+      .map(
+        (method): ConformanceCase => ({
+          name: `${method} instead of ${endpoint.method}`,
+          group: 'route',
+          needs: { kind: 'none' },
+          request: () => ({ method, path: endpoint.urlPath, headers: {} }),
+          expect,
+        }),
+      ),
+    {
+      name: 'another path in the same namespace',
+      group: 'route',
+      needs: { kind: 'none' },
+      request: () => ({ method: endpoint.method, path: `${endpoint.versionNamespace}conformance-no-such-route`, headers: jsonHeaders, body }),
+      expect,
+    },
+  ];
+}
+
+function hostCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
+  const probe = probeTarget(contract);
+  const seconds = '2';
+  return [
+    {
+      name: `a throttled request (${settings.throttleHeader}: ${seconds})`,
+      group: 'host',
+      needs: probe === undefined ? { kind: 'none' } : { kind: 'any' },
+      hostImitation: true,
+      request: (id) =>
+        postRequest(contract, probe === undefined ? {} : validBody(contract, probe.action, settings, id, probe.status), { ...jsonHeaders, [settings.throttleHeader]: seconds }),
+      expect: () => ({ status: Number(contract.throttled.status), retryAfter: seconds }),
+    },
+  ];
+}
+
+/** Every case the document gives, in the order the suite reports them. */
+export function generateCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
+  return [...lifecycleCases(contract, settings), ...requestCases(contract, settings), ...routeCases(contract, settings), ...hostCases(contract, settings)];
+}

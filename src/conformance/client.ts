@@ -1,0 +1,110 @@
+import { retryAfterHeader } from '../lib/responses.ts';
+import type { CaseRequest } from './cases.ts';
+import type { ReceivedAnswer } from './check-answer.ts';
+
+/** A request sent and what came of it: the answer, or why there was none. */
+export interface Exchange {
+  url: string;
+  request: CaseRequest;
+  answer?: ReceivedAnswer;
+  failure?: string;
+  /** How often a host's 429 made the client wait and send the request again. */
+  throttledRetries: number;
+}
+
+export interface ClientOptions {
+  /** The site's base URL: its origin, with the path of a subdirectory install if it has one. */
+  baseUrl: string;
+  /** The least time between the starts of two requests. */
+  paceMs: number;
+  timeoutMs?: number;
+  /** The longest `Retry-After` the client waits out; a longer one ends the run of that request. */
+  maxRetryAfterSeconds?: number;
+  /** The status a throttling host answers with, which the client waits out. */
+  throttledStatus: number;
+  log?: (line: string) => void;
+}
+
+export interface Client {
+  /** Sends a request; a 429 with `Retry-After` is waited out and the request sent again, unless `acceptThrottle`. */
+  send(request: CaseRequest, options?: { acceptThrottle?: boolean }): Promise<Exchange>;
+  readonly requestCount: number;
+}
+
+/** The courtesy pace the interface specification recommends for a real site: about one request per second. */
+export const courtesyPaceMs = 1000;
+
+/** True for a host on this machine (the loopback range, `localhost`), where no courtesy pace is needed. */
+export function isLoopback(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '::1';
+}
+
+/** Seconds to wait for a `Retry-After` value: a delay, or an HTTP date (RFC 9110, section 10.2.3). */
+export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${path}`;
+}
+
+export function createClient(options: ClientOptions): Client {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const maxRetryAfter = options.maxRetryAfterSeconds ?? 120;
+  let nextStart = 0;
+  let requestCount = 0;
+
+  async function once(url: string, request: CaseRequest): Promise<ReceivedAnswer> {
+    const wait = nextStart - Date.now();
+    if (wait > 0) await sleep(wait);
+    nextStart = Date.now() + options.paceMs;
+    requestCount += 1;
+    const response = await fetch(url, {
+      method: request.method,
+      headers: request.headers,
+      // A copy as a plain ArrayBuffer-backed view, the only kind fetch's types accept.
+      ...(request.body === undefined ? {} : { body: typeof request.body === 'string' ? request.body : new Uint8Array(request.body) }),
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      headers[name.toLowerCase()] = value;
+    });
+    return { status: response.status, headers, body: await response.text() };
+  }
+
+  return {
+    get requestCount() {
+      return requestCount;
+    },
+    async send(request, sendOptions = {}) {
+      const url = joinUrl(options.baseUrl, request.path);
+      let throttledRetries = 0;
+      for (;;) {
+        let answer: ReceivedAnswer;
+        try {
+          answer = await once(url, request);
+        } catch (error) {
+          const cause = (error as { cause?: { code?: string } }).cause?.code;
+          return { url, request, failure: `no answer: ${(error as Error).message}${cause === undefined ? '' : ` (${cause})`}`, throttledRetries };
+        }
+        if (answer.status !== options.throttledStatus || sendOptions.acceptThrottle === true || throttledRetries >= 3) {
+          return { url, request, answer, throttledRetries };
+        }
+        // The host throttled a real request: honour Retry-After, as the specification asks of every client.
+        const seconds = retryAfterSeconds(answer.headers[retryAfterHeader.toLowerCase()]);
+        if (seconds === undefined || seconds > maxRetryAfter) return { url, request, answer, throttledRetries };
+        options.log?.(`  the host answered ${options.throttledStatus}; waiting ${seconds} s as ${retryAfterHeader} says`);
+        await sleep(seconds * 1000);
+        throttledRetries += 1;
+      }
+    },
+  };
+}

@@ -1,0 +1,54 @@
+import type { Action, ReferenceModel } from './actions.ts';
+import { readReferenceModel } from './actions.ts';
+import type { ContractValidator } from './contract-validator.ts';
+import { createContractValidator } from './contract-validator.ts';
+import type { OpenApiDocument } from './document.ts';
+import { oncePerBundle } from './document.ts';
+import type { ResponseRow } from './responses.ts';
+import { retryAfterHeader, throttledResponse } from './responses.ts';
+import type { ResultShape, ServiceErrors } from './response-shapes.ts';
+import { readResultShape, readServiceErrors } from './response-shapes.ts';
+
+/**
+ * Everything a program needs to serve or to check the endpoint, read from one bundled document:
+ * the reference model, which member of each body is which, and validators of requests (as
+ * published) and of answers (strict: only the members the document names today).
+ */
+export interface ExecutableContract {
+  document: OpenApiDocument;
+  model: ReferenceModel;
+  result: ResultShape;
+  errors: ServiceErrors;
+  /** The response a throttling host sends, and the header that says how long to wait. */
+  throttled: ResponseRow;
+  retryAfterHeader: string;
+  /** The action with this identifier, if the document has one. */
+  action(identifier: string): Action | undefined;
+  /** Validates requests against each action's schema, as published. */
+  requests: ContractValidator;
+  /** Validates answers in strict mode (see `ValidationMode`). */
+  strictAnswers: ContractValidator;
+  /** The response the document gives for a status, or undefined if it gives none. */
+  response(status: number | string): ResponseRow | undefined;
+}
+
+export function readExecutableContract(document: OpenApiDocument): ExecutableContract {
+  const model = readReferenceModel(document);
+  const byIdentifier = new Map(model.actions.map((action) => [action.identifier, action]));
+  const throttled = throttledResponse(model.responses);
+  return {
+    document,
+    model,
+    result: readResultShape(model),
+    errors: readServiceErrors(document, model),
+    throttled,
+    retryAfterHeader,
+    action: (identifier) => byIdentifier.get(identifier),
+    requests: createContractValidator(document, 'published'),
+    strictAnswers: createContractValidator(document, 'strict'),
+    response: (status) => model.responses.find((response) => response.status === String(status)),
+  };
+}
+
+/** The executable contract of the document the build bundled, read once per bundle. */
+export const loadExecutableContract = oncePerBundle(readExecutableContract);

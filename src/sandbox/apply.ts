@@ -1,0 +1,59 @@
+import type { ExecutableContract } from '../lib/executable-contract.ts';
+import { allowedActions, outcomeOf } from '../lib/lifecycle.ts';
+import { successResponse } from '../lib/responses.ts';
+import type { Answer } from './answer.ts';
+import { errorAnswer, jsonAnswer } from './answer.ts';
+import type { SubscriptionStore } from './store.ts';
+import type { ValidRequest } from './validate.ts';
+
+function refusalMessage(request: ValidRequest, current: string): string {
+  const { action, requestedStatus } = request;
+  if (action.transition.kind === 'chosen' && requestedStatus !== undefined && action.transition.moves.some((move) => move.from === current)) {
+    return `${action.identifier} cannot move a subscription that is ${current} to ${requestedStatus}.`;
+  }
+  return `${action.identifier} does not apply to a subscription that is ${current}.`;
+}
+
+/**
+ * The third stage: the lifecycle of `x-transitions`, applied to the stored subscription inside one
+ * transaction. A changed status is written with an entry in the subscription's history, which
+ * keeps the note. An action whose target already holds answers `changed: false` and records
+ * nothing, note included: a retried request leaves no trace (openapi/README.md records this).
+ */
+export function applyAction(contract: ExecutableContract, store: SubscriptionStore, request: ValidRequest): Answer {
+  const { result, errors, model } = contract;
+  const { action, subscriptionId } = request;
+  // IDs past what SQLite and JavaScript hold exactly cannot name a stored subscription.
+  if (!Number.isSafeInteger(subscriptionId)) {
+    return errorAnswer(contract, errors.subscriptionNotFound, `Subscription ${subscriptionId} was not found.`);
+  }
+  return store.act(subscriptionId, (current) => {
+    if (current === undefined) {
+      return { result: errorAnswer(contract, errors.subscriptionNotFound, `Subscription ${subscriptionId} was not found.`) };
+    }
+    const outcome = outcomeOf(action.transition, current, request.requestedStatus);
+    if (outcome.kind === 'refused') {
+      return {
+        result: errorAnswer(contract, errors.transitionNotAllowed, refusalMessage(request, current), {
+          [errors.currentStatusMember]: current,
+          [errors.allowedActionsMember]: allowedActions(model.lifecycle, current),
+        }),
+      };
+    }
+    const after = outcome.kind === 'changed' ? outcome.to : current;
+    const body = {
+      [result.successFlag]: true,
+      [result.action]: action.identifier,
+      [result.subject]: subscriptionId,
+      [result.previousStatus]: current,
+      [result.status]: after,
+      [result.changed]: outcome.kind === 'changed',
+    };
+    return {
+      ...(outcome.kind === 'changed'
+        ? { change: { action: action.identifier, to: outcome.to, ...(request.note === undefined ? {} : { note: request.note }) } }
+        : {}),
+      result: jsonAnswer(Number(successResponse(model.responses).status), body),
+    };
+  });
+}

@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { isRecord } from '../lib/document.ts';
+import type { ExecutableContract } from '../lib/executable-contract.ts';
+import { listInWords } from '../lib/prose.ts';
+import type { Lifecycle } from '../lib/lifecycle.ts';
+import type { Subscription } from './store.ts';
+
+/** The key the sandbox accepts unless told another: visibly not a secret. */
+export const defaultApiKey = 'sandbox-key-not-a-secret';
+
+/** With no seed file, one subscription in every status, numbered from 1 in the order of the statuses. */
+export function defaultSeed(lifecycle: Lifecycle): Subscription[] {
+  return lifecycle.states.map((status, index) => ({ id: index + 1, status }));
+}
+
+export class SeedError extends Error {
+  constructor(source: string, problems: string[]) {
+    super(`${source}: the seed is not usable:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'SeedError';
+  }
+}
+
+const seedShape = '[{"id": 1, "status": "active"}, ...]';
+
+/**
+ * Checks a seed (`[{"id": 1, "status": "active"}, ...]`) against the contract: each `id` as the
+ * document's subscription ID allows, each `status` one of its statuses, no ID twice, nothing
+ * else. Every problem is listed, each with the item it is in.
+ */
+export function checkSeed(contract: ExecutableContract, value: unknown, source: string): Subscription[] {
+  if (!Array.isArray(value)) throw new SeedError(source, [`expected a JSON array such as ${seedShape}`]);
+  const { states } = contract.model.lifecycle;
+  const subjectField = contract.model.envelope.sharedFields.find((field) => field.name === contract.model.envelope.subject);
+  const validId = subjectField === undefined ? undefined : contract.requests.schemaAt(subjectField.pointer);
+  const problems: string[] = [];
+  const seen = new Set<number>();
+  const subscriptions: Subscription[] = [];
+  value.forEach((item: unknown, index) => {
+    const where = `item ${index + 1}`;
+    if (!isRecord(item)) {
+      problems.push(`${where}: expected an object such as {"id": 1, "status": "active"}`);
+      return;
+    }
+    const { id, status, ...others } = item;
+    for (const name of Object.keys(others)) problems.push(`${where}: "${name}" is not a member of a seed item; use only "id" and "status"`);
+    const idOk = typeof id === 'number' && Number.isSafeInteger(id) && (validId === undefined || validId(id));
+    if (!idOk) problems.push(`${where}: "id" is ${JSON.stringify(id) ?? 'missing'}; expected a subscription ID, a whole number of at least 1`);
+    else if (seen.has(id)) problems.push(`${where}: the id ${id} appears twice`);
+    const statusOk = typeof status === 'string' && states.includes(status);
+    if (!statusOk) problems.push(`${where}: "status" is ${JSON.stringify(status) ?? 'missing'}; expected one of ${listInWords(states, 'or')}`);
+    if (idOk && statusOk && !seen.has(id)) subscriptions.push({ id, status });
+    if (idOk) seen.add(id);
+  });
+  if (problems.length > 0) throw new SeedError(source, problems);
+  return subscriptions;
+}
+
+/** Reads and checks a seed file, or says what is wrong with it. */
+export function readSeedFile(contract: ExecutableContract, file: string): Subscription[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SeedError(file, [`cannot be read: ${(error as Error).message}`]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SeedError(file, [`is not JSON: ${(error as Error).message}`]);
+  }
+  return checkSeed(contract, value, file);
+}

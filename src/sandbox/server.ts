@@ -1,0 +1,213 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { ExecutableContract } from '../lib/executable-contract.ts';
+import type { Answer } from './answer.ts';
+import { errorAnswer } from './answer.ts';
+import { applyAction } from './apply.ts';
+import { loadGatedContract } from './contract-gate.ts';
+import { bodyLimitBytes, hostErrorHeader, imitateHost, payloadTooLarge, throttleHeader } from './host.ts';
+import { routeRequest } from './route.ts';
+import { checkSeed, defaultApiKey, defaultSeed, readSeedFile } from './seed.ts';
+import type { HistoryEntry, Subscription, SubscriptionStore } from './store.ts';
+import { openStore } from './store.ts';
+import { authenticate, parseBody, validateRequest } from './validate.ts';
+
+export interface SandboxOptions {
+  /** TCP port; `0` picks a free one (read it from `url`). Default 8787. */
+  port?: number;
+  /** Address to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** The site's API key. Default `sandbox-key-not-a-secret`. */
+  apiKey?: string;
+  /** A seed file (`[{"id": 1, "status": "active"}, ...]`) or the subscriptions themselves. */
+  seed?: string | readonly Subscription[];
+  /** The SQLite file to keep subscriptions in, or `:memory:` (the default). */
+  db?: string;
+  /** Serve the endpoint under this path, as a WordPress site installed in a subdirectory (`/shop`). */
+  basePath?: string;
+  /** The project whose contract to serve. Default: this repository. */
+  projectDirectory?: string;
+  /** Receives one line per request; silent by default. */
+  log?: (line: string) => void;
+  /** Receives what went wrong when a request fails inside the sandbox (the client gets the 500). Default: standard error. */
+  logError?: (line: string) => void;
+  /** How long a request waits for another process's write lock on the same file. Default 5000 ms. */
+  busyTimeoutMs?: number;
+}
+
+export interface Sandbox {
+  /** The site's base URL, the specification's `{base_url}`: `http://127.0.0.1:PORT` plus any base path. */
+  url: string;
+  /** The endpoint's full URL: `url` plus `/wp-json/service/v1/action`. */
+  endpointUrl: string;
+  apiKey: string;
+  /** The subscriptions as stored now, by ID. */
+  subscriptions(): Subscription[];
+  /** The status changes of one subscription, oldest first, with their notes. */
+  history(subscriptionId: number): HistoryEntry[];
+  /** The subscriptions the seed added at this start (none when the database already had them). */
+  seeded: Subscription[];
+  /**
+   * Answers the next `count` requests as a throttling host, as if each carried
+   * `Sandbox-Throttle: retryAfter`: for a test of a client that cannot add the header, such as a
+   * code sample. Nothing reaches the subscriptions.
+   */
+  throttleNext(count: number, retryAfter: string): void;
+  /** Answers the next `count` requests with a host's error page (403, 502, 503 or 504), as `Sandbox-Host-Error` does. */
+  hostErrorNext(count: number, status: number): void;
+  contract: ExecutableContract;
+  close(): Promise<void>;
+}
+
+export const defaultPort = 8787;
+
+function readBody(request: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      // Past the limit the rest is read and dropped, so the answer reaches a client still sending.
+      if (size <= bodyLimitBytes) chunks.push(chunk);
+    });
+    request.on('end', () => resolve({ body: Buffer.concat(chunks), tooLarge: size > bodyLimitBytes }));
+    request.on('error', reject);
+  });
+}
+
+function send(response: ServerResponse, answer: Answer): void {
+  response.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) });
+  response.end(answer.body);
+}
+
+/** A request as the stages read it: what came over HTTP, the body already read. */
+export interface SandboxRequest {
+  method: string;
+  /** The request target: the path, and the query string if any. */
+  target: string;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The body was longer than the sandbox reads; `body` holds only its start. */
+  tooLarge: boolean;
+}
+
+export interface SandboxSettings {
+  apiKey: string;
+  basePath: string;
+}
+
+/** Host, route, read, authenticate, validate, apply: each stage either answers or hands on. */
+export function answerRequest(contract: ExecutableContract, store: SubscriptionStore, settings: SandboxSettings, request: SandboxRequest): Answer {
+  const host = imitateHost(contract, request.headers);
+  if (host !== undefined) return host;
+  if (request.tooLarge) return payloadTooLarge();
+  const unrouted = routeRequest(contract, settings.basePath, request.method, request.target);
+  if (unrouted !== undefined) return unrouted;
+  const parsed = parseBody(contract, request.headers, request.body);
+  if ('answer' in parsed) return parsed.answer;
+  const refusedKey = authenticate(contract, parsed.value, settings.apiKey);
+  if (refusedKey !== undefined) return refusedKey;
+  const valid = validateRequest(contract, parsed.value);
+  if ('answer' in valid) return valid.answer;
+  return applyAction(contract, store, valid.value);
+}
+
+function normaliseBasePath(basePath: string | undefined): string {
+  if (basePath === undefined || basePath === '' || basePath === '/') return '';
+  return `/${basePath.replace(/^\/+|\/+$/g, '')}`;
+}
+
+/**
+ * Starts the sandbox: runs the contract gate (and refuses a contract that fails it), opens the
+ * database, adds the seed, and serves the endpoint over HTTP until `close()`.
+ */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const projectDirectory = path.resolve(options.projectDirectory ?? path.join(import.meta.dirname, '../..'));
+  const contract = await loadGatedContract(projectDirectory);
+  const apiKey = options.apiKey ?? defaultApiKey;
+  if (apiKey === '') throw new Error('The API key must not be empty.');
+  const basePath = normaliseBasePath(options.basePath);
+  const { seed } = options;
+  const fromSeed = typeof seed === 'string' ? readSeedFile(contract, seed) : seed === undefined ? undefined : checkSeed(contract, seed, 'the seed');
+
+  const store = openStore(options.db ?? ':memory:', contract.model.lifecycle.states, options.busyTimeoutMs);
+  let seeded: Subscription[];
+  try {
+    seeded = store.addMissing(fromSeed ?? (store.isEmpty() ? defaultSeed(contract.model.lifecycle) : []));
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+  const log = options.log;
+  const logError = options.logError ?? ((line: string) => console.error(line));
+
+  // Host answers a test asked for ahead of time, each standing for the header that asks for it.
+  const queuedHostHeaders: Record<string, string>[] = [];
+
+  const server = createServer((request, response) => {
+    readBody(request).then(
+      (received) => {
+        let answer: Answer;
+        try {
+          answer = answerRequest(contract, store, { apiKey, basePath }, {
+            method: request.method ?? '',
+            target: request.url ?? '',
+            headers: { ...request.headers, ...queuedHostHeaders.shift() },
+            body: received.body,
+            tooLarge: received.tooLarge,
+          });
+        } catch (error) {
+          // Whatever failed, the transaction was rolled back: the documented 500 says nothing changed.
+          logError(`sandbox: ${request.method} ${request.url} failed: ${(error as Error).stack ?? String(error)}`);
+          answer = errorAnswer(contract, contract.errors.internalError, contract.errors.internalError.message);
+        }
+        send(response, answer);
+        log?.(`${request.method} ${request.url} -> ${answer.status} ${answer.body.startsWith('{') ? answer.body : ''}`.trimEnd());
+      },
+      () => response.destroy(),
+    );
+  });
+  // A client that never finishes its request does not hold a connection for ever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? defaultPort, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  }).catch((error: unknown) => {
+    store.close();
+    throw error;
+  });
+
+  const address = server.address() as AddressInfo;
+  const hostName = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${hostName}:${address.port}${basePath}`;
+  return {
+    url,
+    endpointUrl: `${url}${contract.model.endpoint.urlPath}`,
+    apiKey,
+    subscriptions: () => store.list(),
+    history: (subscriptionId) => store.history(subscriptionId),
+    seeded,
+    contract,
+    throttleNext: (count, retryAfter) => {
+      for (let index = 0; index < count; index += 1) queuedHostHeaders.push({ [throttleHeader.toLowerCase()]: retryAfter });
+    },
+    hostErrorNext: (count, status) => {
+      for (let index = 0; index < count; index += 1) queuedHostHeaders.push({ [hostErrorHeader.toLowerCase()]: String(status) });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          store.close();
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,135 @@
+import type { Answer } from './answer.ts';
+import { curlSample } from '../lib/code-samples.ts';
+import { isRecord, oncePerBundle, type OpenApiDocument } from '../lib/document.ts';
+import { readExecutableContract } from '../lib/executable-contract.ts';
+import { acceptedStates } from '../lib/lifecycle.ts';
+import { quickstartExamples } from '../lib/facts.ts';
+import { jsonMediaType } from '../lib/request-body.ts';
+import { errorDataField } from '../lib/responses.ts';
+import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } from './host.ts';
+import { defaultApiKey, defaultSeed } from './seed.ts';
+import { answerRequest, defaultPort } from './server.ts';
+import type { Subscription } from './store.ts';
+import { openStore } from './store.ts';
+
+/** One request of the guide: the command a reader types and the answer the sandbox gives to it. */
+export interface WalkthroughStep {
+  command: string;
+  request: Record<string, unknown>;
+  status: number;
+  headers: Record<string, string>;
+  /** The parsed JSON body, or the text of an HTML one. */
+  body: unknown;
+}
+
+/** What the guide "Try it against the sandbox" shows, every value taken from the sandbox itself. */
+export interface SandboxWalkthrough {
+  baseUrl: string;
+  endpointUrl: string;
+  apiKey: string;
+  port: number;
+  subscriptions: Subscription[];
+  /** A seed file's content, as short as shows its shape. */
+  seedExample: string;
+  throttleHeader: string;
+  throttleSeconds: string;
+  hostErrorHeader: string;
+  hostErrorStatuses: readonly number[];
+  bodyLimitMiB: number;
+  /** Where each member the guide names sits in an answer's body. */
+  members: Record<'changed' | 'previousStatus' | 'status' | 'currentStatus' | 'allowedActions', string[]>;
+  success: WalkthroughStep;
+  repeat: WalkthroughStep;
+  conflict: WalkthroughStep;
+  throttled: WalkthroughStep;
+}
+
+function stepOf(command: string, request: Record<string, unknown>, answer: Answer): WalkthroughStep {
+  const isJson = answer.headers['content-type']?.startsWith(jsonMediaType) === true;
+  return { command, request, status: answer.status, headers: answer.headers, body: isJson ? (JSON.parse(answer.body) as unknown) : answer.body };
+}
+
+/**
+ * Runs the guide's requests through the sandbox's own stages, in process, on a fresh database
+ * with the default seed: the guide shows exactly what `npm run sandbox` answers.
+ */
+export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
+  const contract = readExecutableContract(document);
+  const { model } = contract;
+  const store = openStore(':memory:', model.lifecycle.states);
+  try {
+    const subscriptions = store.addMissing(defaultSeed(model.lifecycle));
+    const baseUrl = `http://127.0.0.1:${defaultPort}`;
+    const endpoint = { ...model.endpoint, exampleUrl: `${baseUrl}${model.endpoint.urlPath}` };
+    const { envelope } = model;
+    const send = (body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      answerRequest(contract, store, { apiKey: defaultApiKey, basePath: '' }, {
+        method: model.endpoint.method,
+        target: model.endpoint.urlPath,
+        headers: { 'content-type': jsonMediaType, ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value])) },
+        body: Buffer.from(JSON.stringify(body)),
+        tooLarge: false,
+      });
+    const withSubscription = (example: Record<string, unknown>, id: number) => ({ ...example, [envelope.credential]: defaultApiKey, [envelope.subject]: id });
+
+    // The quickstart's action, on the seeded subscription in the first status it accepts; then again.
+    const quickstart = quickstartExamples(model).request;
+    const quickAction = model.actions.find((action) => action.identifier === quickstart[envelope.selector]);
+    const from = quickAction === undefined ? undefined : acceptedStates(quickAction.transition)[0];
+    const target = subscriptions.find((subscription) => subscription.status === from) ?? subscriptions[0];
+    if (quickAction === undefined || target === undefined) throw new Error('the quickstart action or the seed is missing');
+    const successRequest = withSubscription(quickstart, target.id);
+    const success = stepOf(curlSample(endpoint, successRequest), successRequest, send(successRequest));
+    const repeat = stepOf(curlSample(endpoint, successRequest), successRequest, send(successRequest));
+
+    // The same action on a subscription in a status it refuses: the 409 the document's examples show.
+    const refusedFrom = subscriptions.find((subscription) => quickAction.refusedStates.includes(subscription.status) && !model.lifecycle.finalStates.includes(subscription.status));
+    if (refusedFrom === undefined) throw new Error(`no seeded subscription is in a status ${quickAction.identifier} refuses`);
+    const conflictRequest = withSubscription(quickstart, refusedFrom.id);
+    const conflict = stepOf(curlSample(endpoint, conflictRequest), conflictRequest, send(conflictRequest));
+
+    // The document's own example of a delay in seconds.
+    const secondsExample = contract.throttled.headers.find((header) => header.name === contract.retryAfterHeader)?.examples.find((example) => typeof example.value === 'number');
+    if (secondsExample === undefined) throw new Error(`the ${contract.retryAfterHeader} header has no example in seconds`);
+    const throttleSeconds = String(secondsExample.value);
+    const plainCommand = curlSample(endpoint, successRequest);
+    const throttledCommand = plainCommand.replace(/^( *--request .*\n)/m, `$1  --header '${throttleHeader}: ${throttleSeconds}' \\\n`);
+    if (throttledCommand === plainCommand) throw new Error('the curl sample has no --request line to add the header after');
+    const throttled = stepOf(throttledCommand, successRequest, send(successRequest, { [throttleHeader]: throttleSeconds }));
+
+    return {
+      baseUrl,
+      endpointUrl: endpoint.exampleUrl,
+      apiKey: defaultApiKey,
+      port: defaultPort,
+      subscriptions,
+      seedExample: JSON.stringify(subscriptions.slice(0, 2)).replaceAll(',"', ', "').replaceAll('":', '": ').replaceAll('},{', '}, {'),
+      throttleHeader,
+      throttleSeconds,
+      hostErrorHeader,
+      hostErrorStatuses,
+      bodyLimitMiB: bodyLimitBytes / 1024 / 1024,
+      members: {
+        changed: [contract.result.changed],
+        previousStatus: [contract.result.previousStatus],
+        status: [contract.result.status],
+        currentStatus: [errorDataField, contract.errors.currentStatusMember],
+        allowedActions: [errorDataField, contract.errors.allowedActionsMember],
+      },
+      success,
+      repeat,
+      conflict,
+      throttled,
+    };
+  } finally {
+    store.close();
+  }
+}
+
+/** The walkthrough of the document the build bundled, worked out once per bundle. */
+export const loadWalkthrough = oncePerBundle(readWalkthrough);
+
+/** True when a step's body is a JSON object, as every answer of the service is. */
+export function hasJsonBody(step: WalkthroughStep): step is WalkthroughStep & { body: Record<string, unknown> } {
+  return isRecord(step.body);
+}

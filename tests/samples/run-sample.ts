@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { CodeSample, SampleLanguage } from '../../src/lib/code-samples.ts';
+import type { Endpoint } from '../../src/lib/endpoint.ts';
+
+/** What a sample printed and how it ended. */
+export interface SampleRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  /** Both streams, for assertions that do not care where a line went. */
+  output: string;
+  seconds: number;
+}
+
+const shim = path.join(import.meta.dirname, 'wordpress-shim.php');
+
+/** The program that runs a sample of each language, and the file name it wants. */
+const runners: Record<SampleLanguage, { file: string; command: (file: string) => [string, string[]] }> = {
+  curl: { file: 'sample.sh', command: (file) => ['bash', [file]] },
+  // The project's own Node, with top-level await in an ES module, as a reader runs it.
+  javascript: { file: 'sample.mjs', command: (file) => [process.execPath, [file]] },
+  python: { file: 'sample.py', command: (file) => ['python3', [file]] },
+  // The samples run inside WordPress; outside it, a shim provides the functions they call.
+  php: { file: 'sample.php', command: (file) => ['php', ['-d', `auto_prepend_file=${shim}`, file]] },
+};
+
+/**
+ * The sample as a reader fills it in for a site: the example host becomes the site's host, the
+ * key placeholder the site's key. The sandbox speaks plain HTTP on loopback, so the scheme of the
+ * endpoint's URL is the one other change.
+ */
+export function fillIn(code: string, endpoint: Endpoint, site: { host: string; apiKey: string }, keyPlaceholder: string): string {
+  let filled = code.replaceAll(keyPlaceholder, site.apiKey);
+  for (const variable of endpoint.variables) filled = filled.replaceAll(variable.defaultValue, site.host);
+  const scheme = new URL(endpoint.exampleUrl).protocol;
+  return filled.replaceAll(`${scheme}//`, 'http://');
+}
+
+export function runSample(sample: CodeSample, code: string, timeoutMs = 30_000): Promise<SampleRun> {
+  const directory = mkdtempSync(path.join(tmpdir(), `sample-${sample.language}-`));
+  const runner = runners[sample.language];
+  const file = path.join(directory, runner.file);
+  writeFileSync(file, code);
+  const [command, args] = runner.command(file);
+  const started = performance.now();
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: directory, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
+      rmSync(directory, { recursive: true, force: true });
+      const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+      resolve({ exitCode, stdout, stderr, output: `${stdout}\n${stderr}`, seconds: (performance.now() - started) / 1000 });
+    });
+  });
+}

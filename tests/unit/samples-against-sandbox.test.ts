@@ -1,0 +1,115 @@
+/**
+ * Every code sample the reference pages show runs, as printed, against the sandbox: curl,
+ * JavaScript, Python and PHP (the PHP one with a shim of the WordPress HTTP functions it calls),
+ * for every action. Each must carry out its action on a subscription whose status accepts it,
+ * report the 409 on one whose status refuses it, and report a host's 429 without changing
+ * anything. The sandbox's own records say whether the action happened, not only the output.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { before, describe, test } from 'node:test';
+import { readReferenceModel, type Action, type ReferenceModel } from '../../src/lib/actions.ts';
+import { placeholdersIn, type CodeSample } from '../../src/lib/code-samples.ts';
+import { loadGatedContract } from '../../src/lib/gated-contract.ts';
+import { outcomeOf } from '../../src/lib/lifecycle.ts';
+import { referencePages, type ActionPage } from '../../src/lib/reference-pages.ts';
+import { conflictStatus, responseWithStatus, throttledResponse } from '../../src/lib/responses.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { fillIn, runSample, type SampleRun } from '../samples/run-sample.ts';
+
+let model: ReferenceModel;
+let pages: ActionPage[];
+
+function hasProgram(command: string, args: string[]): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// PHP comes from Debian's php-cli (`.ci/run` installs it); Python needs `requests` when the sample imports it.
+const available = {
+  curl: hasProgram('curl', ['--version']),
+  javascript: true,
+  python: hasProgram('python3', ['--version']),
+  php: hasProgram('php', ['--version']),
+};
+
+before(async () => {
+  const { document } = await loadGatedContract();
+  model = readReferenceModel(document);
+  pages = referencePages(model).filter((page): page is ActionPage => page.type === 'action');
+});
+
+/** The status the request example of an action names, or the action's own target. */
+function requestedStatus(action: Action): string | undefined {
+  const value = action.requestExample.value;
+  return action.transition.kind === 'chosen' ? String(value[action.transition.field]) : undefined;
+}
+
+/** A status from which the action's request example changes the subscription, and one that refuses it. */
+function statusesFor(action: Action): { accepting: string; refusing: string } {
+  const requested = requestedStatus(action);
+  const accepting = model.lifecycle.states.find((state) => outcomeOf(action.transition, state, requested).kind === 'changed');
+  const refusing = model.lifecycle.states.find((state) => outcomeOf(action.transition, state, requested).kind === 'refused');
+  if (accepting === undefined || refusing === undefined) throw new Error(`${action.identifier}: no status accepts or refuses its example`);
+  return { accepting, refusing };
+}
+
+async function runAgainstSandbox(page: ActionPage, sample: CodeSample, status: string, prepare?: (sandbox: Sandbox) => void) {
+  const { action } = page;
+  const subscriptionId = Number(action.requestExample.value[model.envelope.subject]);
+  const sandbox = await startSandbox({ port: 0, seed: [{ id: subscriptionId, status }] });
+  try {
+    prepare?.(sandbox);
+    const [keyPlaceholder] = placeholdersIn(action.requestExample.value[model.envelope.credential]);
+    assert.ok(keyPlaceholder, `the ${action.identifier} example writes the key as a placeholder`);
+    const host = new URL(sandbox.url).host;
+    const run = await runSample(sample, fillIn(sample.code, model.endpoint, { host, apiKey: sandbox.apiKey }, keyPlaceholder));
+    const after = sandbox.subscriptions().find((subscription) => subscription.id === subscriptionId)?.status;
+    return { run, after, subscriptionId };
+  } finally {
+    await sandbox.close();
+  }
+}
+
+function describeRun(run: SampleRun): string {
+  return `exit ${run.exitCode}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
+}
+
+describe('every code sample runs against the sandbox', { concurrency: 4 }, () => {
+  // The pages are read in `before`, so the tests are declared per action identifier known up front.
+  for (const language of ['curl', 'javascript', 'python', 'php'] as const) {
+    test(`${language}: each action succeeds, reports a 409 and a 429`, { skip: available[language] ? false : `${language} is not installed` }, async () => {
+      const refused = responseWithStatus(model.responses, conflictStatus, 'to an action the status refuses');
+      const [refusedCode] = refused.errorCodes;
+      assert.ok(refusedCode, 'the 409 names its error code');
+      const throttledStatus = throttledResponse(model.responses).status;
+      for (const page of pages) {
+        const sample = page.samples.find((candidate) => candidate.language === language);
+        assert.ok(sample, `${page.action.identifier} shows a ${language} sample`);
+        const { accepting, refusing } = statusesFor(page.action);
+        const requested = requestedStatus(page.action);
+        const outcome = outcomeOf(page.action.transition, accepting, requested);
+        const target = outcome.kind === 'changed' ? outcome.to : accepting;
+
+        const success = await runAgainstSandbox(page, sample, accepting);
+        assert.equal(success.run.exitCode, 0, `${language} ${page.action.identifier} from ${accepting}: ${describeRun(success.run)}`);
+        assert.equal(success.after, target, `${language} ${page.action.identifier} moved the subscription from ${accepting} to ${target}`);
+        assert.match(success.run.output, new RegExp(target.replace('-', '\\-')), `${language} ${page.action.identifier} prints the new status`);
+
+        const conflict = await runAgainstSandbox(page, sample, refusing);
+        assert.notEqual(conflict.run.exitCode, 0, `${language} ${page.action.identifier} from ${refusing} must fail: ${describeRun(conflict.run)}`);
+        assert.ok(conflict.run.output.includes(refusedCode.code), `${language} ${page.action.identifier} names ${refusedCode.code}: ${describeRun(conflict.run)}`);
+        assert.equal(conflict.after, refusing, 'a refused action changes nothing');
+
+        const throttled = await runAgainstSandbox(page, sample, accepting, (sandbox) => sandbox.throttleNext(1, '7'));
+        assert.notEqual(throttled.run.exitCode, 0, `${language} ${page.action.identifier} must not report success on a 429`);
+        assert.match(throttled.run.output, new RegExp(`\\b${throttledStatus}\\b|retry after 7`, 'i'), `${language} ${page.action.identifier} reports the 429 and when to retry: ${describeRun(throttled.run)}`);
+        assert.equal(throttled.after, accepting, 'a throttled request changes nothing');
+      }
+    });
+  }
+});

@@ -1,0 +1,323 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, before, describe, test } from 'node:test';
+import { checkAgainstDocument } from '../../src/conformance/check-answer.ts';
+import { isRecord } from '../../src/lib/document.ts';
+import { allowedActions } from '../../src/lib/lifecycle.ts';
+import { ContractRefused } from '../../src/sandbox/contract-gate.ts';
+import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } from '../../src/sandbox/host.ts';
+import { defaultApiKey, SeedError } from '../../src/sandbox/seed.ts';
+import type { Sandbox } from '../../src/sandbox/server.ts';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { copyContract, projectDirectory } from './contract-copy.ts';
+import { send } from './sandbox-fixture.ts';
+
+const workDirectory = mkdtempSync(path.join(tmpdir(), 'sandbox-test-'));
+let sandbox: Sandbox;
+
+before(async () => {
+  sandbox = await startSandbox({ port: 0 });
+});
+after(async () => {
+  await sandbox.close();
+  rmSync(workDirectory, { recursive: true, force: true });
+});
+
+/** A valid body for an action on a subscription, from the document's own example. */
+function body(identifier: string, subscriptionId: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const { envelope } = sandbox.contract.model;
+  const action = sandbox.contract.action(identifier);
+  assert.ok(action, `the document has ${identifier}`);
+  return { ...action.requestExample.value, [envelope.credential]: sandbox.apiKey, [envelope.subject]: subscriptionId, ...extra };
+}
+
+/** The subscription the default seed put in a status. */
+function seededIn(status: string, from: Sandbox = sandbox): number {
+  const found = from.seeded.find((subscription) => subscription.status === status);
+  assert.ok(found, `the default seed has a subscription that is ${status}`);
+  return found.id;
+}
+
+/** Every answer a test sees must be one the document describes, headers and body included. */
+function assertOnContract(answer: Parameters<typeof checkAgainstDocument>[1]): void {
+  assert.deepEqual(checkAgainstDocument(sandbox.contract, answer), [], `off the contract: ${answer.status} ${answer.body}`);
+}
+
+describe('the default seed', () => {
+  test('holds one subscription in every status, and the key is visibly fake', () => {
+    assert.deepEqual(sandbox.subscriptions().map((subscription) => subscription.status), sandbox.contract.model.lifecycle.states);
+    assert.equal(sandbox.apiKey, defaultApiKey);
+    assert.match(sandbox.apiKey, /not-a-secret/);
+  });
+});
+
+describe('answers every documented status', () => {
+  test('200 with the change, then 200 with changed: false, recording the note once', async () => {
+    const { result, model } = sandbox.contract;
+    const quick = model.actions.find((action) => action.transition.kind === 'fixed' && action.transition.from.length === 1);
+    assert.ok(quick?.transition.kind === 'fixed');
+    const id = seededIn(quick.transition.from[0] ?? '');
+    const first = await send(sandbox, body(quick.identifier, id, { [model.envelope.note ?? '']: 'first' }));
+    assertOnContract(first);
+    assert.equal(first.status, 200);
+    assert.equal(first.json()[result.changed], true);
+    assert.equal(first.json()[result.status], quick.transition.to);
+    const again = await send(sandbox, body(quick.identifier, id, { [model.envelope.note ?? '']: 'again' }));
+    assertOnContract(again);
+    assert.equal(again.json()[result.changed], false);
+    assert.equal(again.json()[result.previousStatus], quick.transition.to);
+    const history = sandbox.history(id);
+    assert.equal(history.length, 1, 'changed: false records nothing');
+    assert.equal(history[0]?.note, 'first');
+  });
+
+  test('409 names the current status and the actions that would change it, as the document\'s examples do', async () => {
+    const { errors, model } = sandbox.contract;
+    const conflict = model.responses.find((response) => response.status === String(errors.transitionNotAllowed.status));
+    assert.ok(conflict && conflict.examples.length > 0);
+    for (const example of conflict.examples) {
+      assert.ok(isRecord(example.value) && isRecord(example.value.data));
+      const current = String(example.value.data[errors.currentStatusMember]);
+      const refused = model.actions.find((action) => action.refusedStates.includes(current));
+      assert.ok(refused, `some action is refused from ${current}`);
+      const id = sandbox.subscriptions().find((subscription) => subscription.status === current)?.id;
+      assert.ok(id !== undefined);
+      const answer = await send(sandbox, body(refused.identifier, id));
+      assertOnContract(answer);
+      assert.equal(answer.status, 409);
+      const data = answer.json().data as Record<string, unknown>;
+      assert.deepEqual(data[errors.allowedActionsMember], example.value.data[errors.allowedActionsMember], `example ${example.name}`);
+      assert.deepEqual(data[errors.allowedActionsMember], allowedActions(model.lifecycle, current));
+    }
+  });
+
+  test('400 for broken JSON, invalid UTF-8, another media type, a missing field and each rejected field', async () => {
+    const { errors, model } = sandbox.contract;
+    const id = seededIn('expired');
+    const cases: [string, Awaited<ReturnType<typeof send>>, string][] = [
+      ['broken JSON', await send(sandbox, undefined, { raw: '{"api_key": ' }), errors.invalidJson.code],
+      ['invalid UTF-8', await send(sandbox, undefined, { raw: Uint8Array.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) }), errors.invalidJson.code],
+      ['form encoding', await send(sandbox, undefined, { raw: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), errors.invalidJson.code],
+      ['no subscription', await send(sandbox, { ...body('cancel_subscription', id), [model.envelope.subject]: undefined }), errors.missingParameter.code],
+      ['unknown action', await send(sandbox, body('cancel_subscription', id, { [model.envelope.selector]: 'refund' })), errors.invalidParameter.code],
+      ['unknown field', await send(sandbox, body('cancel_subscription', id, { refund: true })), errors.invalidParameter.code],
+      ['wrong type', await send(sandbox, body('cancel_subscription', id, { [model.envelope.subject]: '7' })), errors.invalidParameter.code],
+      ['out of range', await send(sandbox, body('cancel_subscription', 0)), errors.invalidParameter.code],
+    ];
+    for (const [name, answer, code] of cases) {
+      assertOnContract(answer);
+      assert.equal(answer.status, 400, name);
+      assert.equal(answer.json().code, code, name);
+    }
+    const missing = cases[3]?.[1].json().data as Record<string, unknown>;
+    assert.deepEqual(missing[errors.paramsMember], [model.envelope.subject]);
+    const unknown = cases[5]?.[1].json().data as Record<string, unknown>;
+    assert.deepEqual(Object.keys(unknown[errors.paramsMember] as object), ['refund']);
+    const both = await send(sandbox, body('cancel_subscription', 0, { refund: true, [model.envelope.note ?? '']: 'x'.repeat(501) }));
+    assert.deepEqual(Object.keys((both.json().data as Record<string, Record<string, string>>)[errors.paramsMember] ?? {}).sort(), ['note', 'refund', 'subscription_id'].sort());
+    assert.ok(sandbox.subscriptions().some((subscription) => subscription.id === id && subscription.status === 'expired'), 'nothing changed');
+  });
+
+  test('401 for a missing or wrong key, before any field is looked at', async () => {
+    const { model, errors } = sandbox.contract;
+    const id = seededIn('active');
+    for (const key of [undefined, 'wrong', '', 42]) {
+      const answer = await send(sandbox, body('cancel_subscription', id, { [model.envelope.credential]: key, refund: true }));
+      assertOnContract(answer);
+      assert.equal(answer.status, 401);
+      assert.equal(answer.json().code, errors.invalidKey.code);
+    }
+  });
+
+  test('404 for an unknown subscription, another method, another path, and the endpoint under a subdirectory', async () => {
+    const { errors } = sandbox.contract;
+    const unknown = await send(sandbox, body('cancel_subscription', 999_999));
+    assertOnContract(unknown);
+    assert.equal(unknown.json().code, errors.subscriptionNotFound.code);
+    const huge = await send(sandbox, body('cancel_subscription', 2 ** 60));
+    assert.equal(huge.json().code, errors.subscriptionNotFound.code);
+    for (const [method, pathName] of [
+      ['GET', undefined],
+      ['PUT', undefined],
+      ['DELETE', undefined],
+      ['POST', '/wp-json/service/v1/actions'],
+      ['POST', `/shop${sandbox.contract.model.endpoint.urlPath}`],
+      ['POST', `${sandbox.contract.model.endpoint.urlPath}/`],
+    ] as const) {
+      const answer = await send(sandbox, body('cancel_subscription', 1), { method, ...(pathName === undefined ? {} : { path: pathName }) });
+      assertOnContract(answer);
+      assert.equal(answer.json().code, errors.noRoute.code, `${method} ${pathName ?? ''}`);
+    }
+  });
+
+  test('429 with Retry-After and an HTML body on request, changing nothing', async () => {
+    const id = seededIn('trial');
+    for (const value of ['3', 'Fri, 20 Nov 2026 14:05:00 GMT']) {
+      const answer = await send(sandbox, body('cancel_subscription', id), { headers: { [throttleHeader]: value } });
+      assertOnContract(answer);
+      assert.equal(answer.status, Number(sandbox.contract.throttled.status));
+      assert.equal(answer.headers['retry-after'], value);
+      assert.match(answer.headers['content-type'] ?? '', /^text\/html/);
+    }
+    assert.equal(sandbox.subscriptions().find((subscription) => subscription.id === id)?.status, 'trial');
+    const refused = await send(sandbox, body('cancel_subscription', id), { headers: { [throttleHeader]: 'soon' } });
+    assertOnContract(refused);
+    assert.equal(refused.status, 400);
+  });
+
+  test('500 when the database cannot be written, with nothing changed', async () => {
+    const file = path.join(workDirectory, 'locked.sqlite');
+    const failures: string[] = [];
+    const locked = await startSandbox({ port: 0, db: file, busyTimeoutMs: 20, logError: (line) => failures.push(line) });
+    const other = new DatabaseSync(file);
+    try {
+      other.exec('BEGIN EXCLUSIVE');
+      const id = seededIn('active', locked);
+      const answer = await send(locked, body('cancel_subscription', id));
+      assert.deepEqual(checkAgainstDocument(locked.contract, answer), []);
+      assert.equal(answer.status, 500);
+      assert.equal(answer.json().code, locked.contract.errors.internalError.code);
+      other.exec('ROLLBACK');
+      assert.match(failures.join('\n'), /database is locked/);
+      assert.doesNotMatch(answer.body, /locked|store\.ts/, 'the cause stays in the log, out of the answer');
+      assert.equal(locked.subscriptions().find((subscription) => subscription.id === id)?.status, 'active');
+    } finally {
+      other.close();
+      await locked.close();
+    }
+  });
+});
+
+describe('imitates its host', () => {
+  test('Sandbox-Host-Error answers each host status with an HTML page', async () => {
+    for (const status of hostErrorStatuses) {
+      const answer = await send(sandbox, body('cancel_subscription', 1), { headers: { [hostErrorHeader]: String(status) } });
+      assert.equal(answer.status, status);
+      assert.match(answer.headers['content-type'] ?? '', /^text\/html/);
+      assert.match(answer.body, /<html/);
+    }
+    const refused = await send(sandbox, body('cancel_subscription', 1), { headers: { [hostErrorHeader]: '500' } });
+    assertOnContract(refused);
+    assert.equal(refused.status, 400);
+    assert.equal(sandbox.subscriptions()[0]?.status, sandbox.contract.model.lifecycle.states[0]);
+  });
+
+  test('answers the next requests as the host when a test asks, for clients that cannot send the header', async () => {
+    sandbox.throttleNext(2, '1');
+    sandbox.hostErrorNext(1, 503);
+    const answers = [];
+    for (let index = 0; index < 4; index += 1) answers.push(await send(sandbox, body('cancel_subscription', 999_997)));
+    assert.deepEqual(answers.map((answer) => answer.status), [Number(sandbox.contract.throttled.status), Number(sandbox.contract.throttled.status), 503, 404]);
+    assert.equal(answers[0]?.headers['retry-after'], '1');
+  });
+
+  test('a body over the limit gets the 413 a web server gives, and the process goes on', async () => {
+    const answer = await send(sandbox, undefined, { raw: `{"note": "${'x'.repeat(bodyLimitBytes)}"}` });
+    assert.equal(answer.status, 413);
+    assert.match(answer.body, /<html/);
+    const next = await send(sandbox, body('cancel_subscription', 999_998));
+    assert.equal(next.status, 404);
+  });
+});
+
+describe('keeps its data', () => {
+  test('across a restart on the same file, without seeding again', async () => {
+    const file = path.join(workDirectory, 'kept.sqlite');
+    const first = await startSandbox({ port: 0, db: file });
+    const id = seededIn('active', first);
+    const answer = await send(first, { ...body('pause_subscription', id), [first.contract.model.envelope.note ?? '']: 'kept' });
+    assert.equal(answer.status, 200);
+    await first.close();
+    const second = await startSandbox({ port: 0, db: file });
+    try {
+      assert.deepEqual(second.seeded, []);
+      assert.equal(second.subscriptions().find((subscription) => subscription.id === id)?.status, 'on-hold');
+      assert.equal(second.history(id)[0]?.note, 'kept');
+    } finally {
+      await second.close();
+    }
+  });
+
+  test('serialises concurrent requests on one subscription, never half-applied', async () => {
+    const file = path.join(workDirectory, 'busy.sqlite');
+    const busy = await startSandbox({ port: 0, db: file, seed: [{ id: 1, status: 'active' }] });
+    // A second writer in another process works on the same subscription through the same file.
+    const writer = spawn(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `import { openStore } from ${JSON.stringify(path.join(projectDirectory, 'src/sandbox/store.ts'))};
+         const store = openStore(${JSON.stringify(file)}, ['active', 'on-hold', 'cancelled']);
+         for (let i = 0; i < 1000; i += 1) store.act(1, (current) => ({ change: { action: 'writer', to: current === 'active' ? 'on-hold' : 'active' }, result: 0 }));
+         store.close();`,
+      ],
+      { stdio: 'inherit' },
+    );
+    const finished = new Promise<number | null>((resolve) => writer.on('exit', resolve));
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, index) => send(busy, body(index % 2 === 0 ? 'pause_subscription' : 'resume_subscription', 1))),
+      );
+      assert.equal(await finished, 0);
+      for (const answer of answers) assert.ok([200, 409].includes(answer.status), answer.body);
+      const history = busy.history(1);
+      const changes = answers.filter((answer) => answer.status === 200 && answer.json().changed === true).length;
+      assert.equal(history.length, 1000 + changes);
+      history.forEach((entry, index) => {
+        if (index > 0) assert.equal(entry.previousStatus, history[index - 1]?.status, `entry ${index} follows the one before`);
+      });
+      assert.equal(busy.subscriptions()[0]?.status, history.at(-1)?.status);
+    } finally {
+      await busy.close();
+    }
+  });
+});
+
+describe('refuses to start', () => {
+  test('on a contract the gate fails, printing its file: line lines', async () => {
+    const copy = copyContract();
+    try {
+      copy.replace('openapi/components/schemas/Note.yaml', 'type: string', 'type: strng');
+      await assert.rejects(startSandbox({ port: 0, projectDirectory: copy.directory }), (error: unknown) => {
+        assert.ok(error instanceof ContractRefused);
+        assert.ok(error.lines.some((line) => /^openapi\/components\/schemas\/Note\.yaml: line \d+: /.test(line)), error.lines.join('\n'));
+        return true;
+      });
+    } finally {
+      copy.remove();
+    }
+  });
+
+  test('on a seed that is not usable, naming each problem', async () => {
+    const file = path.join(workDirectory, 'seed.json');
+    writeFileSync(file, JSON.stringify([{ id: 1, status: 'paused' }, { id: 1, status: 'active' }, { id: 0, status: 'active', plan: 'gold' }]));
+    await assert.rejects(startSandbox({ port: 0, seed: file }), (error: unknown) => {
+      assert.ok(error instanceof SeedError);
+      assert.match(error.message, /item 1: "status" is "paused"; expected one of pending/);
+      assert.match(error.message, /item 2: the id 1 appears twice/);
+      assert.match(error.message, /item 3: "plan" is not a member/);
+      assert.match(error.message, /item 3: "id" is 0/);
+      return true;
+    });
+    writeFileSync(file, '[{"id": 1,');
+    await assert.rejects(startSandbox({ port: 0, seed: file }), /is not JSON/);
+  });
+
+  test('from the command line, with the seed problem and exit code 1', async () => {
+    const file = path.join(workDirectory, 'bad-seed.json');
+    writeFileSync(file, '{"id": 1}');
+    const child = spawn(process.execPath, [path.join(projectDirectory, 'scripts/sandbox.ts'), '--port', '0', '--seed', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    assert.equal(code, 1);
+    assert.match(stderr, /bad-seed\.json: the seed is not usable:\n {2}- expected a JSON array/);
+  });
+});
