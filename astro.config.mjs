@@ -3,7 +3,9 @@ import starlight from '@astrojs/starlight';
 import { defineConfig } from 'astro/config';
 import starlightLinksValidator from 'starlight-links-validator';
 import starlightLlmsTxt from 'starlight-llms-txt';
+import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
+import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/content-security-policy.ts';
 import { openApiJsonPath, openApiYamlPath, serverCardPath, serviceDescHeadEntry } from './src/lib/discovery.ts';
 import { readFacts } from './src/lib/facts.ts';
 import { ContractRefusedError, loadGatedContract } from './src/lib/gated-contract.ts';
@@ -33,6 +35,21 @@ export default defineConfig({
   trailingSlash: 'always',
   // Kept inside the project so that two checkouts sharing one node_modules never share a cache.
   cacheDir: './.astro/cache/',
+  // Every page gets a policy with a hash for each of its inline scripts and styles, computed at
+  // build (Astro's, completed by `inlineScriptHashes` for `is:inline` scripts), so an inline
+  // script added anywhere is allowed without a hand-kept list. Off in `astro dev`. See
+  // src/lib/content-security-policy.ts for the header half of the policy.
+  // Code is highlighted by Starlight's Expressive Code; Astro's own Shiki pass never sees a code
+  // block, and turning it off says so to Astro, which warns about Shiki under a policy otherwise.
+  markdown: { syntaxHighlight: false },
+  security: {
+    csp: {
+      algorithm: 'SHA-256',
+      directives: [...documentPolicyDirectives],
+      scriptDirective: { resources: [...scriptSources] },
+      styleDirective: { resources: [...styleSources] },
+    },
+  },
   vite: {
     build: {
       rolldownOptions: {
@@ -48,6 +65,7 @@ export default defineConfig({
   },
   integrations: [
     publishedSiteGuard(),
+    inlineScriptHashes(),
     starlight({
       title,
       description,

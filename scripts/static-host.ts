@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { joinedHeadersFor, parseHeadersFile, type HeaderRule } from '../src/lib/static-headers.ts';
+import { detachedHeadersFor, joinedHeadersFor, parseHeadersFile, type HeaderRule } from '../src/lib/static-headers.ts';
 
 /** Media types by extension, as static hosts send them; `_headers` may set others per path. */
 const contentTypes: Record<string, string> = {
@@ -65,7 +65,8 @@ function headerRulesOf(siteRoot: string): () => readonly HeaderRule[] {
  * - `/dir/` answers with `dir/index.html`, and `/dir` redirects there (301);
  * - anything else answers 404 with the site's `404.html`;
  * - the rules of the site's `_headers` file apply, values of a header set by several matching
- *   rules joined with commas as the hosts join them, and the file itself is not served;
+ *   rules joined with commas as the hosts join them, a `! Name` line detaching what earlier
+ *   rules set (Cloudflare Pages), and the file itself is not served;
  * - text goes out gzipped (level 9, as hosts pre-compress static files) when the browser
  *   accepts it, so byte counts compare like with like.
  */
@@ -88,7 +89,12 @@ export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0
       body = readFileSync(file);
       headers['Content-Type'] = contentTypes[path.extname(file)] ?? 'application/octet-stream';
     }
-    // Rules are matched on the path asked for, as the hosts match them; they replace the defaults.
+    // Rules are matched on the path asked for, as the hosts match them; they replace the defaults,
+    // and a detached header (`! Name`) loses its default too.
+    for (const name of detachedHeadersFor(headerRules(), pathname)) {
+      const existing = Object.keys(headers).find((key) => key.toLowerCase() === name);
+      if (existing !== undefined) delete headers[existing];
+    }
     for (const [name, value] of joinedHeadersFor(headerRules(), pathname)) {
       const existing = Object.keys(headers).find((key) => key.toLowerCase() === name);
       if (existing !== undefined) delete headers[existing];
@@ -96,8 +102,10 @@ export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0
     }
     const contentType = String(Object.entries(headers).find(([key]) => key.toLowerCase() === 'content-type')?.[1] ?? '');
     if (file !== undefined && isCompressible(contentType) && /\bgzip\b/.test(String(request.headers['accept-encoding']))) {
-      const packed = compressed.get(file) ?? gzipSync(body, { level: 9 });
-      compressed.set(file, packed);
+      // Keyed by modification time too: a rebuild while the server runs must not serve old bytes.
+      const key = `${file}\0${statSync(file).mtimeMs}`;
+      const packed = compressed.get(key) ?? gzipSync(body, { level: 9 });
+      compressed.set(key, packed);
       body = packed;
       headers['Content-Encoding'] = 'gzip';
       headers.Vary = 'Accept-Encoding';

@@ -16,8 +16,9 @@ import {
   serviceDescHeadEntry,
   sitemapPath,
 } from '../../src/lib/discovery.ts';
+import { documentPolicyDirectives, hostPolicy } from '../../src/lib/content-security-policy.ts';
 import { endpointPagePath } from '../../src/lib/navigation.ts';
-import { HeadersFileError, headersFor, parseHeadersFile } from '../../src/lib/static-headers.ts';
+import { HeadersFileError, headersFor, joinedHeadersFor, parseHeadersFile } from '../../src/lib/static-headers.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { projectDirectory } from './contract-fixture.ts';
 
@@ -54,6 +55,48 @@ describe('public/_headers', () => {
     assert.deepEqual(header(apiCatalogPath, 'Link'), [`<${apiCatalogPath}>; rel="api-catalog"`]);
   });
 
+  const everyKindOfPath = ['/', '/quickstart/', '/404.html', '/_astro/x.css', '/pagefind/pagefind.js', '/favicon.svg', '/robots.txt', '/sitemap-index.xml'];
+  const fetchedByOtherOrigins = [serverCardPath, apiCatalogPath, openApiJsonPath, openApiYamlPath, '/llms.txt', '/llms-full.txt', '/llms-small.txt'];
+
+  it('sends the host half of the Content-Security-Policy, once, with every response', () => {
+    for (const pathname of [...everyKindOfPath, ...fetchedByOtherOrigins]) {
+      assert.deepEqual(header(pathname, 'Content-Security-Policy'), [hostPolicy], pathname);
+    }
+  });
+
+  it('the header policy names no script or style source, so it never forbids what a page’s hashes allow', () => {
+    const directives = hostPolicy.split(';').map((directive) => directive.trim().split(/\s+/)[0]);
+    assert.ok(directives.includes('frame-ancestors'), 'a <meta> policy cannot forbid framing, so the header must');
+    for (const directive of directives) assert.doesNotMatch(directive ?? '', /^(default|script|style)-src/);
+    const metaDirectives = new Set<string>(documentPolicyDirectives);
+    for (const directive of hostPolicy.split('; ').filter((entry) => !entry.startsWith('frame-ancestors'))) {
+      assert.ok(metaDirectives.has(directive), `${directive} is in the header but not the same in the page's policy`);
+    }
+  });
+
+  it('sends the other security headers with every response, one value each', () => {
+    for (const pathname of [...everyKindOfPath, ...fetchedByOtherOrigins]) {
+      const joined = joinedHeadersFor(rules, pathname);
+      assert.equal(joined.get('referrer-policy'), 'strict-origin-when-cross-origin', pathname);
+      assert.equal(joined.get('cross-origin-opener-policy'), 'same-origin', pathname);
+      assert.equal(joined.get('x-content-type-options'), 'nosniff', pathname);
+      for (const feature of ['camera', 'microphone', 'geolocation', 'payment', 'usb']) {
+        assert.match(joined.get('permissions-policy') ?? '', new RegExp(`(^|, )${feature}=\\(\\)`), `${pathname} ${feature}`);
+      }
+    }
+  });
+
+  it('keeps resources same-origin, except the files other origins fetch, which are cross-origin and open to CORS', () => {
+    for (const pathname of everyKindOfPath) {
+      assert.equal(joinedHeadersFor(rules, pathname).get('cross-origin-resource-policy'), 'same-origin', pathname);
+    }
+    for (const pathname of fetchedByOtherOrigins) {
+      const joined = joinedHeadersFor(rules, pathname);
+      assert.equal(joined.get('cross-origin-resource-policy'), 'cross-origin', pathname);
+      assert.equal(joined.get('access-control-allow-origin'), '*', pathname);
+    }
+  });
+
   it('does not send CORS headers for ordinary pages', () => {
     assert.deepEqual(header('/quickstart/', 'Access-Control-Allow-Origin'), []);
   });
@@ -65,6 +108,12 @@ describe('public/_headers', () => {
       return true;
     });
     assert.throws(() => parseHeadersFile('relative/path\n'), /_headers:1: a path must start with "\/"/);
+  });
+
+  it('lets a later rule detach a header an earlier one set, then set its own (Cloudflare Pages’ `! Name`)', () => {
+    const detaching = parseHeadersFile('/*\n  X-A: outer\n  X-B: kept\n/inner\n  ! X-A\n  X-A: inner\n');
+    assert.deepEqual([...joinedHeadersFor(detaching, '/inner')], [['x-b', 'kept'], ['x-a', 'inner']]);
+    assert.deepEqual([...joinedHeadersFor(detaching, '/other')], [['x-a', 'outer'], ['x-b', 'kept']]);
   });
 });
 

@@ -16,12 +16,14 @@ let siteDirectory: string;
 before(async () => {
   siteDirectory = mkdtempSync(path.join(tmpdir(), 'static-host-'));
   cpSync(path.join(projectDirectory, 'public'), siteDirectory, { recursive: true });
-  // Two rules that both set Link on one page: hosts join the values.
+  // Two rules that both set Link on one page: hosts join the values. A third detaches a header.
   const headers = readFileSync(path.join(projectDirectory, 'public/_headers'), 'utf8');
-  writeFileSync(path.join(siteDirectory, '_headers'), `${headers}\n/guide/*\n  Link: </a>; rel="first"\n/guide/\n  Link: </b>; rel="second"\n`);
+  writeFileSync(path.join(siteDirectory, '_headers'), `${headers}\n/guide/*\n  Link: </a>; rel="first"\n/guide/\n  Link: </b>; rel="second"\n/uncached/\n  ! Cache-Control\n`);
   writeFileSync(path.join(siteDirectory, '.well-known/api-catalog'), '{"linkset":[]}');
   writeFileSync(path.join(siteDirectory, '404.html'), '<!doctype html><title>Page not found</title>');
   mkdirSync(path.join(siteDirectory, 'guide'));
+  mkdirSync(path.join(siteDirectory, 'uncached'));
+  writeFileSync(path.join(siteDirectory, 'uncached/index.html'), '<!doctype html><title>Uncached</title>');
   writeFileSync(path.join(siteDirectory, 'guide/index.html'), '<!doctype html><title>Guide</title>');
   site = await serveLikeAStaticHost(siteDirectory);
 });
@@ -50,6 +52,23 @@ describe('the host-like server', () => {
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type') ?? '', /^application\/linkset\+json; profile="https:\/\/www\.rfc-editor\.org\/info\/rfc9727"$/);
     assert.match(response.headers.get('link') ?? '', /rel="api-catalog"/);
+  });
+
+  test('sends the security headers, one Cross-Origin-Resource-Policy each: same-origin on pages, cross-origin on the server card', async () => {
+    const page = await get('/guide/');
+    assert.equal(page.headers.get('cross-origin-resource-policy'), 'same-origin');
+    assert.equal(page.headers.get('cross-origin-opener-policy'), 'same-origin');
+    assert.match(page.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.equal(page.headers.get('referrer-policy'), 'strict-origin-when-cross-origin');
+    const card = await get('/.well-known/mcp/server-card.json');
+    assert.equal(card.headers.get('cross-origin-resource-policy'), 'cross-origin');
+    assert.equal(card.headers.get('access-control-allow-origin'), '*');
+  });
+
+  test('a detached header loses the host’s own default too', async () => {
+    const response = await get('/uncached/');
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('cache-control'), null);
   });
 
   test('joins the values of a header that several matching rules set', async () => {
