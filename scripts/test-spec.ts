@@ -8,11 +8,12 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createSpecContext, formatRuleMap, runRuleMap } from '../tests/spec/rule-map.ts';
+import { closeObservedServer } from '../tests/spec/server-rules.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 const builtMarker = path.join(projectDirectory, 'dist/index.html');
 const bundle = path.join(projectDirectory, '.generated/openapi/v1.json');
-const sources = ['src', 'openapi', 'public', 'astro.config.mjs', 'package.json', 'redocly.yaml'];
+const sources = ['src', 'openapi', 'public', 'product', 'astro.config.mjs', 'package.json', 'redocly.yaml'];
 
 function newestModification(target: string): number {
   const stats = statSync(target);
@@ -40,6 +41,7 @@ if (!builtSiteIsCurrent()) {
 }
 
 const map = await runRuleMap(createSpecContext(projectDirectory));
+await closeObservedServer();
 for (const line of formatRuleMap(map)) console.log(line);
 const checks = map.rules.reduce((count, rule) => count + rule.outcomes.length, 0);
 const failing = map.rules.filter((rule) => rule.outcomes.length === 0 || rule.outcomes.some((outcome) => outcome.problems.length > 0));

@@ -9,7 +9,7 @@ import { readProductFacts } from '../lib/product-facts.ts';
 import { siteConfig } from '../site-config.ts';
 import { documentationPages } from './documentation.ts';
 import { readServerIdentity, type ServerIdentity } from './identity.ts';
-import { createProductServer } from './server.ts';
+import { createProductServer, prepareTools } from './server.ts';
 import type { ProductKnowledge } from './tools.ts';
 
 /** The path of the MCP endpoint, from `{mcp_url}`, and of the card the draft reserves beside it. */
@@ -57,7 +57,8 @@ export async function loadKnowledge(projectDirectory: string): Promise<{ identit
  * request gets a fresh server instance from the same knowledge.
  */
 export function createProductInformationHandler(identity: ServerIdentity, knowledge: ProductKnowledge) {
-  const mcp = createMcpHandler(() => createProductServer(identity, knowledge), { legacy: 'stateless', maxRequestBodySize: 64 * 1024 });
+  const prepared = prepareTools(knowledge);
+  const mcp = createMcpHandler(() => createProductServer(identity, prepared), { legacy: 'stateless', maxRequestBodySize: 64 * 1024 });
   const allowed = new Set(allowedHostnames);
   return {
     async fetch(request: Request): Promise<Response> {

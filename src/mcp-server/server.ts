@@ -20,13 +20,40 @@ function answer<T extends Record<string, unknown>>(structured: T) {
   return { content: [{ type: 'text' as const, text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
 }
 
-const looseObject = z.object({}).passthrough();
+const looseObject = z.looseObject({});
+
+/**
+ * What every per-request server shares: the schemas, built once, and the answers that take no
+ * argument, computed once. A stateless server builds a fresh instance for every request, so
+ * nothing here may be built per instance that does not need to be.
+ */
+function buildSchemas(knowledge: ProductKnowledge) {
+  return {
+    none: z.object({}),
+    action: z.object({ action: z.enum(actionIdentifiers(knowledge)).describe('The action identifier') }),
+    search: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).default(5) }),
+    page: z.object({ url: z.string().min(1).max(500) }),
+    topic: z.object({ topic: z.enum(productTopics) }),
+    question: z.object({ question: z.string().max(500).optional() }),
+  };
+}
+
+export interface PreparedTools {
+  knowledge: ProductKnowledge;
+  schemas: ReturnType<typeof buildSchemas>;
+  overview: ReturnType<typeof answer>;
+}
+
+export function prepareTools(knowledge: ProductKnowledge): PreparedTools {
+  return { knowledge, schemas: buildSchemas(knowledge), overview: answer(apiOverview(knowledge)) };
+}
 
 /**
  * A fresh server instance with every tool registered, in a fixed order. The tools are plain
  * functions over the knowledge (src/mcp-server/tools.ts); this only names and describes them.
  */
-export function createProductServer(identity: ServerIdentity, knowledge: ProductKnowledge): McpServer {
+export function createProductServer(identity: ServerIdentity, prepared: PreparedTools): McpServer {
+  const { knowledge, schemas } = prepared;
   const server = new McpServer(
     { name: identity.card.name, version: identity.card.version, title: identity.card.title, description: identity.card.description, websiteUrl: identity.card.websiteUrl },
     { supportedProtocolVersions: identity.supportedProtocolVersions, instructions: 'Answers questions about the Subscription Lifecycle Action Service as a product. It holds no subscription data; that stays on each shop’s own site.' },
@@ -36,18 +63,18 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
     'api_overview',
     {
       ...toolCatalogue.api_overview,
-      inputSchema: z.object({}),
+      inputSchema: schemas.none,
       outputSchema: looseObject,
       annotations: readOnly,
     },
-    () => answer(apiOverview(knowledge)),
+    () => prepared.overview,
   );
 
   server.registerTool(
     'action_details',
     {
       ...toolCatalogue.action_details,
-      inputSchema: z.object({ action: z.enum(actionIdentifiers(knowledge)).describe('The action identifier') }),
+      inputSchema: schemas.action,
       outputSchema: looseObject,
       annotations: readOnly,
     },
@@ -58,7 +85,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
     'search_docs',
     {
       ...toolCatalogue.search_docs,
-      inputSchema: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).default(5) }),
+      inputSchema: schemas.search,
       outputSchema: looseObject,
       annotations: readOnly,
     },
@@ -69,7 +96,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
     'read_page',
     {
       ...toolCatalogue.read_page,
-      inputSchema: z.object({ url: z.string().min(1).max(500) }),
+      inputSchema: schemas.page,
       outputSchema: looseObject,
       annotations: readOnly,
     },
@@ -80,7 +107,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
     'product_information',
     {
       ...toolCatalogue.product_information,
-      inputSchema: z.object({ topic: z.enum(productTopics) }),
+      inputSchema: schemas.topic,
       outputSchema: looseObject,
       annotations: readOnly,
     },
@@ -91,7 +118,7 @@ export function createProductServer(identity: ServerIdentity, knowledge: Product
     'subscription_data',
     {
       ...toolCatalogue.subscription_data,
-      inputSchema: z.object({ question: z.string().max(500).optional() }),
+      inputSchema: schemas.question,
       outputSchema: looseObject,
       annotations: readOnly,
     },

@@ -4,7 +4,7 @@ import { acceptedStates, targetStates } from '../lib/lifecycle.ts';
 import { actionPagePath } from '../lib/navigation.ts';
 import { notYetPublished, productFactsFile, type ProductFacts } from '../lib/product-facts.ts';
 import { siteConfig } from '../site-config.ts';
-import { actionMarkdown, searchDocumentation, type DocumentationPage } from './documentation.ts';
+import { searchDocumentation, type DocumentationPage } from './documentation.ts';
 
 /** What every tool answers from: the contract's model, the product facts and the documentation. */
 export interface ProductKnowledge {

@@ -6,6 +6,7 @@ import { readBuiltPage, type BuiltPage } from './built-page.ts';
 import { contractRuleChecks } from './contract-rules.ts';
 import { pageClaimCheck, pageClaims } from './page-claims.ts';
 import type { CheckOutcome, RuleCheck, SpecContext } from './rule-check.ts';
+import { serverRuleChecks } from './server-rules.ts';
 import { siteRuleChecks } from './site-rules.ts';
 import { versioningRuleChecks } from './versioning-rules.ts';
 
@@ -14,6 +15,7 @@ export const ruleChecks: RuleCheck[] = [
   ...contractRuleChecks,
   ...siteRuleChecks,
   ...versioningRuleChecks,
+  ...serverRuleChecks,
   ...pageClaims.map(pageClaimCheck),
 ];
 
