@@ -278,7 +278,7 @@ export function codeSamples(endpoint: Endpoint, body: Record<string, unknown>, s
   return [
     { language: 'curl', label: 'curl', highlight: 'sh', code: curlSample(endpoint, body) },
     { language: 'javascript', label: 'JavaScript', highlight: 'js', code: javascriptSample(endpoint, body, statuses) },
-    { language: 'php', label: 'PHP', highlight: 'php', code: phpSample(endpoint, body, statuses) },
+    { language: 'php', label: 'PHP (WordPress)', highlight: 'php', code: phpSample(endpoint, body, statuses) },
     { language: 'python', label: 'Python', highlight: 'python', code: pythonSample(endpoint, body, statuses) },
   ];
 }

@@ -28,6 +28,7 @@ export const actionSections = {
   successResponse: { depth: 2, slug: 'success-response', text: 'Success response' },
   resultFields: { depth: 3, slug: 'response-fields', text: 'Fields of the response' },
   errors: { depth: 2, slug: 'errors', text: 'Errors' },
+  errorBodies: { depth: 3, slug: 'error-bodies', text: 'Error bodies' },
   codeSamples: { depth: 2, slug: 'code-samples', text: 'Code samples' },
 } as const satisfies Record<string, PageHeading>;
 

@@ -167,3 +167,17 @@ test('the sidebar reaches every page in the sitemap, and only those', async ({ p
   }
   expect([...linked].sort()).toEqual(pagePaths);
 });
+
+test('the sample language a reader picks is kept on the next action page and after a reload', async ({ page }) => {
+  const [first, second] = actions;
+  if (first === undefined || second === undefined) throw new Error('the contract has fewer than two actions');
+  await page.goto(actionPath(first.identifier));
+  await page.locator('.code-samples').getByRole('tab', { name: 'Python' }).click();
+  await expect(page.locator('[data-sample-language="python"]')).toBeVisible();
+  await page.goto(actionPath(second.identifier));
+  await expect(page.locator('.code-samples').getByRole('tab', { name: 'Python' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('[data-sample-language="python"]')).toBeVisible();
+  await expect(page.locator('[data-sample-language="curl"]')).toBeHidden();
+  await page.reload();
+  await expect(page.locator('[data-sample-language="python"]')).toBeVisible();
+});

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { before, describe, test } from 'node:test';
+import { readReferenceModel, type ReferenceModel } from '../../src/lib/actions.ts';
+import { isRecord } from '../../src/lib/document.ts';
+import { actionErrorAnswers } from '../../src/lib/error-bodies.ts';
+import { loadGatedContract } from '../../src/lib/gated-contract.ts';
+import { allowedActions } from '../../src/lib/lifecycle.ts';
+import { conflictStatus } from '../../src/lib/responses.ts';
+
+let model: ReferenceModel;
+before(async () => {
+  model = readReferenceModel((await loadGatedContract()).document);
+});
+
+describe('the error bodies of the action pages', () => {
+  test('every error example body of the document is shown on at least one action page', () => {
+    const shown = new Set(model.actions.flatMap((action) => actionErrorAnswers(model, action).bodies.map((body) => JSON.stringify(body.value))));
+    for (const response of model.responses.filter((row) => row.isError)) {
+      for (const example of response.examples) {
+        assert.ok(shown.has(JSON.stringify(example.value)), `the ${response.status} example “${example.summary}” is on no action page`);
+      }
+    }
+  });
+
+  test('each action page shows a 409 for one of its own refused statuses, with the actions that status allows', () => {
+    for (const action of model.actions) {
+      const conflict = actionErrorAnswers(model, action).bodies.find((body) => body.status === conflictStatus);
+      if (action.refusedStates.length === 0) {
+        assert.equal(conflict, undefined, `${action.identifier} is refused from no status`);
+        continue;
+      }
+      assert.ok(conflict && isRecord(conflict.value) && isRecord(conflict.value.data), `${action.identifier} shows a 409 body`);
+      const data = conflict.value.data as Record<string, unknown>;
+      assert.ok(action.refusedStates.includes(String(data.current_status)), `${action.identifier}: ${String(data.current_status)} is one of its refused statuses`);
+      assert.deepEqual(data.allowed_actions, allowedActions(model.lifecycle, String(data.current_status)));
+      assert.match(String(conflict.value.message), new RegExp(action.identifier));
+    }
+  });
+
+  test('the 429 says its body has no contract and shows Retry-After in both forms', () => {
+    const { throttled } = actionErrorAnswers(model, model.actions[0]!);
+    assert.equal(throttled.header, 'Retry-After');
+    assert.equal(throttled.examples.length, 2);
+  });
+});
