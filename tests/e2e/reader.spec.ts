@@ -181,3 +181,18 @@ test('the sample language a reader picks is kept on the next action page and aft
   await page.reload();
   await expect(page.locator('[data-sample-language="python"]')).toBeVisible();
 });
+
+test('on a wide screen a code sample stays in view beside the fields, on every action page', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const action of actions) {
+    await test.step(action.identifier, async () => {
+      await page.goto(actionPath(action.identifier));
+      await page.locator('#fields').evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      const sample = page.locator('.code-samples [role="tabpanel"]:not([hidden])').first();
+      await expect(sample).toBeInViewport({ ratio: 0.3 });
+      const fields = await page.locator('#fields').boundingBox();
+      const code = await sample.boundingBox();
+      expect(fields && code && code.x > fields.x + fields.width / 2, 'the sample stands beside the fields, not under them').toBe(true);
+    });
+  }
+});
