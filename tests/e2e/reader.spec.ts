@@ -196,3 +196,22 @@ test('on a wide screen a code sample stays in view beside the fields, on every a
     });
   }
 });
+
+test('at 390 px no table cell lies outside the window, on any page', async ({ page, request }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const pagePath of await sitemapPagePaths(request)) {
+    await test.step(pagePath, async () => {
+      await page.goto(pagePath);
+      const outside = await page.locator('main :is(td, th)').evaluateAll((cells) =>
+        cells
+          .filter((cell) => cell.getClientRects().length > 0)
+          .filter((cell) => {
+            const box = cell.getBoundingClientRect();
+            return box.left < -1 || box.right > window.innerWidth + 1;
+          })
+          .map((cell) => (cell.textContent ?? '').trim().slice(0, 40)),
+      );
+      expect(outside, `cells outside the window on ${pagePath}`).toEqual([]);
+    });
+  }
+});
