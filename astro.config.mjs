@@ -75,7 +75,7 @@ export default defineConfig({
       // highlighted token, and the reference pages are mostly code.
       expressiveCode: { themes: ['starlight-dark'] },
       components: { Search: './src/components/overrides/Search.astro' },
-      customCss: ['./src/styles/narrow-tables.css'],
+      customCss: ['./src/styles/narrow-tables.css', './src/styles/site-title.css'],
       head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],
       plugins: [
         // Generated routes are not content pages, so the validator is told about them; a link

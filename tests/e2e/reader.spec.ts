@@ -197,8 +197,11 @@ test('on a wide screen a code sample stays in view beside the fields, on every a
   }
 });
 
-test('at 390 px no table cell lies outside the window, on any page', async ({ page, request }) => {
+test('at 390 px no table cell lies outside the window, on any page, and the site title is whole', async ({ page, request }) => {
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const title = page.locator('.site-title span');
+  expect(await title.evaluate((element) => element.scrollWidth <= element.clientWidth + 1), 'the site title is not cut').toBe(true);
   for (const pagePath of await sitemapPagePaths(request)) {
     await test.step(pagePath, async () => {
       await page.goto(pagePath);
