@@ -1,73 +1,165 @@
-import type { Lifecycle, LifecycleEdge } from './lifecycle.ts';
-import { acceptedStates, lifecycleEdges } from './lifecycle.ts';
+import type { ActionTransition, Lifecycle, LifecycleEdge } from './lifecycle.ts';
+import { lifecycleEdges } from './lifecycle.ts';
+import type { Box, Point } from './diagram-geometry.ts';
+import {
+  arrowSvg,
+  arrowhead,
+  boundsOf,
+  boxOutline,
+  boxesOverlap,
+  grow,
+  labelSize,
+  labelSvg,
+  lineHeight,
+  num,
+  segmentCrossesBox,
+  stateSvg,
+  svgOpening,
+  textWidth,
+} from './diagram-geometry.ts';
 import { listInWords } from './prose.ts';
 
 /**
- * The lifecycle drawn as an SVG at build time: statuses in layers from the first status down,
- * arrows for every status change, and one text alternative that says the same in words. No
+ * The lifecycle drawn as SVG at build time: statuses in rows from the first status down, an arrow
+ * for every status change, and a text alternative that says the same in words. An action that
+ * several statuses accept alike gets one arrow out of a frame drawn around those statuses. No
  * layout library and no client script: the graph is small, and a page must read without
- * JavaScript.
+ * JavaScript. Two variants are drawn, a wide one and a narrow one for phones, both at the same
+ * text size, and the layout checks itself: no label may cover an arrow, an arrowhead, a status or
+ * another label.
  */
 export interface StateDiagram {
-  svg: string;
-  /** The accessible name, also the SVG's `<title>`. */
+  /** Both variants and the rule that shows the one that fits, ready for a page. */
+  html: string;
+  wide: DrawnVariant;
+  narrow: DrawnVariant;
+  /** The accessible name, also each SVG's `<title>`. */
   title: string;
-  /** Every transition in words, also the SVG's `<desc>`. */
+  /** Every transition in words, also each SVG's `<desc>`. */
   description: string;
   /** What the picture's conventions mean, for the visible caption. */
   legend: string;
 }
 
-interface Box {
-  x: number;
-  y: number;
+export type DiagramVariant = 'wide' | 'narrow';
+
+export interface DrawnVariant {
+  svg: string;
+  geometry: LifecycleGeometry;
+}
+
+export interface DiagramArrow {
+  /** The drawn line from its start to the tip of its head. */
+  points: Point[];
+  labels: string[];
+  /** A move only a chosen transition (`change_status`) makes. */
+  dashed: boolean;
+  /** Set when the arrow stands for every status in the frame; `from` is then absent. */
+  fromFrame: boolean;
+  from?: string;
+  to: string;
+}
+
+export interface PlacedLabel {
+  box: Box;
+  lines: string[];
+}
+
+export interface DiagramFrame {
+  box: Box;
+  members: string[];
+  /** The frame's own caption, inside its top edge. */
+  title: PlacedLabel;
+}
+
+/** Where everything sits: what the SVG draws and what the tests measure. */
+export interface LifecycleGeometry {
   width: number;
   height: number;
+  states: Map<string, Box>;
+  frame: DiagramFrame | undefined;
+  arrows: DiagramArrow[];
+  /** Arrow labels. */
+  labels: PlacedLabel[];
 }
 
-interface Point {
-  x: number;
-  y: number;
+interface VariantSettings {
+  /** Statuses side by side at most; a longer row wraps. */
+  perRow: number;
+  /** Characters on one label line at most: a longer action name breaks after an underscore. */
+  lineLength: number;
+  columnGap: number;
+  /** Room beside a status name inside its box. */
+  boxPadding: number;
+  laneSpacing: number;
+  padding: number;
+  framePadding: number;
 }
 
-interface Arrow {
-  /** The drawn line; a curve is drawn through `control` and sampled here for label placement. */
-  points: Point[];
-  control?: Point;
-  labels: string[];
-  dashed: boolean;
+const variants: Record<DiagramVariant, VariantSettings> = {
+  wide: { perRow: 1000, lineLength: 1000, columnGap: 96, boxPadding: 28, laneSpacing: 18, padding: 12, framePadding: 12 },
+  narrow: { perRow: 2, lineLength: 12, columnGap: 52, boxPadding: 12, laneSpacing: 12, padding: 4, framePadding: 8 },
+};
+
+const boxHeight = 36;
+/** Space left between a frame's last row and its bottom edge, so an arrow leaving the frame is seen to leave the frame. */
+const frameFoot = 26;
+const frameTitle = 'any status in this frame';
+const firstRowGap = 64;
+/** How often the layout widens its gaps before it gives up on a label. */
+const attempts = 12;
+
+/** One sentence for an action: where it moves a subscription from which statuses. */
+export function describeTransition(transition: ActionTransition): string {
+  return transition.kind === 'fixed'
+    ? `${transition.action} moves a subscription from ${listInWords(transition.from, 'or')} to ${transition.to}.`
+    : `${transition.action} sets the status given in ${transition.field}: ${transition.moves
+        .map((move) => `from ${move.from} to ${listInWords(move.to, 'or')}`)
+        .join('; ')}.`;
 }
 
-const fontSize = 12;
-/** The diagram uses a monospace font, so a label's width follows from its length. */
-const charWidth = fontSize * 0.6;
-const nodeHeight = 36;
-const rowGap = 72;
-const columnGap = 112;
-const laneSpacing = 20;
-const padding = 16;
-const groupPadding = 14;
-const groupHeader = 22;
-
-function escapeXml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-}
-
-function textWidth(text: string): number {
-  return text.length * charWidth;
+/** One sentence per action, then the final statuses: the diagram in words. */
+export function describeLifecycle(lifecycle: Lifecycle): string {
+  const finals =
+    lifecycle.finalStates.length === 0
+      ? 'No status is final.'
+      : `${listInWords(lifecycle.finalStates, 'and')} ${lifecycle.finalStates.length === 1 ? 'is' : 'are'} final: no action leads out.`;
+  return [`The statuses are ${listInWords(lifecycle.states, 'and')}.`, ...lifecycle.transitions.map(describeTransition), finals].join(' ');
 }
 
 /**
- * Ranks every status by the longest path that reaches it once the edges that close a cycle are
- * set aside, so the lifecycle reads from top to bottom. Final statuses go to the bottom row.
+ * The statuses that fixed actions accept alike, with where those actions lead: the set of three
+ * or more statuses shared by the most such actions. Their arrows leave one frame around the set
+ * instead of each status, which would draw one arrow per status and action.
  */
-function rankStates(lifecycle: Lifecycle, edges: LifecycleEdge[]): Map<string, number> {
-  const successors = new Map(lifecycle.states.map((state) => [state, [] as string[]]));
-  for (const edge of edges) successors.get(edge.from)?.push(edge.to);
-  const order = new Map(lifecycle.states.map((state, index) => [state, index]));
+function findFrameGroup(lifecycle: Lifecycle): { members: string[]; exits: Map<string, string[]> } | undefined {
+  const groups = new Map<string, { members: string[]; exits: Map<string, string[]>; actions: number }>();
+  for (const transition of lifecycle.transitions) {
+    if (transition.kind !== 'fixed' || transition.from.length < 3 || transition.from.includes(transition.to)) continue;
+    const members = lifecycle.states.filter((state) => transition.from.includes(state));
+    const key = members.join('\u0000');
+    const group = groups.get(key) ?? { members, exits: new Map<string, string[]>(), actions: 0 };
+    group.exits.set(transition.to, [...(group.exits.get(transition.to) ?? []), transition.action]);
+    group.actions += 1;
+    groups.set(key, group);
+  }
+  const best = [...groups.values()].sort((a, b) => b.actions - a.actions || b.members.length - a.members.length)[0];
+  return best === undefined ? undefined : { members: best.members, exits: best.exits };
+}
+
+/**
+ * Rows of statuses: each status one row below the longest chain that reaches it once the edges
+ * closing a cycle are set aside, so the lifecycle reads from top to bottom.
+ */
+function rankRows(states: string[], edges: LifecycleEdge[], finals: string[]): string[][] {
+  if (states.length === 0) return [];
+  const inside = new Set(states);
+  const successors = new Map(states.map((state) => [state, [] as string[]]));
+  for (const edge of edges) if (inside.has(edge.from) && inside.has(edge.to) && edge.from !== edge.to) successors.get(edge.from)?.push(edge.to);
+  const order = new Map(states.map((state, index) => [state, index]));
   for (const list of successors.values()) list.sort((a, b) => (order.get(a) ?? 0) - (order.get(b) ?? 0));
 
-  const forward = new Map<string, string[]>(lifecycle.states.map((state) => [state, []]));
+  const forward = new Map<string, string[]>(states.map((state) => [state, []]));
   const visiting = new Set<string>();
   const visited = new Set<string>();
   const visit = (state: string): void => {
@@ -80,377 +172,485 @@ function rankStates(lifecycle: Lifecycle, edges: LifecycleEdge[]): Map<string, n
     visiting.delete(state);
     visited.add(state);
   };
-  for (const state of lifecycle.states) if (!visited.has(state)) visit(state);
+  for (const state of states) if (!visited.has(state)) visit(state);
 
   const rank = new Map<string, number>();
   const rankOf = (state: string): number => {
     const known = rank.get(state);
     if (known !== undefined) return known;
-    const predecessors = lifecycle.states.filter((other) => forward.get(other)?.includes(state));
+    const predecessors = states.filter((other) => forward.get(other)?.includes(state));
     const value = predecessors.length === 0 ? 0 : Math.max(...predecessors.map(rankOf)) + 1;
     rank.set(state, value);
     return value;
   };
-  lifecycle.states.forEach(rankOf);
+  states.forEach(rankOf);
   const bottom = Math.max(...rank.values());
-  for (const state of lifecycle.finalStates) rank.set(state, bottom);
-  return rank;
+  for (const state of finals) if (inside.has(state)) rank.set(state, bottom);
+  const rows: string[][] = Array.from({ length: bottom + 1 }, () => []);
+  for (const state of states) rows[rank.get(state) ?? 0]?.push(state);
+  return rows.filter((row) => row.length > 0);
 }
 
-/** One sentence per action, then the final statuses: the diagram in words. */
-export function describeLifecycle(lifecycle: Lifecycle): string {
-  const sentences = lifecycle.transitions.map((transition) =>
-    transition.kind === 'fixed'
-      ? `${transition.action} moves a subscription from ${listInWords(transition.from, 'or')} to ${transition.to}.`
-      : `${transition.action} sets the status given in ${transition.field}: ${transition.moves
-          .map((move) => `from ${move.from} to ${listInWords(move.to, 'or')}`)
-          .join('; ')}.`,
-  );
-  const finals =
-    lifecycle.finalStates.length === 0
-      ? 'No status is final.'
-      : `${listInWords(lifecycle.finalStates, 'and')} ${lifecycle.finalStates.length === 1 ? 'is' : 'are'} final: no action leads out.`;
-  return [`The statuses are ${listInWords(lifecycle.states, 'and')}.`, ...sentences, finals].join(' ');
+type Side = 'top' | 'bottom' | 'left' | 'right';
+
+interface Port {
+  box: string;
+  side: Side;
+  /** Orders the ports along a side so that lines leave towards where they go without crossing. */
+  key: number;
+  tieBreak: number;
+  at?: Point;
 }
 
-function intersects(a: Box, b: Box): boolean {
-  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+interface Route {
+  edge: LifecycleEdge;
+  labels: string[];
+  dashed: boolean;
+  kind: 'straight' | 'lane' | 'over';
+  start: Port;
+  end: Port;
+  lane?: { side: 'left' | 'right'; x: number };
 }
 
-/** Whether a box straddles the frame's outline, which would cut through the label. */
-function crossesFrame(box: Box, frame: Box): boolean {
-  const inner = box.x > frame.x && box.y > frame.y && box.x + box.width < frame.x + frame.width && box.y + box.height < frame.y + frame.height;
-  return intersects(box, frame) && !inner;
-}
-
-function segmentHitsBox(from: Point, to: Point, box: Box): boolean {
-  // Sampling is enough here: segments are short and boxes are at least a label high.
-  for (let step = 0; step <= 20; step += 1) {
-    const x = from.x + ((to.x - from.x) * step) / 20;
-    const y = from.y + ((to.y - from.y) * step) / 20;
-    if (x > box.x && x < box.x + box.width && y > box.y && y < box.y + box.height) return true;
+/** Ports spread evenly over the middle of each side they share. */
+function spreadPorts(ports: Port[], boxes: Map<string, Box>): void {
+  const bySide = new Map<string, Port[]>();
+  for (const port of ports) {
+    const key = `${port.box}\u0000${port.side}`;
+    bySide.set(key, [...(bySide.get(key) ?? []), port]);
   }
-  return false;
+  for (const sharing of bySide.values()) {
+    sharing.sort((a, b) => a.key - b.key || a.tieBreak - b.tieBreak);
+    sharing.forEach((port, index) => {
+      const box = boxes.get(port.box);
+      if (box === undefined) return;
+      const share = (index + 1) / (sharing.length + 1);
+      if (port.side === 'top' || port.side === 'bottom') {
+        port.at = { x: box.x + box.width * share, y: port.side === 'top' ? box.y : box.y + box.height };
+      } else {
+        port.at = { x: port.side === 'left' ? box.x : box.x + box.width, y: box.y + box.height * share };
+      }
+    });
+  }
 }
 
-/** Where every status sits, and the frame around the statuses one arrow can leave together. */
-interface Layout {
-  rankOf: (state: string) => number;
-  boxes: Map<string, Box>;
-  /** Statuses in the frame: every one above the bottom row. */
-  group: string[];
-  /** Bottom-row statuses that fixed actions reach from every status in the frame, with those actions. */
-  groupArrows: Map<string, string[]>;
-  groupBox: Box | undefined;
-  /** Edges drawn one by one, because no frame arrow stands for them. */
-  individual: LifecycleEdge[];
-  isLaneEdge: (edge: LifecycleEdge) => boolean;
-  /** Where lanes begin on the left; the right side mirrors it. */
-  left: number;
-  width: number;
-  height: number;
+function portPoint(port: Port): Point {
+  if (port.at === undefined) throw new Error(`The diagram placed no port on ${port.side} of ${port.box}`);
+  return port.at;
 }
 
-function layOut(lifecycle: Lifecycle, edges: LifecycleEdge[]): Layout {
-  const rank = rankStates(lifecycle, edges);
-  const rankOf = (state: string): number => rank.get(state) ?? 0;
-  const rankCount = Math.max(...rank.values()) + 1;
+interface Obstacles {
+  segments: [Point, Point][];
+  boxes: Box[];
+}
 
-  // Rows: statuses of one rank, ordered by where their predecessors sit, then by the enum.
-  const rows: string[][] = Array.from({ length: rankCount }, () => []);
-  for (const state of lifecycle.states) rows[rankOf(state)]?.push(state);
-  const nodeWidth = Math.ceil(Math.max(110, ...lifecycle.states.map((state) => textWidth(state) + 28)));
-  const widest = Math.max(...rows.map((row) => row.length));
-  const coreWidth = widest * nodeWidth + (widest - 1) * columnGap;
+/** Whether a label box would cover a line, an arrowhead, a status, a frame edge or another label. */
+function isFree(box: Box, obstacles: Obstacles): boolean {
+  const margin = grow(box, 2);
+  return (
+    !obstacles.segments.some(([a, b]) => segmentCrossesBox(a, b, margin)) &&
+    !obstacles.boxes.some((other) => boxesOverlap(margin, other))
+  );
+}
 
-  // A fixed action that accepts every status above the bottom row gets one arrow out of a frame.
-  const group = lifecycle.states.filter((state) => rankOf(state) < rankCount - 1);
-  const groupArrows = new Map<string, string[]>();
-  for (const transition of lifecycle.transitions) {
-    const sources = new Set(acceptedStates(transition));
-    const whole = group.length > 2 && sources.size === group.length && group.every((state) => sources.has(state));
-    if (transition.kind === 'fixed' && whole && rankOf(transition.to) === rankCount - 1) {
-      groupArrows.set(transition.to, [...(groupArrows.get(transition.to) ?? []), transition.action]);
+/** Candidate places for a label beside each segment of its arrow, the most natural first. */
+function labelCandidates(points: Point[], size: { width: number; height: number }): Box[] {
+  const { width, height } = size;
+  const segments = points
+    .slice(0, -1)
+    .map((a, index) => [a, points[index + 1] ?? a] as const)
+    .map(([a, b]) => ({ a, b, length: Math.hypot(b.x - a.x, b.y - a.y) }))
+    .filter((segment) => segment.length > 0)
+    .sort((s, t) => t.length - s.length);
+  const candidates: Box[] = [];
+  for (const share of [0.5, 0.4, 0.6, 0.3, 0.7, 0.2, 0.8, 0.12, 0.88]) {
+    for (const { a, b } of segments) {
+      const x = a.x + (b.x - a.x) * share;
+      const y = a.y + (b.y - a.y) * share;
+      candidates.push(
+        { x: x + 5, y: y - height / 2, width, height },
+        { x: x - 5 - width, y: y - height / 2, width, height },
+        { x: x - width / 2, y: y - height - 5, width, height },
+        { x: x - width / 2, y: y + 5, width, height },
+        { x: x + 5, y: y - height - 3, width, height },
+        { x: x + 5, y: y + 3, width, height },
+        { x: x - 5 - width, y: y - height - 3, width, height },
+        { x: x - 5 - width, y: y + 3, width, height },
+      );
     }
   }
-  const individual = edges.filter((edge) => !(groupArrows.has(edge.to) && group.includes(edge.from)));
-  // Edges between neighbouring rows are straight; the others take a lane at the side.
-  const isLaneEdge = (edge: LifecycleEdge): boolean => Math.abs(rankOf(edge.to) - rankOf(edge.from)) !== 1;
-  const lanesPerSide = Math.ceil(individual.filter(isLaneEdge).length / 2);
+  return candidates;
+}
 
-  const groupUsed = groupArrows.size > 0;
-  const left = padding + (groupUsed ? groupPadding : 0) + lanesPerSide * laneSpacing + 24;
-  const width = left * 2 + coreWidth;
-  const centerX = width / 2;
-  const top = padding + (groupUsed ? groupHeader + groupPadding : 0);
-  const rowY = (index: number): number => {
-    const extra = groupUsed && index === rankCount - 1 ? groupPadding + 48 : 0;
-    return top + index * (nodeHeight + rowGap) + extra;
-  };
+class LabelPlacementError extends Error {}
 
+/** An arrow's label as lines: one per action, a long name broken after its underscores. */
+function labelLines(actions: string[], lineLength: number): string[] {
+  return actions.flatMap((action) => {
+    if (action.length <= lineLength) return [action];
+    const lines: string[] = [];
+    for (const piece of action.split(/(?<=_)/)) {
+      const last = lines.at(-1);
+      if (last !== undefined && last.length + piece.length <= lineLength) lines[lines.length - 1] = last + piece;
+      else lines.push(piece);
+    }
+    return lines;
+  });
+}
+
+function layOut(lifecycle: Lifecycle, variant: DiagramVariant, rowGap: number, extra: number): LifecycleGeometry {
+  const settings = variants[variant];
+  const columnGap = settings.columnGap + extra;
+  const { padding, framePadding, laneSpacing } = settings;
+  const chosen = new Set(lifecycle.transitions.filter((transition) => transition.kind === 'chosen').map((transition) => transition.action));
+  const group = findFrameGroup(lifecycle);
+  const members = new Set(group?.members ?? []);
+  const frameActions = new Set([...(group?.exits.values() ?? [])].flat());
+
+  // An edge is drawn on its own unless the frame's arrow says it: the fixed actions it carries
+  // beyond the frame's, if any, label it.
+  const routes: Route[] = [];
+  const drawn: { edge: LifecycleEdge; labels: string[]; dashed: boolean }[] = [];
+  for (const edge of lifecycleEdges(lifecycle)) {
+    const fixedLabels = edge.actions.filter((action) => !chosen.has(action));
+    const byFrame = members.has(edge.from) && group?.exits.has(edge.to) === true;
+    const labels = byFrame ? fixedLabels.filter((action) => !frameActions.has(action)) : fixedLabels;
+    if (byFrame && labels.length === 0) continue;
+    drawn.push({ edge, labels, dashed: labels.length === 0 });
+  }
+
+  // Regions from top to bottom: statuses that only lead into the frame, the frame, the rest.
+  const edges = lifecycleEdges(lifecycle);
+  const reachableFromFrame = new Set<string>(members);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const edge of edges) {
+      if (reachableFromFrame.has(edge.from) && !reachableFromFrame.has(edge.to)) {
+        reachableFromFrame.add(edge.to);
+        grew = true;
+      }
+    }
+  }
+  for (const target of group?.exits.keys() ?? []) reachableFromFrame.add(target);
+  const above = group === undefined ? [] : lifecycle.states.filter((state) => !reachableFromFrame.has(state));
+  const inFrame = lifecycle.states.filter((state) => members.has(state));
+  const below = lifecycle.states.filter((state) => !members.has(state) && !above.includes(state));
+  const wrap = (rows: string[][]): string[][] =>
+    rows.flatMap((row) => Array.from({ length: Math.ceil(row.length / settings.perRow) }, (_, index) => row.slice(index * settings.perRow, (index + 1) * settings.perRow)));
+  const regions = [
+    { name: 'above', rows: wrap(rankRows(above, edges, [])) },
+    { name: 'frame', rows: wrap(rankRows(inFrame, edges, [])) },
+    { name: 'below', rows: wrap(rankRows(below, edges, lifecycle.finalStates)) },
+  ];
+
+  const boxWidth = Math.ceil(Math.max(...lifecycle.states.map((state) => textWidth(state) + settings.boxPadding)));
+  const widest = Math.max(...regions.flatMap((region) => region.rows.map((row) => row.length)));
+  const coreWidth = widest * boxWidth + (widest - 1) * columnGap;
+
+  // Rows from the top; the frame adds a caption above its rows and a foot below them.
   const boxes = new Map<string, Box>();
-  rows.forEach((row, index) => {
-    const barycenter = (state: string): number => {
-      const sources = edges
-        .filter((edge) => edge.to === state && rankOf(edge.from) < index)
-        .map((edge) => boxes.get(edge.from))
-        .filter((box): box is Box => box !== undefined)
-        .map((box) => box.x + box.width / 2);
-      return sources.length === 0 ? centerX : sources.reduce((sum, x) => sum + x, 0) / sources.length;
-    };
-    const ordered = row
-      .map((state, order) => ({ state, order, at: barycenter(state) }))
-      .sort((a, b) => a.at - b.at || a.order - b.order);
-    const rowWidth = ordered.length * nodeWidth + (ordered.length - 1) * columnGap;
-    ordered.forEach(({ state }, column) => {
-      boxes.set(state, {
-        x: centerX - rowWidth / 2 + column * (nodeWidth + columnGap),
-        y: rowY(index),
-        width: nodeWidth,
-        height: nodeHeight,
+  const rowOf = new Map<string, number>();
+  const rowMembers: string[][] = [];
+  let y = padding;
+  let frameTop = 0;
+  let frameBottom = 0;
+  for (const region of regions) {
+    if (region.rows.length === 0) continue;
+    if (rowMembers.length > 0) y += rowGap;
+    if (region.name === 'frame') {
+      frameTop = y;
+      y += lineHeight + 10 + framePadding;
+    }
+    for (const [index, row] of region.rows.entries()) {
+      if (index > 0) y += rowGap;
+      // Barycentre ordering: a status sits under the statuses that lead to it.
+      const barycentre = (state: string): number => {
+        const sources = edges
+          .filter((edge) => edge.to === state && boxes.has(edge.from))
+          .map((edge) => boxes.get(edge.from))
+          .filter((box): box is Box => box !== undefined)
+          .map((box) => box.x + box.width / 2);
+        return sources.length === 0 ? coreWidth / 2 : sources.reduce((sum, x) => sum + x, 0) / sources.length;
+      };
+      const ordered = row.map((state, order) => ({ state, order, at: barycentre(state) })).sort((a, b) => a.at - b.at || a.order - b.order);
+      const rowWidth = ordered.length * boxWidth + (ordered.length - 1) * columnGap;
+      ordered.forEach(({ state }, column) => {
+        boxes.set(state, { x: coreWidth / 2 - rowWidth / 2 + column * (boxWidth + columnGap), y, width: boxWidth, height: boxHeight });
+        rowOf.set(state, rowMembers.length);
       });
-    });
-  });
+      rowMembers.push(ordered.map(({ state }) => state));
+      y += boxHeight;
+    }
+    if (region.name === 'frame') {
+      y += frameFoot;
+      frameBottom = y;
+    }
+  }
+  const coreHeight = y;
 
-  const groupBox: Box | undefined = groupUsed
-    ? { x: padding, y: padding, width: width - padding * 2, height: rowY(rankCount - 2) + nodeHeight + groupPadding - padding }
-    : undefined;
-  const height = rowY(rankCount - 1) + nodeHeight + padding;
-  return { rankOf, boxes, group, groupArrows, groupBox, individual, isLaneEdge, left, width, height };
-}
-
-/** Samples a quadratic curve, so labels can be placed along it like along straight segments. */
-function sampleCurve(start: Point, control: Point, end: Point): Point[] {
-  return Array.from({ length: 13 }, (_, step) => {
-    const t = step / 12;
-    return {
-      x: (1 - t) ** 2 * start.x + 2 * (1 - t) * t * control.x + t ** 2 * end.x,
-      y: (1 - t) ** 2 * start.y + 2 * (1 - t) * t * control.y + t ** 2 * end.y,
-    };
-  });
-}
-
-function routeArrows(layout: Layout, chosenActions: Set<string>): Arrow[] {
-  const { rankOf, boxes, groupArrows, groupBox, individual, isLaneEdge, left, width } = layout;
   const boxOf = (state: string): Box => {
     const box = boxes.get(state);
     if (box === undefined) throw new Error(`The diagram has no box for ${state}`);
     return box;
   };
-  const fixedLabels = (edge: LifecycleEdge): string[] => edge.actions.filter((action) => !chosenActions.has(action));
-  const hasReverse = (edge: LifecycleEdge): boolean =>
-    individual.some((other) => other.from === edge.to && other.to === edge.from);
+  const row = (state: string): number => rowOf.get(state) ?? 0;
+  const rowList = (state: string): string[] => rowMembers[row(state)] ?? [];
+  const isLeftmost = (state: string): boolean => rowList(state)[0] === state;
+  const isRightmost = (state: string): boolean => rowList(state).at(-1) === state;
+  const order = new Map(lifecycle.states.map((state, index) => [state, index]));
+  const centreX = (state: string): number => boxOf(state).x + boxOf(state).width / 2;
+  const centreY = (state: string): number => boxOf(state).y + boxOf(state).height / 2;
+  const pairKey = (edge: LifecycleEdge): number => (order.get(edge.from) ?? 0) * 100 + (order.get(edge.to) ?? 0);
 
-  const arrows: Arrow[] = [];
-  for (const edge of individual.filter((candidate) => !isLaneEdge(candidate))) {
-    const from = boxOf(edge.from);
-    const to = boxOf(edge.to);
-    const down = rankOf(edge.to) > rankOf(edge.from);
-    const labels = fixedLabels(edge);
-    const paired = hasReverse(edge);
-    // A pair of opposite arrows between the same two statuses gets apart ends and bows apart.
-    const apart = paired ? (down ? -14 : 14) : 0;
-    const start = { x: from.x + from.width / 2 + apart, y: down ? from.y + from.height : from.y };
-    const end = { x: to.x + to.width / 2 + apart, y: down ? to.y : to.y + to.height };
-    if (!paired) {
-      arrows.push({ points: [start, end], labels, dashed: labels.length === 0 });
-      continue;
-    }
-    const length = Math.hypot(end.x - start.x, end.y - start.y);
-    const control = {
-      x: (start.x + end.x) / 2 + ((end.y - start.y) / length) * -36,
-      y: (start.y + end.y) / 2 + ((end.x - start.x) / length) * 36,
-    };
-    arrows.push({ points: sampleCurve(start, control, end), control, labels, dashed: labels.length === 0 });
-  }
-
-  // Short lane edges take the lanes nearest the statuses, so longer ones do not cross them.
-  const span = (edge: LifecycleEdge): number => Math.abs(rankOf(edge.to) - rankOf(edge.from));
-  const laneEdges = individual.filter(isLaneEdge).sort((a, b) => span(a) - span(b));
+  // Straight lines between neighbouring rows; over the top within a row; lanes at the sides otherwise.
   let leftLanes = 0;
   let rightLanes = 0;
-  for (const edge of laneEdges) {
-    const from = boxOf(edge.from);
-    const to = boxOf(edge.to);
-    const middle = (from.x + to.x + from.width) / 2;
-    const onLeft = middle < width / 2 || (middle === width / 2 && leftLanes <= rightLanes);
-    const lane = onLeft ? left - 24 - leftLanes++ * laneSpacing : width - left + 24 + rightLanes++ * laneSpacing;
-    // A pair of opposite lane edges would share their ends; nudge them apart by direction.
-    const nudge = rankOf(edge.to) < rankOf(edge.from) ? -6 : 6;
-    const startY = from.y + from.height / 2 + nudge;
-    const endY = to.y + to.height / 2 + nudge;
-    const labels = fixedLabels(edge);
-    arrows.push({
-      points: [
-        { x: onLeft ? from.x : from.x + from.width, y: startY },
-        { x: lane, y: startY },
-        { x: lane, y: endY },
-        { x: onLeft ? to.x : to.x + to.width, y: endY },
-      ],
-      labels,
-      dashed: labels.length === 0,
-    });
-  }
-
-  if (groupBox !== undefined) {
-    for (const [target, actions] of groupArrows) {
-      const to = boxOf(target);
-      const x = to.x + to.width / 2;
-      arrows.push({ points: [{ x, y: groupBox.y + groupBox.height }, { x, y: to.y }], labels: actions, dashed: false });
+  const laneRoutes: Route[] = [];
+  for (const { edge, labels, dashed } of drawn) {
+    const gap = row(edge.to) - row(edge.from);
+    if (Math.abs(gap) === 1) {
+      const down = gap > 0;
+      routes.push({
+        edge,
+        labels,
+        dashed,
+        kind: 'straight',
+        start: { box: edge.from, side: down ? 'bottom' : 'top', key: centreX(edge.to), tieBreak: pairKey(edge) },
+        end: { box: edge.to, side: down ? 'top' : 'bottom', key: centreX(edge.from), tieBreak: pairKey(edge) },
+      });
+    } else if (gap === 0) {
+      routes.push({
+        edge,
+        labels,
+        dashed,
+        kind: 'over',
+        start: { box: edge.from, side: 'top', key: centreX(edge.to), tieBreak: pairKey(edge) },
+        end: { box: edge.to, side: 'top', key: centreX(edge.from), tieBreak: pairKey(edge) },
+      });
+    } else {
+      laneRoutes.push({
+        edge,
+        labels,
+        dashed,
+        kind: 'lane',
+        start: { box: edge.from, side: 'left', key: centreY(edge.to), tieBreak: pairKey(edge) },
+        end: { box: edge.to, side: 'left', key: centreY(edge.from), tieBreak: pairKey(edge) },
+      });
     }
   }
-  return arrows;
-}
+  // Short lane edges take the lanes nearest the statuses, so longer ones pass around them.
+  const span = (route: Route): number => Math.abs(row(route.edge.to) - row(route.edge.from));
+  laneRoutes.sort((a, b) => span(a) - span(b) || pairKey(a.edge) - pairKey(b.edge));
+  for (const route of laneRoutes) {
+    const { from, to } = route.edge;
+    const leftOk = isLeftmost(from) && isLeftmost(to);
+    const rightOk = isRightmost(from) && isRightmost(to);
+    const middle = (centreX(from) + centreX(to)) / 2;
+    const preferLeft = middle < coreWidth / 2 || (middle === coreWidth / 2 && leftLanes <= rightLanes);
+    const side: 'left' | 'right' = leftOk && rightOk ? (preferLeft ? 'left' : 'right') : leftOk ? 'left' : rightOk ? 'right' : preferLeft ? 'left' : 'right';
+    route.lane = { side, x: side === 'left' ? leftLanes++ : rightLanes++ };
+    route.start.side = side;
+    route.end.side = side;
+  }
+  routes.push(...laneRoutes);
 
-/** Places each arrow's label where it covers no status, no other label and the fewest other arrows. */
-function placeLabels(layout: Layout, arrows: Arrow[]): { box: Box; lines: string[] }[] {
-  const { boxes, groupBox, width, height } = layout;
-  const labelBoxes: { box: Box; lines: string[] }[] = [];
-  for (const [index, arrow] of arrows.entries()) {
-    if (arrow.labels.length === 0) continue;
-    const labelWidth = Math.max(...arrow.labels.map(textWidth)) + 6;
-    const labelHeight = arrow.labels.length * (fontSize + 3) + 4;
-    const candidates: Box[] = [];
-    const first = arrow.points[0];
-    const last = arrow.points.at(-1);
-    const apex = arrow.points[Math.floor(arrow.points.length / 2)];
-    if (arrow.control !== undefined && first !== undefined && last !== undefined && apex !== undefined) {
-      // A curved arrow is labelled on the outside of its bend, where its twin is not.
-      const outward = { x: apex.x - (first.x + last.x) / 2, y: apex.y - (first.y + last.y) / 2 };
-      const reach = Math.hypot(outward.x, outward.y) || 1;
-      const centerX = apex.x + (outward.x / reach) * (labelWidth / 2 + 6);
-      const centerY = apex.y + (outward.y / reach) * (labelHeight / 2 + 6);
-      candidates.push({ x: centerX - labelWidth / 2, y: centerY - labelHeight / 2, width: labelWidth, height: labelHeight });
-    }
-    for (let segment = 0; segment < arrow.points.length - 1; segment += 1) {
-      const a = arrow.points[segment];
-      const b = arrow.points[segment + 1];
-      if (a === undefined || b === undefined) continue;
-      for (const t of [0.5, 0.35, 0.65, 0.2, 0.8]) {
-        const x = a.x + (b.x - a.x) * t;
-        const y = a.y + (b.y - a.y) * t;
-        candidates.push(
-          { x: x + 6, y: y - labelHeight / 2, width: labelWidth, height: labelHeight },
-          { x: x - 6 - labelWidth, y: y - labelHeight / 2, width: labelWidth, height: labelHeight },
-          { x: x - labelWidth / 2, y: y - labelHeight - 4, width: labelWidth, height: labelHeight },
-          { x: x - labelWidth / 2, y: y + 4, width: labelWidth, height: labelHeight },
-        );
+  // Horizontal extent: lanes beside the core, inside the frame, with room for labels beside them.
+  const laneRoom = (count: number): number => (count === 0 ? 0 : 10 + count * laneSpacing) + extra;
+  const left = padding + (group !== undefined ? framePadding : 0) + laneRoom(leftLanes);
+  const width = left + coreWidth + laneRoom(rightLanes) + (group !== undefined ? framePadding : 0) + padding;
+  for (const box of boxes.values()) box.x += left;
+  for (const route of routes) {
+    if (route.lane === undefined) continue;
+    const index = route.lane.x;
+    route.lane.x = route.lane.side === 'left' ? left - 10 - index * laneSpacing : left + coreWidth + 10 + index * laneSpacing;
+  }
+  // A lane end on a status that is not at the end of its row would cross its neighbour: it
+  // leaves from the top instead and reaches the lane above the row.
+  for (const route of routes) {
+    if (route.kind !== 'lane' || route.lane === undefined) continue;
+    for (const port of [route.start, route.end]) {
+      const extreme = route.lane.side === 'left' ? isLeftmost(port.box) : isRightmost(port.box);
+      if (!extreme) {
+        port.side = 'top';
+        port.key = route.lane.side === 'left' ? -1 : Number.POSITIVE_INFINITY;
       }
     }
-    const inside = (box: Box): boolean =>
-      box.x >= 0 && box.y >= 0 && box.x + box.width <= width && box.y + box.height <= height;
-    const cost = (box: Box): number =>
-      (inside(box) ? 0 : 5000) +
-      1000 * [...boxes.values()].filter((other) => intersects(box, other)).length +
-      500 * labelBoxes.filter((other) => intersects(box, other.box)).length +
-      (groupBox !== undefined && crossesFrame(box, groupBox) ? 50 : 0) +
-      10 *
-        arrows.filter(
-          (other, otherIndex) =>
-            otherIndex !== index &&
-            other.points.some((point, p) => {
-              const next = other.points[p + 1];
-              return next !== undefined && segmentHitsBox(point, next, box);
-            }),
-        ).length;
-    const chosen = candidates.reduce<Box | undefined>(
-      (best, candidate) => (best === undefined || cost(candidate) < cost(best) ? candidate : best),
-      undefined,
-    );
-    if (chosen === undefined) continue;
-    labelBoxes.push({ box: chosen, lines: arrow.labels });
   }
-  return labelBoxes;
+
+  const frameBox: Box | undefined =
+    group === undefined ? undefined : { x: padding, y: frameTop, width: width - padding * 2, height: frameBottom - frameTop };
+
+  // Frame arrows reserve their place on their target's top first, estimated from the target.
+  const framePorts = [...(group?.exits ?? [])].map(([to, actions]) => {
+    const port: Port = { box: to, side: 'top', key: centreX(to), tieBreak: -1 };
+    return { to, actions, port };
+  });
+  spreadPorts([...routes.flatMap((route) => [route.start, route.end]), ...framePorts.map(({ port }) => port)], boxes);
+
+  const arrows: DiagramArrow[] = [];
+  for (const route of routes) {
+    const start = portPoint(route.start);
+    const end = portPoint(route.end);
+    let points: Point[];
+    if (route.kind === 'straight') {
+      points = [start, end];
+    } else if (route.kind === 'over') {
+      const lift = 14 + (routes.filter((other) => other.kind === 'over').indexOf(route) % 3) * 6;
+      const top = Math.min(start.y, end.y) - lift;
+      points = [start, { x: start.x, y: top }, { x: end.x, y: top }, end];
+    } else {
+      const laneX = route.lane?.x ?? 0;
+      const reach = (port: Port, point: Point): Point[] =>
+        port.side === 'top' ? [point, { x: point.x, y: point.y - rowGap / 3 }, { x: laneX, y: point.y - rowGap / 3 }] : [point, { x: laneX, y: point.y }];
+      const out = reach(route.start, start);
+      const back = reach(route.end, end).reverse();
+      points = [...out, ...back];
+    }
+    arrows.push({ points, labels: route.labels, dashed: route.dashed, fromFrame: false, from: route.edge.from, to: route.edge.to });
+  }
+
+  // Frame arrows leave the frame's bottom edge where no status stands above it and no line crosses it.
+  if (frameBox !== undefined) {
+    const bottom = frameBox.y + frameBox.height;
+    const blocked: [number, number][] = [];
+    for (const arrow of arrows) {
+      for (const [index, a] of arrow.points.entries()) {
+        const b = arrow.points[index + 1];
+        if (b === undefined || (a.y - bottom) * (b.y - bottom) > 0 || a.y === b.y) continue;
+        const x = a.x + ((b.x - a.x) * (bottom - a.y)) / (b.y - a.y);
+        blocked.push([x - 10, x + 10]);
+      }
+    }
+    // One exit for all of them, as far from the statuses of the frame's last row as the edge
+    // allows, so it reads as the frame's and not a status's; the arrows fan out from there.
+    const lastRow = new Set(rowMembers[Math.max(...inFrame.map(row))] ?? []);
+    for (const state of lastRow) {
+      const box = boxOf(state);
+      blocked.push([box.x - 8, box.x + box.width + 8]);
+    }
+    const targets = framePorts.map(({ to }) => centreX(to));
+    const aim = targets.reduce((sum, x) => sum + x, 0) / Math.max(targets.length, 1);
+    const clearance = (x: number): number =>
+      Math.min(40, ...[...lastRow].map((state) => Math.max(boxOf(state).x - x, x - boxOf(state).x - boxOf(state).width)));
+    let exit: number | undefined;
+    for (let x = frameBox.x + 14; x <= frameBox.x + frameBox.width - 14; x += 1) {
+      if (blocked.some(([from, to]) => x > from && x < to)) continue;
+      const better =
+        exit === undefined || clearance(x) > clearance(exit) || (clearance(x) === clearance(exit) && Math.abs(x - aim) < Math.abs(exit - aim));
+      if (better) exit = x;
+    }
+    if (exit === undefined) throw new LabelPlacementError(`no room on the frame's edge for its arrows`);
+    for (const { to, actions, port } of framePorts) {
+      arrows.push({ points: [{ x: exit, y: bottom }, portPoint(port)], labels: actions, dashed: false, fromFrame: true, to });
+    }
+  }
+
+  // Labels: each beside its own arrow, clear of every line, arrowhead, status, frame edge and label.
+  const obstacles: Obstacles = { segments: [], boxes: [] };
+  for (const arrow of arrows) {
+    arrow.points.slice(0, -1).forEach((a, index) => obstacles.segments.push([a, arrow.points[index + 1] ?? a]));
+    const tip = arrow.points.at(-1);
+    const before = arrow.points.at(-2);
+    if (tip !== undefined && before !== undefined) obstacles.boxes.push(boundsOf(arrowhead(before, tip)));
+    const start = arrow.points[0];
+    if (arrow.fromFrame && start !== undefined) obstacles.boxes.push({ x: start.x - 4, y: start.y - 4, width: 8, height: 8 });
+  }
+  for (const [state, box] of boxes) obstacles.boxes.push(grow(box, lifecycle.finalStates.includes(state) ? 6 : 2));
+  let frame: DiagramFrame | undefined;
+  if (frameBox !== undefined && group !== undefined) {
+    obstacles.segments.push(...boxOutline(frameBox));
+    const size = labelSize([frameTitle]);
+    const title = [
+      { x: frameBox.x + 8, y: frameBox.y + 5, ...size },
+      { x: frameBox.x + frameBox.width - 8 - size.width, y: frameBox.y + 5, ...size },
+    ].find((candidate) => isFree(candidate, obstacles));
+    if (title === undefined) throw new LabelPlacementError(`no room for the frame's caption`);
+    obstacles.boxes.push(title);
+    frame = { box: frameBox, members: inFrame, title: { box: title, lines: [frameTitle] } };
+  }
+  const height = coreHeight + padding;
+  const canvas: Box = { x: 0, y: 0, width, height };
+  const labels: PlacedLabel[] = [];
+  for (const arrow of arrows) {
+    if (arrow.labels.length === 0) continue;
+    const lines = labelLines(arrow.labels, settings.lineLength);
+    const size = labelSize(lines);
+    const box = labelCandidates(arrow.points, size).find(
+      (candidate) =>
+        candidate.x >= 1 &&
+        candidate.y >= 1 &&
+        candidate.x + candidate.width <= canvas.width - 1 &&
+        candidate.y + candidate.height <= canvas.height - 1 &&
+        isFree(candidate, obstacles),
+    );
+    if (box === undefined) throw new LabelPlacementError(`no free place for the label ${arrow.labels.join(', ')}`);
+    labels.push({ box, lines });
+    obstacles.boxes.push(box);
+  }
+  return { width, height, states: boxes, frame, arrows, labels };
+}
+
+/**
+ * The layout of one variant. Gaps widen until every label finds a free place; a lifecycle that
+ * still leaves one without stops the build with the label named, rather than covering an arrow.
+ */
+export function layOutLifecycle(lifecycle: Lifecycle, variant: DiagramVariant): LifecycleGeometry {
+  let problem = '';
+  for (let attempt = 0; attempt < attempts; attempt += 1) {
+    try {
+      return layOut(lifecycle, variant, firstRowGap + attempt * 20, variant === 'wide' ? attempt * 12 : 0);
+    } catch (error) {
+      if (!(error instanceof LabelPlacementError)) throw error;
+      problem = error.message;
+    }
+  }
+  throw new Error(`The ${variant} state diagram cannot be drawn without a label covering an arrow: ${problem}.`);
+}
+
+function variantSvg(lifecycle: Lifecycle, geometry: LifecycleGeometry, id: string, variant: DiagramVariant, title: string, description: string): string {
+  const { width, height, states, frame, arrows, labels } = geometry;
+  const parts = [svgOpening({ id, className: `lifecycle-diagram variant-${variant}`, width, height, title, description })];
+  if (frame !== undefined) {
+    const { box } = frame;
+    parts.push(`<rect class="frame" x="${num(box.x)}" y="${num(box.y)}" width="${num(box.width)}" height="${num(box.height)}" rx="10"/>`);
+    parts.push(labelSvg(frame.title.box, frame.title.lines, 'frame-caption'));
+  }
+  for (const arrow of arrows) {
+    parts.push(arrowSvg(arrow.points, `arrow${arrow.dashed ? ' only-chosen' : ''}`));
+    const start = arrow.points[0];
+    if (arrow.fromFrame && start !== undefined && arrow === arrows.find((other) => other.fromFrame)) parts.push(`<circle class="frame-exit" cx="${num(start.x)}" cy="${num(start.y)}" r="3.5"/>`);
+  }
+  for (const [state, box] of states) parts.push(stateSvg(state, box, lifecycle.finalStates.includes(state)));
+  for (const { box, lines } of labels) parts.push(labelSvg(box, lines));
+  parts.push('</svg>');
+  return parts.join('\n');
 }
 
 export function drawStateDiagram(lifecycle: Lifecycle, idPrefix = 'lifecycle'): StateDiagram {
-  const edges = lifecycleEdges(lifecycle);
-  const layout = layOut(lifecycle, edges);
-  const { boxes, group, groupBox, width, height } = layout;
-  const chosenActions = new Set(
-    lifecycle.transitions.filter((transition) => transition.kind === 'chosen').map((transition) => transition.action),
-  );
-  const arrows = routeArrows(layout, chosenActions);
-  const labelBoxes = placeLabels(layout, arrows);
-
   const title = 'Subscription lifecycle: statuses and the actions that move between them';
   const description = describeLifecycle(lifecycle);
-  const chosenList = listInWords([...chosenActions], 'and');
-  const legendParts = [
-    'Each box is a status; arrows point from the status an action accepts to the status it leads to.',
-    groupBox !== undefined ? 'An arrow leaving the dashed frame applies to every status inside it.' : '',
-    chosenActions.size > 0
-      ? `Dashed arrows are moves only ${chosenList} makes; it can also make moves drawn solid, as the transition table lists.`
-      : '',
-    lifecycle.finalStates.length > 0 ? `A double border marks a final status.` : '',
-  ];
-  const legend = legendParts.filter(Boolean).join(' ');
-
-  const marker = `${idPrefix}-arrowhead`;
-  const at = (point: Point): string => `${point.x.toFixed(1)} ${point.y.toFixed(1)}`;
-  const path = (arrow: Arrow): string => {
-    const first = arrow.points[0];
-    const last = arrow.points.at(-1);
-    if (arrow.control !== undefined && first !== undefined && last !== undefined) {
-      return `M${at(first)} Q${at(arrow.control)} ${at(last)}`;
-    }
-    return arrow.points.map((point, index) => `${index === 0 ? 'M' : 'L'}${at(point)}`).join(' ');
+  const draw = (variant: DiagramVariant): DrawnVariant => {
+    const geometry = layOutLifecycle(lifecycle, variant);
+    return { geometry, svg: variantSvg(lifecycle, geometry, `${idPrefix}-${variant}`, variant, title, description) };
   };
+  const wide = draw('wide');
+  const narrow = draw('narrow');
 
-  const num = (value: number): string => String(Math.round(value * 10) / 10);
-  const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" class="state-diagram" role="img" viewBox="0 0 ${num(width)} ${num(height)}" width="${num(width)}" height="${num(height)}" aria-labelledby="${idPrefix}-title ${idPrefix}-desc">`,
-    `<title id="${idPrefix}-title">${escapeXml(title)}</title>`,
-    `<desc id="${idPrefix}-desc">${escapeXml(description)}</desc>`,
-    `<style>
-.state-diagram { max-width: 100%; height: auto; font-family: var(--sl-font-mono, ui-monospace, monospace); font-size: ${fontSize}px; }
-.state-diagram .state rect { fill: var(--sl-color-gray-6, #eee); stroke: var(--sl-color-gray-2, #333); stroke-width: 1.5; }
-.state-diagram .state.final rect.outer { fill: none; }
-.state-diagram .state text { fill: var(--sl-color-white, #000); font-weight: 600; }
-.state-diagram .group { fill: none; stroke: var(--sl-color-gray-3, #666); stroke-dasharray: 6 4; }
-.state-diagram .group-label { fill: var(--sl-color-gray-2, #333); }
-.state-diagram .arrow { fill: none; stroke: var(--sl-color-gray-2, #333); stroke-width: 1.5; }
-.state-diagram .arrow.only-chosen { stroke-dasharray: 5 4; }
-.state-diagram .arrowhead { fill: var(--sl-color-gray-2, #333); }
-.state-diagram .label { fill: var(--sl-color-text-accent, #00c); }
-.state-diagram .label-backdrop { fill: var(--sl-color-bg, #fff); }
-</style>`,
-    `<defs><marker id="${marker}" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="8" markerHeight="8" orient="auto-start-reverse"><path class="arrowhead" d="M0 0 L10 5 L0 10 z"/></marker></defs>`,
-  );
-  if (groupBox !== undefined) {
-    parts.push(
-      `<rect class="group" x="${num(groupBox.x)}" y="${num(groupBox.y)}" width="${num(groupBox.width)}" height="${num(groupBox.height)}" rx="10"/>`,
-      `<text class="group-label" x="${num(groupBox.x + 10)}" y="${num(groupBox.y + 16)}">${escapeXml(`any of: ${listInWords(group, 'or')}`)}</text>`,
-    );
-  }
-  for (const arrow of arrows) {
-    parts.push(
-      `<path class="arrow${arrow.dashed ? ' only-chosen' : ''}" d="${path(arrow)}" marker-end="url(#${marker})"/>`,
-    );
-  }
-  for (const [state, box] of boxes) {
-    const final = lifecycle.finalStates.includes(state);
-    parts.push(
-      `<g class="state${final ? ' final' : ''}">`,
-      `<rect x="${num(box.x)}" y="${num(box.y)}" width="${num(box.width)}" height="${num(box.height)}" rx="8"/>`,
-      final
-        ? `<rect class="outer" x="${num(box.x - 4)}" y="${num(box.y - 4)}" width="${num(box.width + 8)}" height="${num(box.height + 8)}" rx="11"/>`
-        : '',
-      `<text x="${num(box.x + box.width / 2)}" y="${num(box.y + box.height / 2)}" text-anchor="middle" dominant-baseline="central">${escapeXml(state)}</text>`,
-      `</g>`,
-    );
-  }
-  for (const { box, lines } of labelBoxes) {
-    parts.push(
-      `<rect class="label-backdrop" x="${num(box.x)}" y="${num(box.y)}" width="${num(box.width)}" height="${num(box.height)}" rx="3"/>`,
-      ...lines.map(
-        (line, index) =>
-          `<text class="label" x="${num(box.x + 3)}" y="${num(box.y + 2 + (index + 1) * (fontSize + 3) - 3)}">${escapeXml(line)}</text>`,
-      ),
-    );
-  }
-  parts.push('</svg>');
+  const chosenActions = lifecycle.transitions.filter((transition) => transition.kind === 'chosen').map((transition) => transition.action);
+  const legend = [
+    'Each box is a status; arrows point from the status an action accepts to the status it leads to.',
+    wide.geometry.frame !== undefined ? 'An arrow that leaves the dashed frame, from a dot on its edge, applies to every status inside it.' : '',
+    chosenActions.length > 0
+      ? `Dashed arrows are moves only ${listInWords(chosenActions, 'and')} makes; it can also make moves drawn solid, as the transition table lists.`
+      : '',
+    lifecycle.finalStates.length > 0 ? 'A double border marks a final status.' : '',
+  ]
+    .filter(Boolean)
+    .join(' ');
 
-  return { svg: parts.filter(Boolean).join('\n'), title, description, legend };
+  // The wide drawing shows while its container holds it at full size; below that the narrow one
+  // does, so the text never shrinks below the size it is drawn at.
+  const switchRule = `<style>@container lifecycle-diagram (max-width: ${num(Math.ceil(wide.geometry.width) - 0.02)}px) { .lifecycle-variants > .variant-wide { display: none; } .lifecycle-variants > .variant-narrow { display: block; } }</style>`;
+  const html = [switchRule, `<div class="lifecycle-variants">`, wide.svg, narrow.svg, `</div>`].join('\n');
+  return { html, wide, narrow, title, description, legend };
 }

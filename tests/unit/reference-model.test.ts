@@ -184,12 +184,15 @@ describe('the lifecycle', () => {
 
   test('is drawn with a text alternative that names every status and action', () => {
     const diagram = drawStateDiagram(model.lifecycle, 'test');
-    assert.match(diagram.svg, /^<svg [^>]*role="img"[^>]*aria-labelledby="test-title test-desc"/);
-    assert.match(diagram.svg, /<title id="test-title">[^<]+<\/title>/);
-    assert.match(diagram.svg, /<desc id="test-desc">[^<]+<\/desc>/);
-    assert.doesNotMatch(diagram.svg, /<script/);
+    for (const [variant, { svg }] of [['wide', diagram.wide], ['narrow', diagram.narrow]] as const) {
+      assert.match(svg, new RegExp(`^<svg [^>]*role="img"[^>]*aria-labelledby="test-${variant}-title test-${variant}-desc"`));
+      assert.match(svg, new RegExp(`<title id="test-${variant}-title">[^<]+</title>`));
+      assert.match(svg, new RegExp(`<desc id="test-${variant}-desc">[^<]+</desc>`));
+      assert.doesNotMatch(svg, /<script/);
+      for (const state of model.lifecycle.states) assert.ok(svg.includes(`>${state}</text>`), `the ${variant} box of ${state}`);
+    }
+    assert.doesNotMatch(diagram.html, /<script/);
     for (const state of model.lifecycle.states) {
-      assert.ok(diagram.svg.includes(`>${state}</text>`), `the box of ${state}`);
       assert.ok(diagram.description.includes(state), `the description names ${state}`);
     }
     for (const transition of model.lifecycle.transitions) {
