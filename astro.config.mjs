@@ -7,7 +7,7 @@ import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
 import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/content-security-policy.ts';
 import { serviceDescHeadEntry } from './src/lib/discovery.ts';
 import { ContractRefusedError, loadGatedContract } from './src/lib/gated-contract.ts';
-import { generatedPaths, referenceSidebarItems } from './src/lib/navigation.ts';
+import { actionsIndexPath, generatedPaths, referenceIndexPath, referenceSidebarItems } from './src/lib/navigation.ts';
 import { siteConfig } from './src/site-config.ts';
 
 // The gate of `npm run lint` runs first, so a contract it refuses stops `astro build`, `astro dev`
@@ -28,6 +28,8 @@ const description =
 export default defineConfig({
   site: siteConfig.docsUrl,
   trailingSlash: 'always',
+  // The actions have no index of their own: the reference's index lists them.
+  redirects: { [actionsIndexPath]: referenceIndexPath },
   // Kept inside the project so that two checkouts sharing one node_modules never share a cache.
   cacheDir: './.astro/cache/',
   // Every page gets a policy with a hash for each of its inline scripts and styles, computed at
