@@ -1,6 +1,6 @@
 import type { ReferenceModel } from './actions.ts';
 import { openApiJsonPath, openApiYamlPath, serverCardPath } from './discovery.ts';
-import { actionPagePath, endpointPagePath } from './navigation.ts';
+import { actionPagePath, endpointPagePath, referenceIndexPath } from './navigation.ts';
 import { countInWords } from './prose.ts';
 import { publishedUrl, referenceMarkdownPages } from './reference-markdown.ts';
 import { siteConfig } from '../site-config.ts';
@@ -90,6 +90,7 @@ export function llmsIndex(guides: GuideEntry[], model: ReferenceModel): LlmsInde
       {
         title: 'API reference',
         links: [
+          { name: 'API reference', url: publishedUrl(referenceIndexPath), notes: 'the endpoint and every action on one page, each linked' },
           { name: 'The endpoint', url: publishedUrl(endpointPagePath), notes: oneLine(`\`${endpoint}\`: ${model.endpoint.summary}`) },
           ...model.actions.map((action) => ({
             name: action.identifier,
