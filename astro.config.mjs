@@ -2,15 +2,12 @@
 import starlight from '@astrojs/starlight';
 import { defineConfig } from 'astro/config';
 import starlightLinksValidator from 'starlight-links-validator';
-import starlightLlmsTxt from 'starlight-llms-txt';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
 import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/content-security-policy.ts';
-import { openApiJsonPath, openApiYamlPath, serverCardPath, serviceDescHeadEntry } from './src/lib/discovery.ts';
-import { readFacts } from './src/lib/facts.ts';
+import { serviceDescHeadEntry } from './src/lib/discovery.ts';
 import { ContractRefusedError, loadGatedContract } from './src/lib/gated-contract.ts';
-import { countInWords } from './src/lib/prose.ts';
-import { generatedPaths, referenceSidebarItems } from './src/lib/navigation.ts';
+import { actionsIndexPath, generatedPaths, referenceIndexPath, referenceSidebarItems } from './src/lib/navigation.ts';
 import { siteConfig } from './src/site-config.ts';
 
 // The gate of `npm run lint` runs first, so a contract it refuses stops `astro build`, `astro dev`
@@ -24,15 +21,15 @@ try {
   process.exit(1);
 }
 
-const facts = readFacts(document);
-
-const title = 'Subscription Lifecycle Action Service';
+const title = siteConfig.title;
 const description =
   'Specification and guides for the one endpoint that cancels, pauses, resumes and otherwise moves subscriptions through their lifecycle.';
 
 export default defineConfig({
   site: siteConfig.docsUrl,
   trailingSlash: 'always',
+  // The actions have no index of their own: the reference's index lists them.
+  redirects: { [actionsIndexPath]: referenceIndexPath },
   // Kept inside the project so that two checkouts sharing one node_modules never share a cache.
   cacheDir: './.astro/cache/',
   // Every page gets a policy with a hash for each of its inline scripts and styles, computed at
@@ -82,19 +79,6 @@ export default defineConfig({
         // to an action the document does not define still fails the build.
         starlightLinksValidator({
           exclude: generatedPaths(document).flatMap((path) => [path, `${path}#*`]),
-        }),
-        starlightLlmsTxt({
-          projectName: title,
-          description: `A WordPress plugin that manages recurring subscriptions and exposes one HTTP endpoint on each shop’s own site for ${countInWords(facts.actionCount)} lifecycle actions. This domain documents it; it never processes subscription requests.`,
-          details: [
-            `- The contract is an OpenAPI 3.1 document: ${new URL(openApiJsonPath, siteConfig.docsUrl)} (also as YAML: ${new URL(openApiYamlPath, siteConfig.docsUrl)}).`,
-            '- The endpoint lives on every operator’s own site; each site has its own endpoint and its own API key, sent in the JSON body.',
-            `- A read-only product-information MCP server (Streamable HTTP, no credentials) runs at ${siteConfig.mcpUrl}; its server card is ${new URL(serverCardPath, siteConfig.docsUrl)}.`,
-          ].join('\n'),
-          promote: ['index*', 'quickstart*', 'authentication*'],
-          // The 404 page is a docs entry (that is how Starlight customises it); it tells an LLM nothing.
-          demote: ['404'],
-          exclude: ['404'],
         }),
       ],
       // Read in the order a newcomer needs: what it is, first call, key, then the reference.

@@ -28,6 +28,11 @@ export interface Field {
   deprecated: boolean;
   /** Where the field's schema was written, for error messages. */
   pointer: string;
+  /**
+   * The members of an object field (or of the objects an array field holds), in the order the
+   * contract lists them; empty for a field without named members.
+   */
+  members: Field[];
 }
 
 function isLiteral(value: unknown): value is LiteralValue {
@@ -116,8 +121,38 @@ export function constraintsOf(schema: SchemaObject, pointer: string): Constraint
   return constraints;
 }
 
-/** The fields of an object schema, in the order the contract lists them. */
-export function fieldsOf(document: OpenApiDocument, object: ResolvedSchema): Field[] {
+/**
+ * The object schema whose named members a field carries: the field itself, or its array's items.
+ * A field whose value is a map or a choice of shapes has no named members to list.
+ */
+function memberObject(document: OpenApiDocument, field: ResolvedSchema): ResolvedSchema | undefined {
+  const { schema, pointer } = field;
+  if (schema.type === 'object' && schema.properties !== undefined) return field;
+  if (schema.type === 'array' && 'items' in schema && schema.items !== undefined) {
+    const items = resolveSchema(document, schema.items, childPointer(pointer, 'items'));
+    if (items.schema.type === 'object' && items.schema.properties !== undefined) return items;
+  }
+  return undefined;
+}
+
+/**
+ * A `oneOf` whose every branch is a `const` (an error's `code`) is a list of values, said as
+ * such; other choices of shapes are already in the type label.
+ */
+function constantChoices(document: OpenApiDocument, field: ResolvedSchema): Constraint[] {
+  const variants = alternatives(document, field);
+  if (variants.length === 0 || !variants.every((variant) => isLiteral(variant.schema.const))) return [];
+  return [{ keyword: 'oneOf', label: 'one of', values: variants.map((variant) => variant.schema.const as LiteralValue) }];
+}
+
+/** Deeper than this, a page would be unreadable anyway; the contract nests one level today. */
+const maximumNesting = 4;
+
+/**
+ * The fields of an object schema, in the order the contract lists them, with the members of
+ * nested objects. `depth` stops a schema that refers to itself from nesting forever.
+ */
+export function fieldsOf(document: OpenApiDocument, object: ResolvedSchema, depth = 0): Field[] {
   const { schema, pointer } = object;
   if (schema.type !== 'object' || schema.properties === undefined) {
     throw contractError(pointer, 'is expected to be an object schema with `properties`');
@@ -129,14 +164,16 @@ export function fieldsOf(document: OpenApiDocument, object: ResolvedSchema): Fie
   }
   return Object.entries(properties).map(([name, value]): Field => {
     const field = resolveSchema(document, value, childPointer(pointer, 'properties', name));
+    const nested = depth < maximumNesting ? memberObject(document, field) : undefined;
     return {
       name,
       type: typeLabel(document, field),
       required: required.includes(name),
-      constraints: constraintsOf(field.schema, field.pointer),
+      constraints: [...constantChoices(document, field), ...constraintsOf(field.schema, field.pointer)],
       description: withoutExtensibleMarker(field.schema.description ?? ''),
       deprecated: field.schema.deprecated === true,
       pointer: field.pointer,
+      members: nested === undefined ? [] : fieldsOf(document, nested, depth + 1),
     };
   });
 }

@@ -9,6 +9,10 @@ export interface SidebarLink {
 
 export const endpointPagePath = '/reference/endpoint/';
 
+/** The index of the reference: the endpoint and every action. `/reference/actions/` leads to it. */
+export const referenceIndexPath = '/reference/';
+export const actionsIndexPath = '/reference/actions/';
+
 export function actionPagePath(identifier: string): string {
   return `/reference/actions/${identifier}/`;
 }
@@ -26,6 +30,7 @@ export const deprecatedBadge = { text: 'Deprecated', variant: 'caution' } as con
 export function referenceSidebarItems(document: OpenApiDocument): SidebarLink[] {
   const { actions } = readReferenceModel(document);
   return [
+    { label: 'Overview', link: referenceIndexPath },
     { label: 'The endpoint', link: endpointPagePath },
     ...actions.map(
       (action): SidebarLink => ({
@@ -46,6 +51,8 @@ export function referenceSidebarItems(document: OpenApiDocument): SidebarLink[] 
 export function generatedPaths(document: OpenApiDocument): string[] {
   const { actions } = readReferenceModel(document);
   return [
+    referenceIndexPath,
+    actionsIndexPath,
     endpointPagePath,
     ...actions.map((action) => actionPagePath(action.identifier)),
     downloadPaths.json,

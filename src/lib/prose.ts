@@ -12,3 +12,18 @@ export function listInWords(items: string[], conjunction: 'and' | 'or'): string 
   if (items.length <= 1) return items.join('');
   return `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
 }
+
+/**
+ * The first sentence of a paragraph of Markdown, for a place that links to the whole text
+ * instead of repeating it. A full stop inside code (`v1.json`) does not end a sentence.
+ */
+export function firstSentence(markdown: string): string {
+  const text = markdown.trim();
+  let inCode = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const character = text[index];
+    if (character === '`') inCode = !inCode;
+    if (!inCode && character === '.' && /\s/.test(text[index + 1] ?? '')) return text.slice(0, index + 1);
+  }
+  return text;
+}

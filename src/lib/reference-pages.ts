@@ -16,7 +16,15 @@ export const endpointSections = {
   body: { depth: 2, slug: 'request-body', text: 'Request body' },
   actions: { depth: 2, slug: 'actions', text: 'Actions' },
   responses: { depth: 2, slug: 'responses', text: 'Responses' },
+  responseBodies: { depth: 2, slug: 'response-bodies', text: 'Response bodies' },
   notInThisApi: { depth: 2, slug: 'not-in-this-api', text: 'What this API does not have' },
+  downloads: { depth: 2, slug: 'downloads', text: 'The OpenAPI document' },
+} as const satisfies Record<string, PageHeading>;
+
+/** The sections of the reference index, `/reference/`. */
+export const referenceIndexSections = {
+  endpoint: { depth: 2, slug: 'endpoint', text: 'The endpoint' },
+  actions: { depth: 2, slug: 'actions', text: 'The actions' },
   downloads: { depth: 2, slug: 'downloads', text: 'The OpenAPI document' },
 } as const satisfies Record<string, PageHeading>;
 
@@ -53,6 +61,19 @@ export interface ActionPage extends PageBase {
 
 export type ReferencePage = EndpointPage | ActionPage;
 
+/** The heading of one response's body on the endpoint page, which action pages link to. */
+export function responseBodyHeading(status: string): PageHeading {
+  return { depth: 3, slug: `body-${status}`, text: `${status} body` };
+}
+
+/** The endpoint page's headings: its sections, with one heading per response that has a body. */
+function endpointHeadings(model: ReferenceModel): PageHeading[] {
+  const withBodies = model.responses.filter((response) => response.bodyFields.length > 0);
+  return Object.values(endpointSections).flatMap((section) =>
+    section === endpointSections.responseBodies ? [section, ...withBodies.map((response) => responseBodyHeading(response.status))] : [section],
+  );
+}
+
 /** `/reference/actions/x/` becomes `actions/x`, the rest parameter of the route. */
 function slugOf(path: string): string {
   return path.replace(/^\/reference\//, '').replace(/\/$/, '');
@@ -66,7 +87,7 @@ export function referencePages(model: ReferenceModel): ReferencePage[] {
     slug: slugOf(endpointPagePath),
     title: 'The endpoint',
     description: model.endpoint.summary,
-    headings: Object.values(endpointSections),
+    headings: endpointHeadings(model),
     model,
   };
   const actions = model.actions.map(

@@ -4,7 +4,8 @@ import type { Endpoint } from './endpoint.ts';
 import { jsonMediaType } from './request-body.ts';
 import type { ResolvedSchema } from './schemas.ts';
 import { alternatives, childPointer, contractError, exactlyOne, resolveObject, resolveSchema } from './schemas.ts';
-import { typeLabel } from './fields.ts';
+import type { Field } from './fields.ts';
+import { fieldsOf, typeLabel } from './fields.ts';
 
 /** A machine-readable error code and the situation it stands for. */
 export interface ErrorCode {
@@ -36,6 +37,8 @@ export interface ResponseRow {
   isError: boolean;
   /** The JSON body's schema; absent when the response has no body contract. */
   body?: ResolvedSchema;
+  /** The members of the JSON body, nested objects included; empty without a body contract. */
+  bodyFields: Field[];
   errorCodes: ErrorCode[];
   headers: ResponseHeader[];
   examples: NamedExample[];
@@ -168,6 +171,7 @@ export function listResponses(document: OpenApiDocument, endpoint: Endpoint): Re
       description,
       isError: isErrorStatus(status),
       ...(body === undefined ? {} : { body }),
+      bodyFields: body === undefined ? [] : fieldsOf(document, body),
       errorCodes: body !== undefined && isErrorStatus(status) ? errorCodesOf(document, body, status) : [],
       headers: isRecord(headers) ? headersOf(document, headers, childPointer(response.pointer, 'headers')) : [],
       examples: isRecord(media) ? examplesOf(document, media.examples, childPointer(mediaPointer, 'examples')) : [],

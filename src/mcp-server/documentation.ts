@@ -2,21 +2,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ReferenceModel } from '../lib/actions.ts';
 import { factsOf, type Facts } from '../lib/facts.ts';
-import { acceptedStates, targetStates } from '../lib/lifecycle.ts';
-import { actionPagePath, endpointPagePath } from '../lib/navigation.ts';
 import { listInWords } from '../lib/prose.ts';
-import { siteConfig } from '../site-config.ts';
+import { publishedUrl, referenceMarkdownPages, type MarkdownPage } from '../lib/reference-markdown.ts';
 
 /** One page of the documentation, as Markdown, with its published address. */
-export interface DocumentationPage {
-  title: string;
-  url: string;
-  markdown: string;
-}
-
-function absolute(pagePath: string): string {
-  return new URL(pagePath, siteConfig.docsUrl).href;
-}
+export type DocumentationPage = MarkdownPage;
 
 /** A fact as a guide shows it: a list in words, a number, or the value itself. */
 function factText(facts: Facts, name: string): string {
@@ -43,42 +33,6 @@ export function guideMarkdown(source: string, facts: Facts): { title: string; ma
   return { title, markdown: `# ${title}\n\n${body}\n` };
 }
 
-/** An action's reference page as Markdown, from the model. */
-export function actionMarkdown(model: ReferenceModel, identifier: string): DocumentationPage | undefined {
-  const action = model.actions.find((candidate) => candidate.identifier === identifier);
-  if (action === undefined) return undefined;
-  const fields = action.fields.map((field) => `- \`${field.name}\` (${field.type}, ${field.required ? 'required' : 'optional'}): ${field.description.replace(/\s+/g, ' ').trim()}`);
-  const errors = action.errors.map((error) => `- ${error.status}${error.code === null ? ' (no body contract)' : ` \`${error.code}\``}: ${error.when.replace(/\s+/g, ' ').trim()}`);
-  const markdown = [
-    `# ${action.identifier}: ${action.title}`,
-    '',
-    action.description.trim(),
-    '',
-    `Send \`${model.endpoint.method} ${model.endpoint.urlTemplate}\` with \`"${model.envelope.selector}": "${action.identifier}"\` in the JSON body.`,
-    '',
-    `Accepted from: ${listInWords(acceptedStates(action.transition), 'and')}. Leads to: ${listInWords(targetStates(action.transition), 'or')}.`,
-    '',
-    '## Fields',
-    ...fields,
-    '',
-    '## Errors',
-    ...errors,
-    '',
-    '## Request example',
-    '```json',
-    JSON.stringify(action.requestExample.value, null, 2),
-    '```',
-  ].join('\n');
-  return { title: `${action.identifier}: ${action.title}`, url: absolute(actionPagePath(action.identifier)), markdown: `${markdown}\n` };
-}
-
-function endpointMarkdown(model: ReferenceModel): DocumentationPage {
-  const actions = model.actions.map((action) => `- [\`${action.identifier}\`](${absolute(actionPagePath(action.identifier))}): ${action.title}`);
-  const responses = model.responses.map((response) => `- ${response.status}: ${response.description.replace(/\s+/g, ' ').trim()}`);
-  const markdown = [`# The endpoint`, '', `\`${model.endpoint.method} ${model.endpoint.urlTemplate}\``, '', model.endpoint.summary, '', '## Actions', ...actions, '', '## Responses', ...responses].join('\n');
-  return { title: 'The endpoint', url: absolute(endpointPagePath), markdown: `${markdown}\n` };
-}
-
 /**
  * Every page the documentation site publishes that an agent may ask about: the hand-written
  * guides from `src/content/docs/` and the generated reference pages, read the way the site builds
@@ -93,10 +47,9 @@ export function documentationPages(projectDirectory: string, model: ReferenceMod
     .map((file) => {
       const slug = file.replace(/\.mdx?$/, '');
       const { title, markdown } = guideMarkdown(readFileSync(path.join(docs, file), 'utf8'), facts);
-      return { title, url: absolute(slug === 'index' ? '/' : `/${slug}/`), markdown };
+      return { title, url: publishedUrl(slug === 'index' ? '/' : `/${slug}/`), markdown };
     });
-  const reference = [endpointMarkdown(model), ...model.actions.flatMap((action) => actionMarkdown(model, action.identifier) ?? [])];
-  return [...guides, ...reference];
+  return [...guides, ...referenceMarkdownPages(model)];
 }
 
 /** The lines of a page around the first place the query's words appear, for a search result. */

@@ -1,6 +1,9 @@
 import { expect, test, type APIRequestContext, type TestInfo } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
+import { readReferenceModel } from '../../src/lib/actions.ts';
+import { referenceMarkdownPages } from '../../src/lib/reference-markdown.ts';
 import { expectedDocument } from './support/contract.ts';
+import { parseLlmsTxt } from './support/llms-txt.ts';
 import { isPublishedUrl, previewPath, publishedOrigin, sitemapPagePaths } from './support/site.ts';
 
 /**
@@ -56,6 +59,24 @@ test('llms.txt is served and every page it names exists', async ({ request }, te
   const linked = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => new URL(match[1] ?? '', base).href);
   const bare = [...text.matchAll(/https?:\/\/[^\s)<>\]"']+/g)].map((match) => match[0].replace(/[.,;:]+$/, ''));
   await expectLinksResolve(request, testInfo, 'llms.txt', [...linked, ...bare]);
+});
+
+test('llms.txt is read by the proposal\'s parser and lists every reference page, absolutely', async ({ request }) => {
+  const parsed = parseLlmsTxt(await fetchServed(request, '/llms.txt'));
+  const urls = [...parsed.sections.values()].flat().map((link) => link.url);
+  for (const url of urls) expect.soft(url.startsWith(`${publishedOrigin}/`), `${url} is absolute on ${publishedOrigin}`).toBe(true);
+  for (const page of referenceMarkdownPages(readReferenceModel(expectedDocument))) {
+    expect.soft(urls, `llms.txt lists ${page.title}`).toContain(page.url);
+  }
+});
+
+test('llms-full.txt holds every reference page, with absolute links and no anchor labels', async ({ request }) => {
+  const text = await fetchServed(request, '/llms-full.txt');
+  const model = readReferenceModel(expectedDocument);
+  for (const action of model.actions) expect.soft(text, action.identifier).toMatch(new RegExp(`^# ${action.identifier}: `, 'm'));
+  expect(text).toContain(model.endpoint.urlTemplate);
+  expect(text).not.toMatch(/\]\(\//);
+  expect(text).not.toContain('Section titled');
 });
 
 test('the API catalog is a linkset whose links exist', async ({ request }, testInfo) => {

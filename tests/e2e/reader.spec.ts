@@ -152,7 +152,8 @@ test('the search finds each action by its identifier', async ({ page, baseURL })
 
 test('the sidebar reaches every page in the sitemap, and only those', async ({ page, request }) => {
   const pagePaths = await sitemapPagePaths(request);
-  await page.goto('/');
+  // The home page is a splash page without a sidebar; the reference's index has it.
+  await page.goto('/reference/');
   const sidebar = page.getByRole('navigation', { name: 'Main' });
   // Collapsed groups still count as reachable: open them as a reader would.
   for (const summary of await sidebar.locator('details:not([open]) > summary').all()) {
@@ -205,6 +206,8 @@ test('at 390 px no table cell lies outside the window, on any page, and the site
   for (const pagePath of await sitemapPagePaths(request)) {
     await test.step(pagePath, async () => {
       await page.goto(pagePath);
+      // Tables inside disclosures (an error's `data`) count too.
+      await page.locator('main details').evaluateAll((disclosures) => disclosures.forEach((element) => element.setAttribute('open', '')));
       const outside = await page.locator('main :is(td, th)').evaluateAll((cells) =>
         cells
           .filter((cell) => cell.getClientRects().length > 0)
@@ -217,4 +220,74 @@ test('at 390 px no table cell lies outside the window, on any page, and the site
       expect(outside, `cells outside the window on ${pagePath}`).toEqual([]);
     });
   }
+});
+
+test('the reference index lists the endpoint and every action, and /reference/actions/ leads to it', async ({ page }) => {
+  await page.goto('/reference/actions/');
+  await expect(page).toHaveURL(/\/reference\/$/);
+  await expect(page.locator('h1')).toHaveText('API reference');
+  await expect(page.locator('main a[href="/reference/endpoint/"]').first()).toBeVisible();
+  const endpointPath = actions[0]?.endpointPath ?? '';
+  await expect(page.locator('main .endpoint-url')).toContainText(endpointPath);
+  for (const action of actions) {
+    await expect.soft(page.locator(`main .action-cards a[href="${actionPath(action.identifier)}"]`), action.identifier).toBeVisible();
+  }
+});
+
+test('the home page says on one screen what this is: the endpoint, every action, the two ways in', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/');
+  await expect(page.locator('.hero .brand-mark')).toBeInViewport();
+  await expect(page.locator('.hero').getByRole('link', { name: 'Quickstart' })).toBeInViewport();
+  await expect(page.locator('.hero').getByRole('link', { name: 'API reference' })).toBeInViewport();
+  const endpoint = page.locator('.home-endpoint');
+  await expect(endpoint).toContainText(actions[0]?.endpointPath ?? '');
+  await expect(endpoint).toBeInViewport({ ratio: 1 });
+  for (const action of actions) {
+    await expect.soft(page.locator(`.action-cards a[href="${actionPath(action.identifier)}"]`), action.identifier).toBeInViewport({ ratio: 1 });
+  }
+});
+
+test.describe('response bodies as a schema viewer, without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('each body lists its members with badges, and a nested data opens to show its own', async ({ page, request }) => {
+    const document = (await (await request.get('/openapi/v1.json')).json()) as {
+      paths: Record<string, { post: { responses: Record<string, unknown> } }>;
+      components: { schemas: Record<string, unknown> };
+    };
+    const resolve = (node: unknown): Record<string, unknown> => {
+      let value = node as Record<string, unknown>;
+      while (typeof value.$ref === 'string') {
+        value = value.$ref.slice(2).split('/').reduce<unknown>((parent, key) => (parent as Record<string, unknown>)[key], document) as Record<string, unknown>;
+      }
+      return value;
+    };
+    const [operation] = Object.values(document.paths);
+    if (operation === undefined) throw new Error('the document has no path');
+    await page.goto('/reference/endpoint/');
+    for (const [status, response] of Object.entries(operation.post.responses)) {
+      const content = resolve(response).content as Record<string, { schema: unknown }> | undefined;
+      const schema = content?.['application/json']?.schema;
+      if (schema === undefined) continue;
+      const body = resolve(schema);
+      const properties = body.properties as Record<string, unknown>;
+      const table = page.locator(`table.body-${status}`);
+      await expect(table, `the ${status} body`).toBeVisible();
+      for (const [name, member] of Object.entries(properties)) {
+        const row = table.locator(`tr[data-field="${name}"]`);
+        const required = (body.required as string[] | undefined)?.includes(name) ?? false;
+        await expect.soft(row.locator('.presence').first(), `${status} ${name}`).toHaveText(required ? 'required' : 'optional');
+        const nested = resolve(member).properties as Record<string, unknown> | undefined;
+        if (nested === undefined) continue;
+        const disclosure = row.locator(`details[data-members-of="${name}"]`);
+        const firstMember = disclosure.locator(`tr[data-field="${name}.${Object.keys(nested)[0]}"]`);
+        await expect(firstMember).toBeHidden();
+        await disclosure.locator('summary').click();
+        for (const inner of Object.keys(nested)) {
+          await expect.soft(disclosure.locator(`tr[data-field="${name}.${inner}"]`), `${status} ${name}.${inner}`).toBeVisible();
+        }
+      }
+    }
+  });
 });

@@ -56,7 +56,7 @@ describe('public/_headers', () => {
   });
 
   const everyKindOfPath = ['/', '/quickstart/', '/404.html', '/_astro/x.css', '/pagefind/pagefind.js', '/favicon.svg', '/robots.txt', '/sitemap-index.xml'];
-  const fetchedByOtherOrigins = [serverCardPath, apiCatalogPath, openApiJsonPath, openApiYamlPath, '/llms.txt', '/llms-full.txt', '/llms-small.txt'];
+  const fetchedByOtherOrigins = [serverCardPath, apiCatalogPath, openApiJsonPath, openApiYamlPath, '/llms.txt', '/llms-full.txt'];
 
   it('sends the host half of the Content-Security-Policy, once, with every response', () => {
     for (const pathname of [...everyKindOfPath, ...fetchedByOtherOrigins]) {

@@ -4,7 +4,7 @@ import { specifiedActions } from '../../scripts/contract/checks.ts';
 import { readReferenceModel } from '../../src/lib/actions.ts';
 import { isRecord, resolvePointer } from '../../src/lib/document.ts';
 import { acceptedStates, lifecycleEdges, targetStates } from '../../src/lib/lifecycle.ts';
-import { actionPagePath, endpointPagePath, generatedPaths, referenceSidebarItems } from '../../src/lib/navigation.ts';
+import { actionPagePath, actionsIndexPath, endpointPagePath, generatedPaths, referenceIndexPath, referenceSidebarItems } from '../../src/lib/navigation.ts';
 import { referencePages } from '../../src/lib/reference-pages.ts';
 import { conflictStatus, errorEnvelope, errorTable, rejectedKeyError, throttledResponse } from '../../src/lib/responses.ts';
 import { drawStateDiagram } from '../../src/lib/state-diagram.ts';
@@ -273,8 +273,13 @@ describe('the pages and the sidebar', () => {
 
   test('list the actions by identifier and badge a deprecated one', () => {
     assert.deepEqual(
-      referenceSidebarItems(document).slice(1).map((item) => [item.label, item.link, item.badge]),
+      referenceSidebarItems(document).slice(2).map((item) => [item.label, item.link, item.badge]),
       model.actions.map((candidate) => [candidate.identifier, actionPagePath(candidate.identifier), undefined]),
+    );
+    assert.deepEqual(
+      referenceSidebarItems(document).slice(0, 2).map((item) => item.link),
+      [referenceIndexPath, endpointPagePath],
+      'the reference opens with its index, then the endpoint',
     );
     const deprecated = bundledDocument();
     const schema = resolvePointer(deprecated, '#/components/schemas/TrialEndRequest');
@@ -288,6 +293,8 @@ describe('the pages and the sidebar', () => {
 
 test('the generated paths are the pages and downloads the route and the endpoints build', () => {
   assert.deepEqual(generatedPaths(document), [
+    referenceIndexPath,
+    actionsIndexPath,
     endpointPagePath,
     ...referencePages(model)
       .filter((page) => page.type === 'action')
@@ -295,4 +302,38 @@ test('the generated paths are the pages and downloads the route and the endpoint
     '/openapi/v1.json',
     '/openapi/v1.yaml',
   ]);
+});
+
+describe('response bodies as a schema viewer reads them', () => {
+  test('every error body lists its members, with the members of its nested `data`', () => {
+    for (const response of model.responses.filter((candidate) => candidate.body !== undefined)) {
+      const declared = Object.keys(response.body?.schema.properties ?? {});
+      assert.deepEqual(response.bodyFields.map((field) => field.name), declared, `${response.status} body members`);
+      if (!response.isError) continue;
+      const data = response.bodyFields.find((field) => field.name === 'data');
+      assert.ok(data, `${response.status} has data`);
+      assert.ok(data.members.some((member) => member.name === 'status'), `${response.status} data.status`);
+    }
+    const conflict = model.responses.find((candidate) => candidate.status === '409');
+    const conflictData = conflict?.bodyFields.find((field) => field.name === 'data');
+    assert.deepEqual(conflictData?.members.map((member) => member.name), ['status', 'current_status', 'allowed_actions']);
+  });
+
+  test('an error code written as a choice of constants is listed as its values', () => {
+    const badRequest = model.responses.find((candidate) => candidate.status === '400');
+    const code = badRequest?.bodyFields.find((field) => field.name === 'code');
+    const choice = code?.constraints.find((constraint) => constraint.keyword === 'oneOf');
+    assert.deepEqual(choice?.values, badRequest?.errorCodes.map((error) => error.code));
+  });
+
+  test('a member added to a nested object in the document is read with no code change', () => {
+    const changed = bundledDocument();
+    const data = resolvePointer(changed, '#/components/schemas/TransitionErrorData');
+    assert.ok(isRecord(data) && isRecord(data.properties));
+    data.properties.retry_hint = { type: 'string', description: 'A hint added by a later release.' };
+    const conflict = readReferenceModel(changed).responses.find((candidate) => candidate.status === '409');
+    const members = conflict?.bodyFields.find((field) => field.name === 'data')?.members ?? [];
+    assert.deepEqual(members.at(-1)?.name, 'retry_hint');
+    assert.equal(members.at(-1)?.required, false);
+  });
 });

@@ -58,7 +58,10 @@ function fieldRow(html: string, name: string): string | undefined {
 }
 
 const actionPages = (): string[] =>
-  readdirSync(path.join(copy, 'dist', 'reference', 'actions')).map((identifier) => `reference/actions/${identifier}`);
+  readdirSync(path.join(copy, 'dist', 'reference', 'actions'), { withFileTypes: true })
+    // The folder's own index.html is the redirect to the reference's index, not an action.
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => `reference/actions/${entry.name}`);
 
 describe('a contract change reaches every page that shows it after a rebuild, with no other edit', () => {
   before(async () => {

@@ -1,0 +1,102 @@
+import type { Element, ElementContent, Root } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
+import { matches, selectAll } from 'hast-util-select';
+import { toMdast } from 'hast-util-to-mdast';
+import { toText } from 'hast-util-to-text';
+import { gfmToMarkdown } from 'mdast-util-gfm';
+import { toMarkdown } from 'mdast-util-to-markdown';
+
+/**
+ * Elements of a rendered guide that say nothing in text: the heading anchors (whose hidden label
+ * reads "Section titled …"), drawings (each has a text alternative beside it), and the scripts,
+ * styles and controls that only work in a browser.
+ */
+const dropped = ['.sl-anchor-link', 'svg', 'script', 'style', 'link', 'button', 'template'];
+
+function element(tagName: string, children: ElementContent[], properties: Element['properties'] = {}): Element {
+  return { type: 'element', tagName, properties, children };
+}
+
+function text(value: string): ElementContent {
+  return { type: 'text', value };
+}
+
+/** Removes every descendant that matches one of the selectors. */
+function removeMatching(node: Root | Element, selectors: string[]): void {
+  node.children = node.children.filter((child) => child.type !== 'element' || !selectors.some((selector) => matches(selector, child)));
+  for (const child of node.children) if (child.type === 'element') removeMatching(child, selectors);
+}
+
+/** Puts `replacement` where `target` stands in the tree. */
+function replace(tree: Root, target: Element, replacement: Element): void {
+  const visit = (node: Root | Element): boolean => {
+    const index = node.children.indexOf(target);
+    if (index >= 0) {
+      node.children[index] = replacement;
+      return true;
+    }
+    return node.children.some((child) => child.type === 'element' && visit(child));
+  };
+  visit(tree);
+}
+
+/**
+ * An Expressive Code frame becomes a plain fenced block: its lines joined, its language from the
+ * `data-language` Expressive Code writes, and its file name, when it has one, as a line above.
+ */
+function plainCodeBlock(frame: Element): Element {
+  const pre = selectAll('pre', frame)[0];
+  const language = pre?.properties.dataLanguage;
+  const lines = selectAll('.ec-line', frame).map((line) => toText(line, { whitespace: 'pre' }));
+  const code = element('code', [text(lines.join('\n'))], typeof language === 'string' ? { className: [`language-${language}`] } : {});
+  const title = selectAll('figcaption .title', frame).map((node) => toText(node).trim()).find((value) => value.length > 0);
+  return element('div', [...(title === undefined ? [] : [element('p', [element('code', [text(title)])])]), element('pre', [code])]);
+}
+
+/** Tabs become one labelled section per panel, so every panel is read, not only the first. */
+function unfoldedTabs(tabs: Element): Element {
+  const labels = selectAll('[role="tab"]', tabs).map((tab) => toText(tab).trim());
+  const panels = selectAll('[role="tabpanel"]', tabs);
+  return element(
+    'div',
+    panels.flatMap((panel, index) => [element('p', [element('strong', [text(labels[index] ?? '')])]), element('div', panel.children)]),
+  );
+}
+
+/** An aside becomes a block quote that starts with its title ("Caution", "Note"). */
+function quotedAside(aside: Element): Element {
+  const title = selectAll('.starlight-aside__title', aside).map((node) => toText(node).trim())[0];
+  const content = selectAll('.starlight-aside__content', aside)[0]?.children ?? aside.children;
+  return element('blockquote', [...(title ? [element('p', [element('strong', [text(title)])])] : []), ...content]);
+}
+
+/** A link card becomes a paragraph: the link, a colon, its description. */
+function linkParagraph(card: Element): Element {
+  const link = selectAll('a[href]', card)[0];
+  const description = selectAll('.description', card).map((node) => toText(node).trim())[0];
+  if (link === undefined) return element('p', []);
+  const title = toText(link).trim();
+  return element('p', [element('a', [text(title)], { href: link.properties.href }), ...(description ? [text(`: ${description}`)] : [])]);
+}
+
+/** Every link and image points at its absolute address, so the text can be read anywhere. */
+function absoluteAddresses(tree: Root, pageUrl: string): void {
+  for (const link of selectAll('a[href]', tree)) link.properties.href = new URL(String(link.properties.href), pageUrl).href;
+  for (const image of selectAll('img[src]', tree)) image.properties.src = new URL(String(image.properties.src), pageUrl).href;
+}
+
+/**
+ * The rendered content of a hand-written page as Markdown, for readers that take text: the
+ * components are rendered by Astro first, so a table or a fact a component draws from the model
+ * is in the text as on the page. Headings keep their text and lose their anchors.
+ */
+export function renderedGuideMarkdown(html: string, pageUrl: string): string {
+  const tree = fromHtml(html, { fragment: true });
+  for (const frame of selectAll('.expressive-code', tree)) replace(tree, frame, plainCodeBlock(frame));
+  for (const tabs of selectAll('starlight-tabs', tree)) replace(tree, tabs, unfoldedTabs(tabs));
+  for (const aside of selectAll('aside.starlight-aside', tree)) replace(tree, aside, quotedAside(aside));
+  for (const card of selectAll('.sl-link-card', tree)) replace(tree, card, linkParagraph(card));
+  removeMatching(tree, dropped);
+  absoluteAddresses(tree, pageUrl);
+  return toMarkdown(toMdast(tree), { extensions: [gfmToMarkdown()], bullet: '-', rule: '-' }).trim();
+}
