@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: how much a reader's browser has to fetch and run before an action's
- * endpoint is on screen, on our site and on the Redoc page of the same document, plus how
+ * endpoint is on screen, on our site and on the Redoc page of the same document, and against
+ * the same page of ours stripped to its HTML with inlined CSS and no script (the physical limit
+ * for this content), plus how
  * long `npm run lint` and `npm run build` take. It prints figures and never fails on them.
  *
  * Options: --runs=N measured loads per page and network (default 7, at least 5);
@@ -16,6 +18,7 @@ import { runRedocly } from '../src/lib/bundle.ts';
 import { loadReferenceModel } from '../src/lib/actions.ts';
 import { actionPagePath } from '../src/lib/navigation.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
+import { writeStrippedPage } from './bench/stripped-page.ts';
 import { serveLikeAStaticHost } from './static-host.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
@@ -248,6 +251,10 @@ function seconds(value: number): string {
   return `${(value / 1000).toFixed(1)} s`;
 }
 
+function times(ours: number, limit: number): string {
+  return limit === 0 ? 'n/a' : `${(ours / limit).toFixed(2)}×`;
+}
+
 function percent(ours: number, theirs: number): string {
   return theirs === 0 ? 'n/a' : `${((ours / theirs) * 100).toFixed(1)} %`;
 }
@@ -277,13 +284,18 @@ async function main(): Promise<void> {
     projectRoot,
   );
 
+  const strippedDirectory = mkdtempSync(path.join(os.tmpdir(), 'bench-stripped-'));
+  writeStrippedPage(path.join(projectRoot, 'dist'), actionPage, strippedDirectory);
+
   const ours = await serveLikeAStaticHost(path.join(projectRoot, 'dist'));
   const redoc = await serveLikeAStaticHost(redocDirectory);
+  const stripped = await serveLikeAStaticHost(strippedDirectory);
   const oursUrl = `${ours.origin}${actionPage}`;
   const redocUrl = `${redoc.origin}/`;
+  const strippedUrl = `${stripped.origin}/`;
   const browser = await chromium.launch(chromiumLaunchOptions());
   const browserVersion = browser.version();
-  const samples = new Map<string, { ours: LoadFigures[]; redoc: LoadFigures[] }>();
+  const samples = new Map<string, { ours: LoadFigures[]; redoc: LoadFigures[]; stripped: LoadFigures[] }>();
   let ourTransfers: Transfer[] = [];
   let noScript = { ours: false, redoc: false };
   try {
@@ -291,12 +303,14 @@ async function main(): Promise<void> {
       process.stdout.write(`${network.label}: one warm-up, then ${measuredRuns} loads of each page, interleaved\n`);
       await measureLoad(browser, oursUrl, oursMarker, network);
       await measureLoad(browser, redocUrl, redocMarker, network);
-      const figures = { ours: [] as LoadFigures[], redoc: [] as LoadFigures[] };
+      await measureLoad(browser, strippedUrl, oursMarker, network);
+      const figures = { ours: [] as LoadFigures[], redoc: [] as LoadFigures[], stripped: [] as LoadFigures[] };
       for (let run = 0; run < measuredRuns; run += 1) {
         const load = await measureLoad(browser, oursUrl, oursMarker, network);
         figures.ours.push(load.figures);
         ourTransfers = load.transfers;
         figures.redoc.push((await measureLoad(browser, redocUrl, redocMarker, network)).figures);
+        figures.stripped.push((await measureLoad(browser, strippedUrl, oursMarker, network)).figures);
       }
       samples.set(network.label, figures);
     }
@@ -308,6 +322,7 @@ async function main(): Promise<void> {
     await browser.close();
     await ours.close();
     await redoc.close();
+    await stripped.close();
   }
 
   const row = (
@@ -317,10 +332,16 @@ async function main(): Promise<void> {
     format: (value: number) => string,
     target = '',
   ): string => {
-    const figures = samples.get(network.label) ?? { ours: [], redoc: [] };
+    const figures = samples.get(network.label) ?? { ours: [], redoc: [], stripped: [] };
     const mine = median(figures.ours.map((figure) => figure[key]));
     const theirs = median(figures.redoc.map((figure) => figure[key]));
     return `| ${label} | ${format(mine)} | ${format(theirs)} | ${percent(mine, theirs)} | ${target} |`;
+  };
+  const limitRow = (label: string, network: NetworkProfile, key: keyof LoadFigures, format: (value: number) => string, target = ''): string => {
+    const figures = samples.get(network.label) ?? { ours: [], redoc: [], stripped: [] };
+    const mine = median(figures.ours.map((figure) => figure[key]));
+    const limit = median(figures.stripped.map((figure) => figure[key]));
+    return `| ${label} | ${format(mine)} | ${format(limit)} | ${times(mine, limit)} | ${target} |`;
   };
   const [local, slow] = networkProfiles as [NetworkProfile, NetworkProfile];
   const loadAverageAfter = os.loadavg()[0] ?? Number.NaN;
@@ -353,6 +374,17 @@ async function main(): Promise<void> {
     row('Requests', local, 'requests', String),
     row('Requests to other hosts (unreachable here)', local, 'foreignRequests', String),
     `| Endpoint readable with JavaScript off | ${noScript.ours ? 'yes' : 'no'} | ${noScript.redoc ? 'yes' : 'no'} | | yes |`,
+    '',
+    'Against the physical limit: the same page of ours stripped to its HTML, its CSS inlined, no script, one request.',
+    '',
+    '| Per page load (median) | Ours | Stripped | Ours / stripped | Aim |',
+    '|---|---:|---:|---:|---|',
+    limitRow('Bytes transferred (gzip)', local, 'bytes', kilobytes, '≤ 1.5×'),
+    limitRow('Time until the endpoint is on screen, local', local, 'endpointShownMs', milliseconds, '≤ 1.5×'),
+    limitRow(`Time until the endpoint is on screen, ${slow.label}`, slow, 'endpointShownMs', milliseconds, '≤ 1.5×'),
+    limitRow('First contentful paint, local', local, 'firstContentfulPaintMs', milliseconds),
+    limitRow(`First contentful paint, ${slow.label}`, slow, 'firstContentfulPaintMs', milliseconds),
+    limitRow('Requests', local, 'requests', String),
     '',
     ...(buildRuns === 0
       ? ['Lint and build were not timed (--build-runs=0).', '']
