@@ -30,6 +30,12 @@ export default defineConfig({
   trailingSlash: 'always',
   // The actions have no index of their own: the reference's index lists them.
   redirects: { [actionsIndexPath]: referenceIndexPath },
+  // A reader arrives on one page from a search or a link: everything that page needs comes in its
+  // one HTML response (the stylesheets inlined, hashed by the policy below), so nothing blocks the
+  // first paint behind another round trip. Starlight would also prefetch every link on the page; a
+  // static page arrives fast enough without it, and the bytes stay with the page being read.
+  build: { inlineStylesheets: 'always' },
+  prefetch: false,
   // Kept inside the project so that two checkouts sharing one node_modules never share a cache.
   cacheDir: './.astro/cache/',
   // Every page gets a policy with a hash for each of its inline scripts and styles, computed at

@@ -62,26 +62,30 @@ function sha256Source(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
-/** Adds the sources a directive of a serialised policy lacks; a policy without that directive is left as it is. */
-function withSources(policy: string, directive: string, sources: readonly string[]): string {
+/**
+ * Sets the hashes of one directive of a serialised policy to exactly `hashes`, keeping its other
+ * sources (`'self'`); a policy without that directive is left as it is.
+ */
+function withExactHashes(policy: string, directive: string, hashes: readonly string[]): string {
   const directives = policy.split(';').map((entry) => entry.trim()).filter((entry) => entry !== '');
   const index = directives.findIndex((entry) => entry.split(/\s+/)[0] === directive);
   if (index === -1) return policy;
-  const present = new Set(directives[index]?.split(/\s+/).slice(1));
-  const missing = [...new Set(sources)].filter((source) => !present.has(source));
-  if (missing.length === 0) return policy;
-  directives[index] = [directives[index], ...missing].join(' ');
+  const sources = (directives[index] ?? '').split(/\s+/).slice(1);
+  const kept = sources.filter((source) => !/^'sha(256|384|512)-/.test(source));
+  directives[index] = [directive, ...kept, ...new Set(hashes)].join(' ');
   return `${directives.join('; ')};`;
 }
 
 const policyMeta = /(<meta http-equiv="content-security-policy" content=")([^"]*)(")/i;
 
 /**
- * Completes the `<meta>` policy Astro wrote into a built page with the hash of every inline
- * script and `<style>` element the page holds. Astro hashes the scripts and styles it bundles
- * but not `<script is:inline>`, which Starlight uses for its theme and sidebar scripts (and a
- * component of ours may too); hashing the page as written covers them all, whatever put them
- * there. A page without a policy (`astro dev`) is returned as it is.
+ * Makes the `<meta>` policy Astro wrote into a built page list the hash of every inline script
+ * and `<style>` element the page holds, and no other. Astro hashes the scripts and styles it
+ * bundles but not `<script is:inline>`, which Starlight uses for its theme and sidebar scripts
+ * (and a component of ours may too); and it lists the hashes of the whole site on every page,
+ * about a kilobyte that cannot be compressed. Hashing the page as written covers what the page
+ * runs, whatever put it there, and nothing more. A page without a policy (`astro dev`) is
+ * returned as it is.
  */
 export function withInlineHashes(html: string): string {
   const meta = policyMeta.exec(html);
@@ -93,8 +97,8 @@ export function withInlineHashes(html: string): string {
   }
   const styleHashes = [...html.matchAll(/<style\b[^>]*>([\s\S]*?)<\/style>/gi)].map(([, body = '']) => sha256Source(body));
   const policy = (meta[2] ?? '').replaceAll('&#39;', "'");
-  let completed = withSources(policy, /(^|;)\s*script-src-elem\s/.test(policy) ? 'script-src-elem' : 'script-src', scriptHashes);
-  completed = withSources(completed, /(^|;)\s*style-src-elem\s/.test(completed) ? 'style-src-elem' : 'style-src', styleHashes);
+  let completed = withExactHashes(policy, /(^|;)\s*script-src-elem\s/.test(policy) ? 'script-src-elem' : 'script-src', scriptHashes);
+  completed = withExactHashes(completed, /(^|;)\s*style-src-elem\s/.test(completed) ? 'style-src-elem' : 'style-src', styleHashes);
   if (completed === policy) return html;
   return html.replace(policyMeta, (_whole, start: string, _content: string, end: string) => `${start}${completed}${end}`);
 }

@@ -41,7 +41,7 @@ export const actionSections = {
 } as const satisfies Record<string, PageHeading>;
 
 interface PageBase {
-  /** The route parameter of `src/pages/reference/[...slug].astro`. */
+  /** Where the page lives under `/reference/`: `endpoint`, or `actions/<identifier>`. */
   slug: string;
   title: string;
   description: string;

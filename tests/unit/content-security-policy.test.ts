@@ -20,10 +20,13 @@ function policyOf(html: string): string {
 }
 
 describe('withInlineHashes', () => {
-  it('adds the hash of every inline script to script-src and of every style element to style-src-elem', () => {
-    const policy = policyOf(withInlineHashes(page(`default-src 'none'; script-src 'self' ${hashOf(moduleScript)}; style-src 'self'; style-src-elem 'self'; style-src-attr 'unsafe-inline';`)));
+  it('lists the hash of every inline script in script-src and of every style element in style-src-elem, and no other', () => {
+    const elsewhere = hashOf('a script of another page');
+    const policy = policyOf(
+      withInlineHashes(page(`default-src 'none'; script-src 'self' ${hashOf(moduleScript)} ${elsewhere}; style-src 'self'; style-src-elem 'self' ${hashOf('.b{}')}; style-src-attr 'unsafe-inline';`)),
+    );
     const directives = new Map(policy.split(';').map((entry) => entry.trim().split(/\s+/)).filter((parts) => parts[0]).map(([name = '', ...sources]) => [name, sources]));
-    assert.deepEqual(directives.get('script-src'), ["'self'", hashOf(moduleScript), hashOf(inlineScript)]);
+    assert.deepEqual(directives.get('script-src'), ["'self'", hashOf(inlineScript), hashOf(moduleScript)]);
     assert.deepEqual(directives.get('style-src-elem'), ["'self'", hashOf(style)]);
     assert.deepEqual(directives.get('style-src'), ["'self'"]);
     assert.deepEqual(directives.get('style-src-attr'), ["'unsafe-inline'"]);
