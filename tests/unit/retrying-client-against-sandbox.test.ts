@@ -1,0 +1,78 @@
+/**
+ * The retrying clients of the errors guide, run as printed against the sandbox: the sandbox
+ * answers the first attempt as a host's firewall would, with a 429 and `Retry-After`, and the
+ * client must wait that long, send the same request again and carry out the action. The waits
+ * are measured where the sandbox receives the attempts.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { before, describe, test } from 'node:test';
+import { readReferenceModel, type ReferenceModel } from '../../src/lib/actions.ts';
+import { placeholdersIn, sampleStatuses, type SampleLanguage } from '../../src/lib/code-samples.ts';
+import { loadGatedContract } from '../../src/lib/gated-contract.ts';
+import { outcomeOf } from '../../src/lib/lifecycle.ts';
+import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { fillIn, runSample } from '../samples/run-sample.ts';
+
+let model: ReferenceModel;
+
+before(async () => {
+  model = readReferenceModel((await loadGatedContract()).document);
+});
+
+function pythonWithRequests(): boolean {
+  try {
+    execFileSync('python3', ['-c', 'import requests'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Milliseconds a wait may run late on a busy two-core machine. */
+const lateness = 1500;
+
+const languages: { language: SampleLanguage; skip: string | false }[] = [
+  { language: 'javascript', skip: false },
+  { language: 'python', skip: !pythonWithRequests() && 'python3 with the requests library is not installed' },
+];
+
+describe('[7.1] the retrying clients honour the sandbox’s 429 and Retry-After', () => {
+  for (const { language, skip } of languages) {
+    test(`${language}: waits as Retry-After says, sends the same request again, and the action happens once`, { skip }, async () => {
+      const [action] = model.actions;
+      assert.ok(action, 'the contract has an action');
+      const example = action.requestExample.value;
+      const subscriptionId = Number(example[model.envelope.subject]);
+      const accepting = model.lifecycle.states.find((state) => outcomeOf(action.transition, state).kind === 'changed');
+      assert.ok(accepting, `some status accepts ${action.identifier}`);
+      const sample = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), example).find((candidate) => candidate.language === language);
+      assert.ok(sample, `a ${language} retrying client`);
+      const [keyPlaceholder] = placeholdersIn(example[model.envelope.credential]);
+      assert.ok(keyPlaceholder, 'the example writes the key as a placeholder');
+
+      const arrivals: { at: number; line: string }[] = [];
+      const sandbox = await startSandbox({ port: 0, seed: [{ id: subscriptionId, status: accepting }], log: (line) => arrivals.push({ at: performance.now(), line }) });
+      try {
+        const retryAfterSeconds = 2;
+        sandbox.throttleNext(1, String(retryAfterSeconds));
+        const run = await runSample(sample, fillIn(sample.code, model.endpoint, { host: new URL(sandbox.url).host, apiKey: sandbox.apiKey }, keyPlaceholder), 60_000);
+        assert.equal(run.exitCode, 0, `the client failed:\n${run.output}`);
+        assert.equal(arrivals.length, 2, `one throttled attempt and one that succeeds:\n${arrivals.map((arrival) => arrival.line).join('\n')}`);
+        const [throttled, accepted] = arrivals as [{ at: number; line: string }, { at: number; line: string }];
+        assert.match(throttled.line, / -> 429\b/);
+        assert.match(accepted.line, / -> 200\b/);
+        const waited = accepted.at - throttled.at;
+        assert.ok(waited >= retryAfterSeconds * 1000 && waited <= retryAfterSeconds * 1000 + lateness, `waited ${Math.round(waited)} ms after "Retry-After: ${retryAfterSeconds}"`);
+        const target = outcomeOf(action.transition, accepting);
+        assert.equal(target.kind, 'changed');
+        const after = sandbox.subscriptions().find((subscription) => subscription.id === subscriptionId);
+        assert.equal(after?.status, target.kind === 'changed' ? target.to : undefined, 'the action happened');
+        assert.equal(sandbox.history(subscriptionId).length, 1, 'the throttled attempt changed nothing; the action is recorded once');
+      } finally {
+        await sandbox.close();
+      }
+    });
+  }
+});
