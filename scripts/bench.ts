@@ -9,7 +9,7 @@
  * --build-runs=N timed lint + build rounds (default 3; 0 measures the existing `dist/`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -19,7 +19,7 @@ import { loadReferenceModel } from '../src/lib/actions.ts';
 import { actionPagePath } from '../src/lib/navigation.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { writeStrippedPage } from './bench/stripped-page.ts';
-import { serveLikeAStaticHost } from './static-host.ts';
+import { serveLikeAStaticHost, type StaticHostTls } from './static-host.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
 
@@ -42,6 +42,23 @@ function median(values: number[]): number {
 }
 
 /** Runs an npm script and returns its wall-clock time in milliseconds. */
+/**
+ * A throwaway certificate for 127.0.0.1, so the pages are served over HTTPS with HTTP/2 as the
+ * production hosts serve them; the browser is told to accept it.
+ */
+function throwawayCertificate(): StaticHostTls {
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'bench-tls-'));
+  const key = path.join(directory, 'key.pem');
+  const cert = path.join(directory, 'cert.pem');
+  const result = spawnSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`openssl could not make a certificate for the bench: ${result.error?.message ?? result.stderr}`);
+  return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
+}
+
 function timeCommand(command: string, args: string[]): number {
   const started = performance.now();
   const result = spawnSync(command, args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -156,7 +173,7 @@ async function measureLoad(
   network: NetworkProfile,
 ): Promise<{ figures: LoadFigures; transfers: Transfer[] }> {
   // A new context starts with an empty cache, so every load pays for everything.
-  const context = await browser.newContext();
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   const origin = new URL(url).origin;
@@ -231,7 +248,7 @@ async function measureLoad(
 
 /** Whether the endpoint can be read with JavaScript switched off. */
 async function readableWithoutJavaScript(browser: Browser, url: string, marker: EndpointMarker): Promise<boolean> {
-  const context = await browser.newContext({ javaScriptEnabled: false });
+  const context = await browser.newContext({ javaScriptEnabled: false, ignoreHTTPSErrors: true });
   const page = await context.newPage();
   await page.goto(url, { waitUntil: 'load' });
   const shown = await page.getByText(marker.text, { exact: marker.whole }).first().isVisible();
@@ -287,9 +304,10 @@ async function main(): Promise<void> {
   const strippedDirectory = mkdtempSync(path.join(os.tmpdir(), 'bench-stripped-'));
   writeStrippedPage(path.join(projectRoot, 'dist'), actionPage, strippedDirectory);
 
-  const ours = await serveLikeAStaticHost(path.join(projectRoot, 'dist'));
-  const redoc = await serveLikeAStaticHost(redocDirectory);
-  const stripped = await serveLikeAStaticHost(strippedDirectory);
+  const tls = throwawayCertificate();
+  const ours = await serveLikeAStaticHost(path.join(projectRoot, 'dist'), 0, '127.0.0.1', tls);
+  const redoc = await serveLikeAStaticHost(redocDirectory, 0, '127.0.0.1', tls);
+  const stripped = await serveLikeAStaticHost(strippedDirectory, 0, '127.0.0.1', tls);
   const oursUrl = `${ours.origin}${actionPage}`;
   const redocUrl = `${redoc.origin}/`;
   const strippedUrl = `${stripped.origin}/`;
@@ -352,7 +370,7 @@ async function main(): Promise<void> {
   const lines = [
     `Measured ${new Date().toISOString().slice(0, 10)} with Chromium ${browserVersion} ` +
       `on ${os.cpus().length} cores; medians of ${measuredRuns} cold loads of each page per network, after one ` +
-      `warm-up, both pages served gzipped by the same local server. ${slow.label}: 150 ms latency, ` +
+      `warm-up, all pages served gzipped by the same local server over HTTPS with HTTP/2, as the production hosts serve them. ${slow.label}: 150 ms latency, ` +
       '1.6 Mbit/s down (Chromium network emulation). One-minute load average ' +
       `${loadAverageBefore.toFixed(1)} at the start, ${loadAverageAfter.toFixed(1)} at the end: ` +
       'timings from a busy machine run high.',
