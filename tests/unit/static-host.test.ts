@@ -3,7 +3,9 @@
  * HTTP: a small built site with the project's own `public/_headers` and its server card.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import http2 from 'node:http2';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -104,5 +106,42 @@ describe('the host-like server', () => {
     const response = await get('/guide/', { method: 'POST', body: '{}' });
     assert.equal(response.status, 405);
     assert.equal(response.headers.get('allow'), 'GET, HEAD');
+  });
+});
+
+describe('the host-like server over HTTPS with HTTP/2, as the bench serves pages', () => {
+  test('answers with the same files and headers over HTTP/2', async (context) => {
+    const certificates = mkdtempSync(path.join(tmpdir(), 'static-host-tls-'));
+    const key = path.join(certificates, 'key.pem');
+    const cert = path.join(certificates, 'cert.pem');
+    try {
+      execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'ignore' });
+    } catch {
+      context.skip('openssl is not installed');
+      return;
+    }
+    const secure = await serveLikeAStaticHost(siteDirectory, 0, '127.0.0.1', { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') });
+    const session = http2.connect(secure.origin, { ca: readFileSync(cert, 'utf8') });
+    try {
+      assert.match(secure.origin, /^https:\/\//);
+      const answer = await new Promise<{ headers: http2.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+        const stream = session.request({ ':path': '/guide/', 'accept-encoding': 'identity' });
+        let headers: http2.IncomingHttpHeaders = {};
+        let body = '';
+        stream.on('response', (received) => (headers = received));
+        stream.setEncoding('utf8');
+        stream.on('data', (chunk: string) => (body += chunk));
+        stream.on('end', () => resolve({ headers, body }));
+        stream.on('error', reject);
+      });
+      assert.equal(answer.headers[':status'], 200);
+      assert.match(String(answer.headers['content-type']), /^text\/html/);
+      assert.match(String(answer.headers['content-security-policy']), /frame-ancestors 'none'/);
+      assert.match(answer.body, /<title>Guide<\/title>/);
+    } finally {
+      session.close();
+      await secure.close();
+      rmSync(certificates, { recursive: true, force: true });
+    }
   });
 });
