@@ -197,7 +197,6 @@ export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
   });
 
   if (success.body === undefined) throw contractError(success.pointer, 'the success response has no JSON body');
-  const resultFields = fieldsOf(document, success.body);
 
   return {
     documentVersion: requiredString(document.info.version, '#/info', '`version`'),
@@ -206,7 +205,7 @@ export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
     actions,
     lifecycle,
     responses,
-    resultFields,
+    resultFields: success.bodyFields,
   };
 }
 

@@ -40,7 +40,7 @@ export function readExecutableContract(document: OpenApiDocument): ExecutableCon
     document,
     model,
     result: readResultShape(model),
-    errors: readServiceErrors(document, model),
+    errors: readServiceErrors(model),
     throttled,
     retryAfterHeader,
     action: (identifier) => byIdentifier.get(identifier),

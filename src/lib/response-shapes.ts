@@ -1,8 +1,6 @@
 import type { ReferenceModel } from './actions.ts';
 import { isRecord } from './document.ts';
-import type { OpenApiDocument } from './document.ts';
 import type { Field } from './fields.ts';
-import { fieldsOf } from './fields.ts';
 import type { ResponseRow } from './responses.ts';
 import {
   badRequestStatus,
@@ -15,7 +13,7 @@ import {
   responseWithStatus,
   successResponse,
 } from './responses.ts';
-import { childPointer, contractError, exactlyOne, resolveSchema } from './schemas.ts';
+import { contractError, exactlyOne } from './schemas.ts';
 
 /**
  * What each member of the success body stands for. The sandbox writes answers with these names
@@ -134,18 +132,16 @@ function onlyCode(response: ResponseRow, meaning: string): ServiceError {
   return errorOf(response, code);
 }
 
-/** The members of an error body's `data`, resolved. */
-function dataFields(document: OpenApiDocument, response: ResponseRow): Field[] {
-  const body = response.body;
-  if (body === undefined) throw contractError(response.pointer, `the ${response.status} response has no JSON body`);
-  const data = body.schema.properties?.[errorDataField];
-  const pointer = childPointer(body.pointer, 'properties', errorDataField);
-  if (data === undefined) throw contractError(body.pointer, `the ${response.status} body has no \`${errorDataField}\` member`);
-  return fieldsOf(document, resolveSchema(document, data, pointer));
+/** The members of an error body's `data`, as the response's body fields already hold them. */
+function dataFields(response: ResponseRow): Field[] {
+  if (response.body === undefined) throw contractError(response.pointer, `the ${response.status} response has no JSON body`);
+  const data = response.bodyFields.find((field) => field.name === errorDataField);
+  if (data === undefined) throw contractError(response.body.pointer, `the ${response.status} body has no \`${errorDataField}\` member`);
+  return data.members;
 }
 
 /** Reads every error the service answers, and the members their details carry, from the document. */
-export function readServiceErrors(document: OpenApiDocument, model: ReferenceModel): ServiceErrors {
+export function readServiceErrors(model: ReferenceModel): ServiceErrors {
   const { responses } = model;
   const badRequest = responseWithStatus(responses, badRequestStatus, 'to a body that cannot be used');
   const notFound = responseWithStatus(responses, notFoundStatus, 'to an unknown subscription or route');
@@ -157,12 +153,12 @@ export function readServiceErrors(document: OpenApiDocument, model: ReferenceMod
   const rejectedKey = rejectedKeyError(responses);
 
   const paramsMember = exactlyOne(
-    dataFields(document, badRequest).filter((field) => field.name !== errorStatusMember),
+    dataFields(badRequest).filter((field) => field.name !== errorStatusMember),
     badRequest.pointer,
     `member of \`${errorDataField}\` besides \`${errorStatusMember}\` (the fields involved)`,
     (field) => field.name,
   );
-  const conflictData = dataFields(document, conflict);
+  const conflictData = dataFields(conflict);
   const states = new Set(model.lifecycle.states);
   const currentStatus = exactlyOne(
     conflictData.filter((field) => field.constraints.some((constraint) => constraint.keyword === 'enum' && constraint.values?.every((value) => states.has(String(value))) === true)),
