@@ -79,10 +79,9 @@ function slugOf(path: string): string {
   return path.replace(/^\/reference\//, '').replace(/\/$/, '');
 }
 
-/** Every generated reference page: the endpoint, then one page per action. */
-export function referencePages(model: ReferenceModel): ReferencePage[] {
-  const statuses = sampleStatuses(model.responses);
-  const endpoint: EndpointPage = {
+/** The endpoint's reference page. */
+export function endpointReferencePage(model: ReferenceModel): EndpointPage {
+  return {
     type: 'endpoint',
     slug: slugOf(endpointPagePath),
     title: 'The endpoint',
@@ -90,7 +89,12 @@ export function referencePages(model: ReferenceModel): ReferencePage[] {
     headings: endpointHeadings(model),
     model,
   };
-  const actions = model.actions.map(
+}
+
+/** One reference page per action, in the order of the request body's actions. */
+export function actionReferencePages(model: ReferenceModel): ActionPage[] {
+  const statuses = sampleStatuses(model.responses);
+  return model.actions.map(
     (action): ActionPage => ({
       type: 'action',
       slug: slugOf(actionPagePath(action.identifier)),
@@ -102,7 +106,11 @@ export function referencePages(model: ReferenceModel): ReferencePage[] {
       samples: codeSamples(model.endpoint, action.requestExample.value, statuses),
     }),
   );
-  return [endpoint, ...actions];
+}
+
+/** Every generated reference page: the endpoint, then one page per action. */
+export function referencePages(model: ReferenceModel): ReferencePage[] {
+  return [endpointReferencePage(model), ...actionReferencePages(model)];
 }
 
 /**
