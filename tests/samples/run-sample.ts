@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,4 +53,19 @@ export function runSample(sample: CodeSample, code: string, timeoutMs = 30_000):
       resolve({ exitCode, stdout, stderr, output: `${stdout}\n${stderr}`, seconds: (performance.now() - started) / 1000 });
     });
   });
+}
+
+/** Whether `command` runs and exits 0 on this machine, so a test can skip a language it lacks. */
+export function runsHere(command: string, args: readonly string[] = ['--version']): boolean {
+  try {
+    execFileSync(command, args, { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Python with the `requests` library, which the Python samples import. */
+export function pythonWithRequests(): boolean {
+  return runsHere('python3', ['-c', 'import requests']);
 }

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,6 +10,7 @@ import type { CodeSample, SampleLanguage } from '../../src/lib/code-samples.ts';
 import { codeSamples, phpLiteral, pythonLiteral, sampleStatuses, shellQuote } from '../../src/lib/code-samples.ts';
 import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
 import { retryPolicy } from '../../src/lib/retry-policy.ts';
+import { pythonWithRequests, runsHere } from '../samples/run-sample.ts';
 import { bundledDocument, startRecordingServer } from './reference-fixture.ts';
 
 const run = promisify(execFile);
@@ -19,14 +20,6 @@ const [site] = model.endpoint.variables;
 const workspace = mkdtempSync(path.join(tmpdir(), 'reference-samples-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
 
-function available(command: string): boolean {
-  try {
-    execFileSync(command, ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function sampleOf(samples: CodeSample[], language: SampleLanguage): string {
   const sample = samples.find((candidate) => candidate.language === language);
@@ -54,14 +47,6 @@ const json = { 'Content-Type': 'application/json; charset=UTF-8' };
 const html = { 'Content-Type': 'text/html; charset=UTF-8' };
 const success = { status: 200, headers: json, body: '{"success":true}' };
 
-function pythonWithRequests(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import requests'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('the samples of every action', () => {
   for (const action of model.actions) {
@@ -113,7 +98,7 @@ describe('the samples run against a real HTTP server', () => {
     assert.deepEqual(JSON.parse(request.body), action.requestExample.value);
   };
 
-  test('curl sends the example and fails on an error status', { skip: !available('curl') && 'curl is not installed' }, async () => {
+  test('curl sends the example and fails on an error status', { skip: !runsHere('curl') && 'curl is not installed' }, async () => {
     const server = await startRecordingServer([success, { status: 409, body: '{"code":"service_transition_not_allowed"}' }]);
     try {
       const script = pointedAt(sampleOf(samples, 'curl'), server.host);
@@ -191,7 +176,7 @@ describe('the literals', () => {
     assert.equal(stdout, `it's "fine" $HOME`);
   });
 
-  test('Python literals decode to the same JSON', { skip: !available('python3') && 'python3 is not installed' }, async () => {
+  test('Python literals decode to the same JSON', { skip: !runsHere('python3') && 'python3 is not installed' }, async () => {
     const { stdout } = await run('python3', ['-c', `import json; print(json.dumps(${pythonLiteral(tricky)}))`]);
     assert.deepEqual(JSON.parse(stdout), tricky);
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,6 +12,7 @@ import { jsonMediaType } from '../../src/lib/request-body.ts';
 import { serviceFailureResponse, successResponse } from '../../src/lib/responses.ts';
 import { backoffRangeSeconds, retryPolicy } from '../../src/lib/retry-policy.ts';
 import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
+import { pythonWithRequests } from '../samples/run-sample.ts';
 import { bundledDocument, startRecordingServer, type RecordedRequest, type ScriptedAnswer } from './reference-fixture.ts';
 
 /**
@@ -33,14 +34,6 @@ const firstAction = defined(model.actions[0], 'action');
 const workspace = mkdtempSync(path.join(tmpdir(), 'retry-policy-'));
 after(() => rmSync(workspace, { recursive: true, force: true }));
 
-function pythonWithRequests(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import requests'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Milliseconds the timing may run late on a busy two-core machine, on top of what the policy asks. */
 const lateness = 1500;

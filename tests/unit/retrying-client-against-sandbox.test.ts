@@ -5,7 +5,6 @@
  * are measured where the sandbox receives the attempts.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { before, describe, test } from 'node:test';
 import { readReferenceModel, type ReferenceModel } from '../../src/lib/actions.ts';
 import { placeholdersIn, sampleStatuses, type SampleLanguage } from '../../src/lib/code-samples.ts';
@@ -13,7 +12,7 @@ import { loadGatedContract } from '../../src/lib/gated-contract.ts';
 import { outcomeOf } from '../../src/lib/lifecycle.ts';
 import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { fillIn, runSample } from '../samples/run-sample.ts';
+import { fillIn, pythonWithRequests, runSample } from '../samples/run-sample.ts';
 
 let model: ReferenceModel;
 
@@ -21,14 +20,6 @@ before(async () => {
   model = readReferenceModel((await loadGatedContract()).document);
 });
 
-function pythonWithRequests(): boolean {
-  try {
-    execFileSync('python3', ['-c', 'import requests'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Milliseconds a wait may run late on a busy two-core machine. */
 const lateness = 1500;

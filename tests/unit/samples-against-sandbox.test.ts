@@ -6,41 +6,32 @@
  * anything. The sandbox's own records say whether the action happened, not only the output.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { before, describe, test } from 'node:test';
 import { readReferenceModel, type Action, type ReferenceModel } from '../../src/lib/actions.ts';
 import { placeholdersIn, type CodeSample } from '../../src/lib/code-samples.ts';
 import { loadGatedContract } from '../../src/lib/gated-contract.ts';
 import { outcomeOf } from '../../src/lib/lifecycle.ts';
-import { referencePages, type ActionPage } from '../../src/lib/reference-pages.ts';
+import { actionReferencePages, type ActionPage } from '../../src/lib/reference-pages.ts';
 import { conflictStatus, responseWithStatus, throttledResponse } from '../../src/lib/responses.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { fillIn, runSample, type SampleRun } from '../samples/run-sample.ts';
+import { fillIn, runSample, runsHere, type SampleRun } from '../samples/run-sample.ts';
 
 let model: ReferenceModel;
 let pages: ActionPage[];
 
-function hasProgram(command: string, args: string[]): boolean {
-  try {
-    execFileSync(command, args, { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 // PHP comes from Debian's php-cli (`.ci/run` installs it); Python needs `requests` when the sample imports it.
 const available = {
-  curl: hasProgram('curl', ['--version']),
+  curl: runsHere('curl'),
   javascript: true,
-  python: hasProgram('python3', ['--version']),
-  php: hasProgram('php', ['--version']),
+  python: runsHere('python3'),
+  php: runsHere('php'),
 };
 
 before(async () => {
   const { document } = await loadGatedContract();
   model = readReferenceModel(document);
-  pages = referencePages(model).filter((page): page is ActionPage => page.type === 'action');
+  pages = actionReferencePages(model);
 });
 
 /** The status the request example of an action names, or the action's own target. */
