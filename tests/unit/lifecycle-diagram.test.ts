@@ -199,7 +199,7 @@ for (const [name, lifecycle] of lifecycles) {
       });
     }
 
-    test('no line runs through a status box: a line only starts and ends on the edge of one', { todo: lifecycle === documentLifecycle ? false : 'a lane of the larger lifecycle grazes the corner of a box' }, () => {
+    test('no line runs through a status box: a line only starts and ends on the edge of one', { todo: lifecycle === documentLifecycle ? false : 'a line of the larger lifecycle runs through a status box' }, () => {
       for (const variant of ['wide', 'narrow'] as const) {
         const drawing = readSvg(diagram[variant].svg);
         // One pixel in from each edge: a line that starts or ends on a box's edge does not count.
