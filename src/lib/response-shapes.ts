@@ -153,9 +153,9 @@ export function readServiceErrors(model: ReferenceModel): ServiceErrors {
   const rejectedKey = rejectedKeyError(responses);
 
   const paramsMember = exactlyOne(
-    dataFields(badRequest).filter((field) => field.name !== errorStatusMember),
+    dataFields(badRequest).filter((field) => field.name !== errorStatusMember && field.type.includes('array')),
     badRequest.pointer,
-    `member of \`${errorDataField}\` besides \`${errorStatusMember}\` (the fields involved)`,
+    `list member of \`${errorDataField}\` besides \`${errorStatusMember}\` (the fields involved)`,
     (field) => field.name,
   );
   const conflictData = dataFields(conflict);

@@ -1,22 +1,41 @@
 import type { ExecutableContract } from '../lib/executable-contract.ts';
-import type { Answer } from './answer.ts';
-import { errorAnswer } from './answer.ts';
+import { wordpressRestPrefix } from '../lib/endpoint.ts';
+import type { RestRequest } from './rest-request.ts';
 
 /**
- * The first stage: does the request reach the one endpoint? WordPress answers any other method
- * or path under `/wp-json/` with `rest_no_route`; so does the sandbox, for every path it serves,
- * including the endpoint's path under another base than its own (a subdirectory it was not
- * installed in). The query string plays no part, as in WordPress.
+ * The first stage: which of the routes WordPress serves the request asks for. Core matches a
+ * route case-insensitively on the whole path (`preg_match( '@^' . $route . '$@i' )`) once the
+ * trailing slashes are gone, and registers an index for the site and one for each namespace.
  */
-export function routeRequest(
-  contract: ExecutableContract,
-  basePath: string,
-  method: string,
-  target: string,
-): Answer | undefined {
-  const { endpoint } = contract.model;
-  const pathname = target.split('?', 1)[0] ?? '';
-  if (method === endpoint.method && pathname === `${basePath}${endpoint.urlPath}`) return undefined;
-  const { noRoute } = contract.errors;
-  return errorAnswer(contract, noRoute, noRoute.message);
+export type MatchedRoute =
+  /** The endpoint's route, `/service/v1/action`. */
+  | { kind: 'endpoint'; route: string }
+  /** The namespace index, `/service/v1`, answered to GET. */
+  | { kind: 'namespace'; route: string }
+  /** The site's REST index, `/`, answered to GET. */
+  | { kind: 'index'; route: string };
+
+/** The endpoint's route as WordPress registers it: its URL path without the REST prefix. */
+export function endpointRoute(contract: ExecutableContract): string {
+  return contract.model.endpoint.urlPath.slice(wordpressRestPrefix.length);
+}
+
+/** The endpoint's namespace, `service/v1`, as `register_rest_route` receives it. */
+export function endpointNamespace(contract: ExecutableContract): string {
+  return contract.model.endpoint.versionNamespace.slice(wordpressRestPrefix.length).replace(/^\/|\/$/g, '');
+}
+
+export function matchRoute(contract: ExecutableContract, request: RestRequest): MatchedRoute | undefined {
+  const asked = request.route.toLowerCase();
+  const route = endpointRoute(contract);
+  if (asked === route.toLowerCase()) return { kind: 'endpoint', route };
+  const namespace = `/${endpointNamespace(contract)}`;
+  if (asked === namespace.toLowerCase()) return { kind: 'namespace', route: namespace };
+  if (asked === '/') return { kind: 'index', route: '/' };
+  return undefined;
+}
+
+/** The methods each kind of route answers; any other gets core's `rest_no_route`. */
+export function methodsOf(contract: ExecutableContract, matched: MatchedRoute): string[] {
+  return matched.kind === 'endpoint' ? [contract.model.endpoint.method] : ['GET'];
 }

@@ -8,11 +8,16 @@ import { errorAnswer } from './answer.ts';
 import { applyAction } from './apply.ts';
 import { loadGatedContract } from './contract-gate.ts';
 import { bodyLimitBytes, hostErrorHeader, imitateHost, payloadTooLarge, throttleHeader } from './host.ts';
-import { routeRequest } from './route.ts';
+import { matchRoute } from './route.ts';
+import type { RouteArgument } from './route-arguments.ts';
+import { routeArguments } from './route-arguments.ts';
+import type { RestRequest } from './rest-request.ts';
+import { readRestRequest } from './rest-request.ts';
+import { coreAnswer, envelope, frontEndAnswer, restHeaders } from './wordpress-response.ts';
 import { checkSeed, defaultApiKey, defaultSeed, readSeedFile } from './seed.ts';
 import type { HistoryEntry, Subscription, SubscriptionStore } from './store.ts';
 import { openStore } from './store.ts';
-import { authenticate, parseBody, validateRequest } from './validate.ts';
+import { checkActionFields, checkArguments, invalidJsonAnswer, invalidKeyAnswer, keyAccepted, validRequest } from './validate.ts';
 
 export interface SandboxOptions {
   /** TCP port; `0` picks a free one (read it from `url`). Default 8787. */
@@ -98,20 +103,62 @@ export interface SandboxSettings {
   basePath: string;
 }
 
-/** Host, route, read, authenticate, validate, apply: each stage either answers or hands on. */
+/**
+ * WordPress core first (the host's answers, the route, the JSON, the route's arguments), then the
+ * plugin (the action's own fields, the key, the subscription, the lifecycle), then what core adds
+ * around the answer (its headers, `Allow`, `?_envelope`). Each stage either answers or hands on.
+ */
 export function answerRequest(contract: ExecutableContract, store: SubscriptionStore, settings: SandboxSettings, request: SandboxRequest): Answer {
   const host = imitateHost(contract, request.headers);
   if (host !== undefined) return host;
   if (request.tooLarge) return payloadTooLarge();
-  const unrouted = routeRequest(contract, settings.basePath, request.method, request.target);
-  if (unrouted !== undefined) return unrouted;
-  const parsed = parseBody(contract, request.headers, request.body);
-  if ('answer' in parsed) return parsed.answer;
-  const refusedKey = authenticate(contract, parsed.value, settings.apiKey);
-  if (refusedKey !== undefined) return refusedKey;
-  const valid = validateRequest(contract, parsed.value);
-  if ('answer' in valid) return valid.answer;
-  return applyAction(contract, store, valid.value);
+  const read = readRestRequest(settings.basePath, request.method, request.target, request.headers, request.body);
+  if (read.kind === 'front-end') return frontEndAnswer(read.home);
+  const rest = read.request;
+  const routeArguments = argumentsOf(contract);
+
+  const matched = matchRoute(contract, rest);
+  let answer: Answer;
+  let allowed = false;
+  if (matched === undefined) {
+    answer = errorAnswer(contract, contract.errors.noRoute, contract.errors.noRoute.message);
+  } else {
+    const core = coreAnswer(contract, routeArguments, rest, matched);
+    if (core !== undefined) answer = core;
+    else if (matched.kind !== 'endpoint' || rest.method !== contract.model.endpoint.method) {
+      answer = errorAnswer(contract, contract.errors.noRoute, contract.errors.noRoute.message);
+    } else {
+      // Core builds `Allow` by calling the permission callback once more, so it shows only when the key passes.
+      allowed = keyAccepted(contract, rest, settings.apiKey);
+      answer = endpointAnswer(contract, store, settings, routeArguments, rest);
+    }
+  }
+  const responseHeaders: Record<string, string> = allowed ? { allow: contract.model.endpoint.method } : {};
+  if (rest.envelope) answer = envelope(answer, { ...answer.headers, ...responseHeaders });
+  else answer = { ...answer, headers: { ...answer.headers, ...responseHeaders } };
+  return { ...answer, headers: { ...restHeaders(rest, request.method.toUpperCase()), ...answer.headers } };
+}
+
+function endpointAnswer(contract: ExecutableContract, store: SubscriptionStore, settings: SandboxSettings, routeArguments: readonly RouteArgument[], rest: RestRequest): Answer {
+  const invalidJson = invalidJsonAnswer(contract, rest);
+  if (invalidJson !== undefined) return invalidJson;
+  const checked = checkArguments(contract, routeArguments, rest);
+  if ('answer' in checked) return checked.answer;
+  const selected = checkActionFields(contract, checked.value);
+  if ('answer' in selected) return selected.answer;
+  if (!keyAccepted(contract, rest, settings.apiKey)) return invalidKeyAnswer(contract);
+  return applyAction(contract, store, validRequest(contract, selected.value, checked.value));
+}
+
+const argumentsByContract = new WeakMap<ExecutableContract, RouteArgument[]>();
+
+function argumentsOf(contract: ExecutableContract): RouteArgument[] {
+  let routeArgumentList = argumentsByContract.get(contract);
+  if (routeArgumentList === undefined) {
+    routeArgumentList = routeArguments(contract);
+    argumentsByContract.set(contract, routeArgumentList);
+  }
+  return routeArgumentList;
 }
 
 function normaliseBasePath(basePath: string | undefined): string {

@@ -1,12 +1,12 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Action } from '../lib/actions.ts';
-import type { ErrorObject } from '../lib/contract-validator.ts';
 import { isRecord } from '../lib/document.ts';
 import type { ExecutableContract } from '../lib/executable-contract.ts';
-import { listInWords } from '../lib/prose.ts';
-import { jsonMediaType } from '../lib/request-body.ts';
 import type { Answer, StageResult } from './answer.ts';
 import { errorAnswer } from './answer.ts';
+import { sanitizeArgument, validateArgument } from './argument-validation.ts';
+import type { RestRequest } from './rest-request.ts';
+import { getParameter } from './rest-request.ts';
+import type { RouteArgument } from './route-arguments.ts';
 
 /** A request the sandbox can act on: the action, the subscription, and what the action needs. */
 export interface ValidRequest {
@@ -17,116 +17,104 @@ export interface ValidRequest {
   note?: string;
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+/** The JSON body's members, sanitised as core leaves them for the plugin. */
+export type BodyFields = Record<string, unknown>;
 
-/**
- * Reads the body as WordPress would: JSON, in UTF-8, declared as `application/json`. PHP's
- * `json_decode` refuses invalid UTF-8, so such a body is invalid JSON too. A body sent with
- * another media type is not read as JSON by WordPress at all; the sandbox says so with the same
- * code instead of pretending every field is missing.
- */
-export function parseBody(contract: ExecutableContract, headers: IncomingHttpHeaders, raw: Buffer): StageResult<Record<string, unknown>> {
+/** `rest_invalid_json`, with PHP's own error in `data`, as `WP_REST_Request::has_valid_json_params` gives it. */
+export function invalidJsonAnswer(contract: ExecutableContract, request: RestRequest): Answer | undefined {
+  if (request.json.kind !== 'invalid') return undefined;
   const { invalidJson } = contract.errors;
-  const mediaType = (headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
-  if (mediaType !== jsonMediaType) {
-    return { answer: errorAnswer(contract, invalidJson, `The body must be sent as ${jsonMediaType}; it was sent as ${mediaType || 'no media type'}.`) };
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(strictUtf8.decode(raw));
-  } catch {
-    return { answer: errorAnswer(contract, invalidJson, invalidJson.message) };
-  }
-  // A JSON value that is not an object carries no fields: WordPress finds every parameter missing.
-  return { value: isRecord(value) ? value : {} };
+  return errorAnswer(contract, invalidJson, invalidJson.message, {
+    json_error_code: request.json.errorCode,
+    json_error_message: request.json.errorMessage,
+  });
 }
 
 /**
- * Authentication comes before validation: a caller without this site's key learns nothing about
- * the request's fields, and a missing key is the key's error, not a missing parameter (the
- * document gives the missing key to the 401). openapi/README.md records this order.
+ * Core's stage (`WP_REST_Request::has_valid_params`, then `sanitize_params`): the required
+ * arguments first, all missing ones in one `rest_missing_callback_param`; then every argument
+ * present, from any source, against its schema, all rejected ones in one `rest_invalid_param`
+ * with WordPress's `details`. Hands on the JSON body with its arguments sanitised.
  */
-export function authenticate(contract: ExecutableContract, body: Record<string, unknown>, apiKey: string): Answer | undefined {
-  if (body[contract.model.envelope.credential] === apiKey) return undefined;
+export function checkArguments(contract: ExecutableContract, routeArguments: readonly RouteArgument[], request: RestRequest): StageResult<BodyFields> {
+  const { missingParameter, invalidParameter, paramsMember } = contract.errors;
+  const missing = routeArguments.filter((argument) => argument.required && getParameter(request, argument.name) === undefined).map((argument) => argument.name);
+  if (missing.length > 0) {
+    return { answer: errorAnswer(contract, missingParameter, `Missing parameter(s): ${missing.join(', ')}`, { [paramsMember]: missing }) };
+  }
+  const reasons: Record<string, string> = {};
+  const details: Record<string, unknown> = {};
+  for (const argument of routeArguments) {
+    const value = getParameter(request, argument.name);
+    if (value === undefined) continue;
+    const problem = validateArgument(argument.name, value, argument.schema);
+    if (problem === undefined) continue;
+    reasons[argument.name] = problem.message;
+    details[argument.name] = { code: problem.code, message: problem.message, data: null };
+  }
+  if (Object.keys(reasons).length > 0) {
+    return {
+      answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${Object.keys(reasons).join(', ')}`, { [paramsMember]: reasons, details }),
+    };
+  }
+  const json = request.json.kind === 'parsed' && isRecord(request.json.value) ? request.json.value : {};
+  const fields: BodyFields = {};
+  for (const [name, value] of Object.entries(json)) {
+    const argument = routeArguments.find((candidate) => candidate.name === name);
+    fields[name] = argument === undefined || value === null ? value : sanitizeArgument(value, argument.schema);
+  }
+  return { value: fields };
+}
+
+function present(fields: BodyFields, name: string): boolean {
+  return fields[name] !== undefined && fields[name] !== null;
+}
+
+/**
+ * The plugin's own check of the selected action's branch, which core cannot make from one route's
+ * `args`: the fields that action requires, and no field it does not take. It reads the JSON body
+ * only, and runs before the key (a `rest_request_before_callbacks` filter), like core's stage.
+ */
+export function checkActionFields(contract: ExecutableContract, fields: BodyFields): StageResult<Action> {
+  const { envelope } = contract.model;
+  const { missingParameter, invalidParameter, paramsMember } = contract.errors;
+  const selected = fields[envelope.selector];
+  const action = typeof selected === 'string' ? contract.action(selected) : undefined;
+  const expected = action === undefined ? envelope.sharedFields : action.fields;
+  const missing = expected.filter((field) => field.required && field.name !== envelope.credential && !present(fields, field.name)).map((field) => field.name);
+  if (missing.length > 0 || action === undefined) {
+    return { answer: errorAnswer(contract, missingParameter, `Missing parameter(s): ${missing.join(', ')}`, { [paramsMember]: missing }) };
+  }
+  const taken = new Set(action.fields.map((field) => field.name));
+  const unknown = Object.keys(fields).filter((name) => present(fields, name) && !taken.has(name));
+  if (unknown.length > 0) {
+    const reasons = Object.fromEntries(unknown.map((name) => [name, `${name} is not a field of ${action.identifier}.`]));
+    return { answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${unknown.join(', ')}`, { [paramsMember]: reasons }) };
+  }
+  return { value: action };
+}
+
+/** The plugin's permission callback: the JSON body's key, and nothing else, opens the route. */
+export function keyAccepted(contract: ExecutableContract, request: RestRequest, apiKey: string): boolean {
+  const json = request.json.kind === 'parsed' && isRecord(request.json.value) ? request.json.value : {};
+  return json[contract.model.envelope.credential] === apiKey;
+}
+
+export function invalidKeyAnswer(contract: ExecutableContract): Answer {
   const { invalidKey } = contract.errors;
   return errorAnswer(contract, invalidKey, invalidKey.message);
 }
 
-function typeWord(schemaType: unknown): string {
-  return Array.isArray(schemaType) ? schemaType.map(String).join(' or ') : String(schemaType);
-}
-
-/** A reason for one rejected field, phrased as WordPress's own validation phrases it. */
-function reasonFor(field: string, error: ErrorObject, action: Action): string {
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'type':
-      return `${field} is not of type ${typeWord(params.type)}.`;
-    case 'minimum':
-      return `${field} must be greater than or equal to ${String(params.limit)}.`;
-    case 'exclusiveMinimum':
-      return `${field} must be greater than ${String(params.limit)}.`;
-    case 'maximum':
-      return `${field} must be less than or equal to ${String(params.limit)}.`;
-    case 'minLength':
-      return `${field} must be at least ${String(params.limit)} character(s) long.`;
-    case 'maxLength':
-      return `${field} must be at most ${String(params.limit)} character(s) long.`;
-    case 'enum':
-      return `${field} is not one of ${listInWords((params.allowedValues as unknown[]).map(String), 'and')}.`;
-    case 'additionalProperties':
-      return `${field} is not a field of ${action.identifier}.`;
-    default:
-      return `${field} is invalid: ${error.message ?? 'it does not match its schema'}.`;
-  }
-}
-
-/**
- * The second stage: the body against the branch its `action` selects, with the document's JSON
- * Schema. One error per request, as WordPress gives: every missing field in one
- * `rest_missing_callback_param`, else every rejected field, each with its reason, in one
- * `rest_invalid_param`.
- */
-export function validateRequest(contract: ExecutableContract, body: Record<string, unknown>): StageResult<ValidRequest> {
-  const { envelope, actions } = contract.model;
-  const { missingParameter, invalidParameter, paramsMember } = contract.errors;
-  const selected = body[envelope.selector];
-  const action = typeof selected === 'string' ? contract.action(selected) : undefined;
-
-  const required = action === undefined ? envelope.sharedFields.filter((field) => field.required) : action.fields.filter((field) => field.required);
-  const missing = required.map((field) => field.name).filter((name) => !(name in body));
-  if (missing.length > 0) {
-    return { answer: errorAnswer(contract, missingParameter, `Missing parameter(s): ${missing.join(', ')}`, { [paramsMember]: missing }) };
-  }
-  if (action === undefined) {
-    const reason = `${envelope.selector} is not one of ${listInWords(actions.map((candidate) => candidate.identifier), 'and')}.`;
-    return { answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${envelope.selector}`, { [paramsMember]: { [envelope.selector]: reason } }) };
-  }
-
-  const validate = contract.requests.schemaAt(action.pointer);
-  if (!validate(body)) {
-    const reasons: Record<string, string> = {};
-    for (const error of validate.errors ?? []) {
-      const field =
-        error.keyword === 'additionalProperties'
-          ? String((error.params as Record<string, unknown>).additionalProperty)
-          : error.instancePath.split('/')[1] ?? '';
-      if (field !== '' && reasons[field] === undefined) reasons[field] = reasonFor(field, error, action);
-    }
-    // Every schema error names a field of a flat body; should one not, the action itself is named.
-    if (Object.keys(reasons).length === 0) reasons[envelope.selector] = `The body does not match ${action.identifier}.`;
-    return { answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${Object.keys(reasons).join(', ')}`, { [paramsMember]: reasons }) };
-  }
-
+/** What the plugin's callback acts on, read from the checked and sanitised body. */
+export function validRequest(contract: ExecutableContract, action: Action, fields: BodyFields): ValidRequest {
+  const { envelope } = contract.model;
   const transition = action.transition;
-  const requestedStatus = transition.kind === 'chosen' ? body[transition.field] : undefined;
-  const note = envelope.note === undefined ? undefined : body[envelope.note];
+  const requestedStatus = transition.kind === 'chosen' ? fields[transition.field] : undefined;
+  const note = envelope.note === undefined ? undefined : fields[envelope.note];
   return {
-    value: {
-      action,
-      subscriptionId: body[envelope.subject] as number,
-      ...(typeof requestedStatus === 'string' ? { requestedStatus } : {}),
-      ...(typeof note === 'string' ? { note } : {}),
-    },
+    action,
+    subscriptionId: fields[envelope.subject] as number,
+    ...(typeof requestedStatus === 'string' ? { requestedStatus } : {}),
+    ...(typeof note === 'string' ? { note } : {}),
   };
 }

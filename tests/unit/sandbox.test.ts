@@ -95,17 +95,17 @@ describe('answers every documented status', () => {
     }
   });
 
-  test('400 for broken JSON, invalid UTF-8, another media type, a missing field and each rejected field', async () => {
+  test('400 for broken JSON, invalid UTF-8, a form body, a missing field and each rejected field', async () => {
     const { errors, model } = sandbox.contract;
     const id = seededIn('expired');
     const cases: [string, Awaited<ReturnType<typeof send>>, string][] = [
       ['broken JSON', await send(sandbox, undefined, { raw: '{"api_key": ' }), errors.invalidJson.code],
       ['invalid UTF-8', await send(sandbox, undefined, { raw: Uint8Array.from([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]) }), errors.invalidJson.code],
-      ['form encoding', await send(sandbox, undefined, { raw: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), errors.invalidJson.code],
+      ['form encoding', await send(sandbox, undefined, { raw: 'a=b', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), errors.missingParameter.code],
       ['no subscription', await send(sandbox, { ...body('cancel_subscription', id), [model.envelope.subject]: undefined }), errors.missingParameter.code],
       ['unknown action', await send(sandbox, body('cancel_subscription', id, { [model.envelope.selector]: 'refund' })), errors.invalidParameter.code],
       ['unknown field', await send(sandbox, body('cancel_subscription', id, { refund: true })), errors.invalidParameter.code],
-      ['wrong type', await send(sandbox, body('cancel_subscription', id, { [model.envelope.subject]: '7' })), errors.invalidParameter.code],
+      ['wrong type', await send(sandbox, body('cancel_subscription', id, { [model.envelope.subject]: 'seven' })), errors.invalidParameter.code],
       ['out of range', await send(sandbox, body('cancel_subscription', 0)), errors.invalidParameter.code],
     ];
     for (const [name, answer, code] of cases) {
@@ -113,27 +113,41 @@ describe('answers every documented status', () => {
       assert.equal(answer.status, 400, name);
       assert.equal(answer.json().code, code, name);
     }
+    const brokenJson = cases[0]?.[1].json().data as Record<string, unknown>;
+    assert.equal(typeof brokenJson.json_error_code, 'number', 'PHP\'s json_last_error() code, as WordPress adds it');
     const missing = cases[3]?.[1].json().data as Record<string, unknown>;
     assert.deepEqual(missing[errors.paramsMember], [model.envelope.subject]);
     const unknown = cases[5]?.[1].json().data as Record<string, unknown>;
     assert.deepEqual(Object.keys(unknown[errors.paramsMember] as object), ['refund']);
+    // Core rejects every field its arguments describe at once; a field no action takes is the plugin's, later.
     const both = await send(sandbox, body('cancel_subscription', 0, { refund: true, [model.envelope.note ?? '']: 'x'.repeat(501) }));
-    assert.deepEqual(Object.keys((both.json().data as Record<string, Record<string, string>>)[errors.paramsMember] ?? {}).sort(), ['note', 'refund', 'subscription_id'].sort());
+    const bothData = both.json().data as Record<string, Record<string, unknown>>;
+    assert.deepEqual(Object.keys(bothData[errors.paramsMember] ?? {}).sort(), ['note', 'subscription_id']);
+    assert.deepEqual(Object.keys(bothData.details ?? {}).sort(), ['note', 'subscription_id']);
     assert.ok(sandbox.subscriptions().some((subscription) => subscription.id === id && subscription.status === 'expired'), 'nothing changed');
   });
 
-  test('401 for a missing or wrong key, before any field is looked at', async () => {
+  test('401 for a missing or wrong key on a request whose fields are right; wrong fields get their 400 first, as WordPress orders them', async () => {
     const { model, errors } = sandbox.contract;
     const id = seededIn('active');
-    for (const key of [undefined, 'wrong', '', 42]) {
-      const answer = await send(sandbox, body('cancel_subscription', id, { [model.envelope.credential]: key, refund: true }));
+    const statusBefore = sandbox.subscriptions().find((subscription) => subscription.id === id)?.status;
+    for (const key of [undefined, null, 'wrong']) {
+      const answer = await send(sandbox, body('cancel_subscription', id, { [model.envelope.credential]: key }));
       assertOnContract(answer);
-      assert.equal(answer.status, 401);
+      assert.equal(answer.status, 401, String(key));
       assert.equal(answer.json().code, errors.invalidKey.code);
+      assert.equal(answer.headers.allow, undefined, 'core shows Allow only to a request the permission callback lets through');
     }
+    for (const key of ['', 42]) {
+      const answer = await send(sandbox, body('cancel_subscription', id, { [model.envelope.credential]: key }));
+      assert.equal(answer.json().code, errors.invalidParameter.code, `the key ${JSON.stringify(key)} breaks its argument's schema`);
+    }
+    const unknownField = await send(sandbox, body('cancel_subscription', id, { [model.envelope.credential]: 'wrong', refund: true }));
+    assert.equal(unknownField.status, 400);
+    assert.equal(sandbox.subscriptions().find((subscription) => subscription.id === id)?.status, statusBefore);
   });
 
-  test('404 for an unknown subscription, another method, another path, and the endpoint under a subdirectory', async () => {
+  test('404 for an unknown subscription, another method, another path; a page, not JSON, outside the site', async () => {
     const { errors } = sandbox.contract;
     const unknown = await send(sandbox, body('cancel_subscription', 999_999));
     assertOnContract(unknown);
@@ -145,13 +159,15 @@ describe('answers every documented status', () => {
       ['PUT', undefined],
       ['DELETE', undefined],
       ['POST', '/wp-json/service/v1/actions'],
-      ['POST', `/shop${sandbox.contract.model.endpoint.urlPath}`],
-      ['POST', `${sandbox.contract.model.endpoint.urlPath}/`],
+      ['POST', '/wp-json/service/v2/action'],
     ] as const) {
       const answer = await send(sandbox, body('cancel_subscription', 1), { method, ...(pathName === undefined ? {} : { path: pathName }) });
       assertOnContract(answer);
       assert.equal(answer.json().code, errors.noRoute.code, `${method} ${pathName ?? ''}`);
     }
+    const outside = await send(sandbox, body('cancel_subscription', 1), { path: `/shop${sandbox.contract.model.endpoint.urlPath}` });
+    assert.equal(outside.status, 404);
+    assert.match(outside.headers['content-type'] ?? '', /^text\/html/);
   });
 
   test('429 with Retry-After and an HTML body on request, changing nothing', async () => {
@@ -189,6 +205,72 @@ describe('answers every documented status', () => {
       other.close();
       await locked.close();
     }
+  });
+});
+
+describe('answers what WordPress core decides as core does', () => {
+  const route = () => sandbox.contract.model.endpoint.urlPath;
+  const codeOf = (answer: Awaited<ReturnType<typeof send>>) => (answer.headers['content-type']?.startsWith('application/json') ? answer.json().code : undefined);
+
+  test('the route is found with a trailing slash, in upper case, through ?rest_route= and with a method override', async () => {
+    const id = 999_990;
+    const notFound = sandbox.contract.errors.subscriptionNotFound.code;
+    for (const [label, options] of [
+      ['trailing slash', { path: `${route()}/` }],
+      ['upper case', { path: route().replace('action', 'ACTION') }],
+      ['rest_route', { path: `/?rest_route=${route().replace('/wp-json', '')}` }],
+      ['_method', { method: 'PUT', path: `${route()}?_method=POST` }],
+      ['override header', { method: 'PUT', headers: { 'x-http-method-override': 'POST' } }],
+    ] as const) {
+      const answer = await send(sandbox, body('cancel_subscription', id), options);
+      assert.equal(codeOf(answer), notFound, label);
+    }
+  });
+
+  test('OPTIONS and the namespace index answer 200; ?_envelope wraps any answer in a 200', async () => {
+    const options = await send(sandbox, undefined, { method: 'OPTIONS', raw: '' });
+    assert.equal(options.status, 200);
+    assert.deepEqual(options.json().methods, [sandbox.contract.model.endpoint.method]);
+    const index = await send(sandbox, undefined, { method: 'GET', path: sandbox.contract.model.endpoint.versionNamespace.replace(/\/$/, '') });
+    assert.equal(index.status, 200);
+    const wrapped = await send(sandbox, body('cancel_subscription', 999_991), { path: `${route()}?_envelope` });
+    assert.equal(wrapped.status, 200);
+    assert.equal((wrapped.json() as { status: number }).status, 404);
+  });
+
+  test('JSON is read from any +json media type, not from text/plain or an empty body; a BOM or 512 levels of nesting are invalid', async () => {
+    const { errors } = sandbox.contract;
+    const valid = JSON.stringify(body('cancel_subscription', 999_992));
+    const merge = await send(sandbox, undefined, { raw: valid, headers: { 'content-type': 'application/merge-patch+json' } });
+    assert.equal(codeOf(merge), errors.subscriptionNotFound.code);
+    const plain = await send(sandbox, undefined, { raw: valid, headers: { 'content-type': 'text/plain' } });
+    assert.equal(codeOf(plain), errors.missingParameter.code);
+    const empty = await send(sandbox, undefined, { raw: '' });
+    assert.equal(codeOf(empty), errors.missingParameter.code);
+    const bom = await send(sandbox, undefined, { raw: `\uFEFF${valid}` });
+    assert.equal(codeOf(bom), errors.invalidJson.code);
+    const deep = await send(sandbox, undefined, { raw: `${'['.repeat(512)}${']'.repeat(512)}` });
+    assert.equal(codeOf(deep), errors.invalidJson.code);
+    const deepButAllowed = await send(sandbox, undefined, { raw: `${'['.repeat(511)}${']'.repeat(511)}` });
+    assert.equal(codeOf(deepButAllowed), errors.missingParameter.code);
+  });
+
+  test('a numeric string passes an integer field and null counts as missing', async () => {
+    const { errors, model } = sandbox.contract;
+    const numeric = await send(sandbox, body('cancel_subscription', 999_993, { [model.envelope.subject]: '999993' }));
+    assert.equal(codeOf(numeric), errors.subscriptionNotFound.code);
+    const nullSubject = await send(sandbox, body('cancel_subscription', 1, { [model.envelope.subject]: null }));
+    assert.equal(codeOf(nullSubject), errors.missingParameter.code);
+  });
+
+  test('every REST answer carries WordPress\'s headers, and Allow only once the key has passed', async () => {
+    const accepted = await send(sandbox, body('cancel_subscription', 999_994));
+    assert.match(accepted.headers.link ?? '', /<http:\/\/127\.0\.0\.1:\d+\/wp-json\/>; rel="https:\/\/api\.w\.org\/"/);
+    assert.equal(accepted.headers['x-robots-tag'], 'noindex');
+    assert.equal(accepted.headers['x-content-type-options'], 'nosniff');
+    assert.equal(accepted.headers.allow, sandbox.contract.model.endpoint.method);
+    const cors = await send(sandbox, body('cancel_subscription', 999_994), { headers: { origin: 'https://shop-admin.example' } });
+    assert.equal(cors.headers['access-control-allow-origin'], 'https://shop-admin.example');
   });
 });
 

@@ -1,0 +1,203 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { isRecord } from '../lib/document.ts';
+import { wordpressRestPrefix } from '../lib/endpoint.ts';
+
+/**
+ * How WordPress core turns an HTTP request into a REST request, before any plugin sees it
+ * (`rest_api_loaded`, `WP_REST_Server::serve_request`, `WP_REST_Request`): which route, which
+ * method, and which parameters from where.
+ */
+
+/** The body as `WP_REST_Request::parse_json_params` leaves it. */
+export type JsonBody =
+  /** Not a JSON media type, or an empty body: no JSON parameters at all. */
+  | { kind: 'none' }
+  | { kind: 'parsed'; value: unknown }
+  /** PHP's `json_decode` refused it: core answers `rest_invalid_json` with PHP's error. */
+  | { kind: 'invalid'; errorCode: number; errorMessage: string };
+
+export interface RestRequest {
+  /** The route asked for, as core matches it: no trailing slash, `/` when empty. */
+  route: string;
+  /** After `?_method=` or `X-HTTP-Method-Override`, in upper case. */
+  method: string;
+  headers: IncomingHttpHeaders;
+  query: Record<string, unknown>;
+  /** A form body's fields (`application/x-www-form-urlencoded`, or a body with no media type). */
+  form: Record<string, unknown>;
+  json: JsonBody;
+  /** `?_envelope`: the answer goes inside a 200's body, with its status and headers. */
+  envelope: boolean;
+  /** The site's REST root, `{site}/wp-json/`, for the `Link` header. */
+  restRoot: string;
+}
+
+export type ReadRequest = { kind: 'rest'; request: RestRequest } | { kind: 'front-end'; home: boolean };
+
+// `wp_is_json_media_type`: application/json, any `+json` type, case-insensitive.
+const jsonMediaTypePattern = /(^|\s|,)application\/([\w!#$&\-^.+]+\+)?json(\+oembed)?($|\s|;|,)/i;
+
+/** The media type as `WP_REST_Request::get_content_type` reads it: lower case, before any `;`. */
+function mediaTypeOf(headers: IncomingHttpHeaders): string | undefined {
+  const raw = headers['content-type'];
+  if (raw === undefined) return undefined;
+  const value = raw.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  return value.includes('/') ? value : undefined;
+}
+
+export function isJsonMediaType(headers: IncomingHttpHeaders): boolean {
+  const mediaType = mediaTypeOf(headers);
+  return mediaType !== undefined && jsonMediaTypePattern.test(mediaType);
+}
+
+/** PHP's `parse_str` for the flat and `name[]` forms a client sends. */
+function parseFormText(text: string): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (const [rawName, value] of new URLSearchParams(text)) {
+    // PHP turns dots and spaces in a top-level name into underscores.
+    const list = rawName.endsWith('[]');
+    const name = (list ? rawName.slice(0, -2) : rawName).replace(/[. ]/g, '_');
+    if (name === '') continue;
+    if (list) {
+      const existing = fields[name];
+      fields[name] = Array.isArray(existing) ? [...existing, value] : [value];
+    } else {
+      fields[name] = value;
+    }
+  }
+  return fields;
+}
+
+const phpJsonErrors = {
+  depth: { errorCode: 1, errorMessage: 'Maximum stack depth exceeded' },
+  syntax: { errorCode: 4, errorMessage: 'Syntax error' },
+  utf8: { errorCode: 5, errorMessage: 'Malformed UTF-8 characters, possibly incorrectly encoded' },
+  utf16: { errorCode: 10, errorMessage: 'Single unpaired UTF-16 surrogate in unicode escape' },
+} as const;
+
+/** `json_decode`'s default depth: 512 levels, so at most 511 nested arrays and objects. */
+const phpMaximumNesting = 511;
+
+// The byte-order mark is kept so that, as for PHP, it makes the body invalid JSON.
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+function nesting(value: unknown): number {
+  if (Array.isArray(value)) return 1 + value.reduce((deepest: number, item) => Math.max(deepest, nesting(item)), 0);
+  if (isRecord(value)) return 1 + Object.values(value).reduce((deepest: number, item) => Math.max(deepest, nesting(item)), 0);
+  return 0;
+}
+
+const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function hasLoneSurrogate(value: unknown): boolean {
+  if (typeof value === 'string') return loneSurrogate.test(value);
+  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
+  if (isRecord(value)) return Object.entries(value).some(([key, item]) => loneSurrogate.test(key) || hasLoneSurrogate(item));
+  return false;
+}
+
+/** PHP's `json_decode($body, true)` as WordPress calls it, with the error PHP would report. */
+export function decodeJson(raw: Buffer): JsonBody {
+  let text: string;
+  try {
+    text = strictUtf8.decode(raw);
+  } catch {
+    return { kind: 'invalid', ...phpJsonErrors.utf8 };
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { kind: 'invalid', ...phpJsonErrors.syntax };
+  }
+  if (nesting(value) > phpMaximumNesting) return { kind: 'invalid', ...phpJsonErrors.depth };
+  if (hasLoneSurrogate(value)) return { kind: 'invalid', ...phpJsonErrors.utf16 };
+  return { kind: 'parsed', value };
+}
+
+function firstHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/**
+ * Reads an HTTP request as WordPress does. A request for the REST API is one whose path is under
+ * `/wp-json` or that carries `?rest_route=` (on any path, the query winning over the path); any
+ * other request reaches the site's front end.
+ */
+export function readRestRequest(basePath: string, method: string, target: string, headers: IncomingHttpHeaders, body: Buffer): ReadRequest {
+  const url = new URL(target, 'http://sandbox.invalid');
+  const query = parseFormText(url.search.slice(1));
+  const host = firstHeader(headers, 'host') ?? 'localhost';
+  const restRoot = `http://${host}${basePath}${wordpressRestPrefix}/`;
+
+  let route: string | undefined;
+  const routeQuery = query.rest_route;
+  if (typeof routeQuery === 'string' && routeQuery !== '') route = routeQuery;
+  else if (url.pathname.startsWith(`${basePath}/`) || basePath === '') {
+    const path = url.pathname.slice(basePath.length);
+    const prefix = wordpressRestPrefix;
+    if (path === prefix || path.startsWith(`${prefix}/`)) {
+      route = decodeURIComponentSafely(path.slice(prefix.length));
+    }
+  }
+  if (route === undefined) {
+    const path = url.pathname.slice(basePath.length);
+    return { kind: 'front-end', home: url.pathname.startsWith(basePath) && (path === '' || path === '/' || path === '/index.php') };
+  }
+  route = route.replace(/[/\\]+$/, '');
+  if (route === '') route = '/';
+
+  const overrideQuery = query._method;
+  const overrideHeader = firstHeader(headers, 'x-http-method-override');
+  const effectiveMethod = typeof overrideQuery === 'string' ? overrideQuery : overrideHeader ?? method;
+
+  const isJson = isJsonMediaType(headers);
+  // PHP's `empty()`: an empty body and the body "0" both count as no body.
+  const emptyBody = body.length === 0 || (body.length === 1 && body[0] === 0x30);
+  const json: JsonBody = isJson && !emptyBody ? decodeJson(body) : { kind: 'none' };
+  const mediaType = mediaTypeOf(headers);
+  const form =
+    !isJson && !emptyBody && (mediaType === undefined || mediaType === 'application/x-www-form-urlencoded')
+      ? parseFormText(body.toString('latin1'))
+      : {};
+
+  return {
+    kind: 'rest',
+    request: {
+      route,
+      method: effectiveMethod.toUpperCase(),
+      headers,
+      query,
+      form,
+      json,
+      envelope: '_envelope' in query,
+      restRoot,
+    },
+  };
+}
+
+function decodeURIComponentSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * `WP_REST_Request::get_param`: the JSON body first, then a form body, then the query string. A
+ * null value counts as absent, as PHP's `isset` has it.
+ */
+export function parameterSources(request: RestRequest): Record<string, unknown>[] {
+  const json = request.json.kind === 'parsed' && isRecord(request.json.value) ? request.json.value : {};
+  return [json, request.form, request.query];
+}
+
+export function getParameter(request: RestRequest, name: string): unknown {
+  for (const source of parameterSources(request)) {
+    const value = source[name];
+    if (value !== undefined && value !== null) return value;
+  }
+  return undefined;
+}
