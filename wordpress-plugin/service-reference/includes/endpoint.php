@@ -152,6 +152,14 @@ function service_reference_perform_action( $request ) {
 	$requested       = 'chosen' === $transition['kind'] ? $request->get_param( $transition['field'] ) : null;
 	$note            = null === $fields['note'] ? null : $request->get_param( $fields['note'] );
 
+	// JSON numbers past PHP's integers arrive as floats, which the sanitising integer cast wraps
+	// round; the body as sent still has them.
+	$sent    = json_decode( $request->get_body(), true );
+	$sent_id = is_array( $sent ) ? ( $sent[ $fields['subject'] ] ?? null ) : null;
+	if ( is_float( $sent_id ) && $sent_id >= PHP_INT_MAX ) {
+		return service_reference_error( 'subscription_not_found', sprintf( 'Subscription %.0f was not found.', $sent_id ) );
+	}
+
 	try {
 		service_reference_query( 'START TRANSACTION' );
 		$current = $wpdb->get_var(
