@@ -133,7 +133,7 @@ export interface SiteOptions {
 }
 
 export interface StartOptions extends SiteOptions {
-  /** The port to serve on; `0` picks a free one. Default: the port of the last start, else 8790. */
+  /** The port to serve on; `0` picks a free one. Default 8790. */
   port?: number;
 }
 
@@ -442,8 +442,7 @@ export async function startWordPress(options: StartOptions = {}): Promise<WordPr
   writePluginContract(contract, paths.project);
   log('wrote the plugin contract from the OpenAPI document');
 
-  const previous = readState(paths);
-  let port = options.port ?? previous?.port ?? defaultWordPressPort;
+  let port = options.port ?? defaultWordPressPort;
   if (port === 0) port = await freePort();
   const apacheRunning = alive(pidFrom(paths.apachePidFile));
   if (!apacheRunning && !(await portIsFree(port))) throw new WordPressError(`port ${port} on 127.0.0.1 is in use; pick another with --port`);
