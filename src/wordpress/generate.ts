@@ -1,0 +1,187 @@
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { ExecutableContract } from '../lib/executable-contract.ts';
+import { wordpressRestPrefix } from '../lib/endpoint.ts';
+import type { Field } from '../lib/fields.ts';
+import { allowedActions } from '../lib/lifecycle.ts';
+import { successResponse } from '../lib/responses.ts';
+import type { ServiceError } from '../lib/response-shapes.ts';
+
+/** Where the plugin looks for its contract, relative to the project. */
+export const pluginDirectory = 'wordpress-plugin/service-reference';
+export const generatedContractFile = path.join(pluginDirectory, 'generated', 'contract.php');
+
+/** The JSON Schema keywords WordPress's `rest_validate_value_from_schema` understands, from the model's constraints. */
+const schemaKeywords = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems']);
+
+/** A field's type as JSON Schema writes it: `integer`, `string`, or a list for `string or null`. */
+function schemaType(field: Field): string | string[] {
+  const types = field.type.split(' or ').map((label) => label.replace(/ \(.*\)$/, ''));
+  const unsupported = types.find((type) => !['string', 'integer', 'number', 'boolean', 'null'].includes(type));
+  if (unsupported !== undefined) {
+    throw new Error(`${field.pointer}: the field ${field.name} is of type ${field.type}, which the generated WordPress arguments do not describe yet`);
+  }
+  return types.length === 1 ? (types[0] ?? '') : types;
+}
+
+/** One entry of `register_rest_route`'s `args`: the field's schema, and WordPress's own validation set explicitly. */
+function argumentOf(field: Field, required: boolean): Record<string, unknown> {
+  const argument: Record<string, unknown> = { type: schemaType(field) };
+  for (const constraint of field.constraints) {
+    if (constraint.keyword === 'enum' || constraint.keyword === 'const') {
+      argument.enum = constraint.values ?? [];
+    } else if (schemaKeywords.has(constraint.keyword) && constraint.limit !== undefined) {
+      argument[constraint.keyword] = constraint.limit;
+    }
+  }
+  if (field.description !== '') argument.description = field.description.trim();
+  argument.required = required;
+  argument.validate_callback = 'rest_validate_request_arg';
+  argument.sanitize_callback = 'rest_sanitize_request_arg';
+  return argument;
+}
+
+/**
+ * Every field any action takes, once, with its schema. Only the fields every action requires are
+ * `required`, the credential excepted: a missing key is the key's error, answered after the
+ * arguments are checked.
+ */
+function argumentsOf(contract: ExecutableContract): Record<string, Record<string, unknown>> {
+  const { envelope, actions } = contract.model;
+  const args: Record<string, Record<string, unknown>> = {};
+  const shared = new Set(envelope.sharedFields.map((field) => field.name));
+  for (const field of envelope.sharedFields) {
+    args[field.name] = argumentOf(field, field.required && field.name !== envelope.credential);
+  }
+  for (const action of actions) {
+    for (const field of action.fields) {
+      if (shared.has(field.name)) continue;
+      const argument = argumentOf(field, false);
+      const earlier = args[field.name];
+      if (earlier !== undefined && JSON.stringify(earlier) !== JSON.stringify(argument)) {
+        throw new Error(`${field.pointer}: ${field.name} has another schema in ${action.identifier} than in an earlier action; one route argument cannot describe both`);
+      }
+      args[field.name] = argument;
+    }
+  }
+  return args;
+}
+
+function errorOf(error: ServiceError): Record<string, unknown> {
+  return { code: error.code, status: error.status, message: error.message };
+}
+
+/** What the PHP plugin reads: everything it needs to know about the endpoint, from the document. */
+export function wordpressContract(contract: ExecutableContract): Record<string, unknown> {
+  const { model, errors, result } = contract;
+  const { endpoint, envelope, lifecycle } = model;
+  const namespacePath = endpoint.versionNamespace;
+  if (!namespacePath.startsWith(`${wordpressRestPrefix}/`) || !endpoint.urlPath.startsWith(namespacePath)) {
+    throw new Error(`The endpoint ${endpoint.urlPath} is not under WordPress's REST prefix ${wordpressRestPrefix}/, so no REST route can serve it`);
+  }
+  return {
+    document_version: model.documentVersion,
+    namespace: namespacePath.slice(wordpressRestPrefix.length + 1).replace(/\/$/, ''),
+    route: `/${endpoint.urlPath.slice(namespacePath.length)}`,
+    method: endpoint.method,
+    fields: {
+      credential: envelope.credential,
+      selector: envelope.selector,
+      subject: envelope.subject,
+      note: envelope.note ?? null,
+    },
+    args: argumentsOf(contract),
+    actions: Object.fromEntries(
+      model.actions.map((action) => {
+        const transition = action.transition;
+        return [
+          action.identifier,
+          {
+            required: action.fields.filter((field) => field.required).map((field) => field.name),
+            allowed: action.fields.map((field) => field.name),
+            transition:
+              transition.kind === 'fixed'
+                ? { kind: 'fixed', from: transition.from, to: transition.to }
+                : { kind: 'chosen', field: transition.field, moves: Object.fromEntries(transition.moves.map((move) => [move.from, move.to])) },
+          },
+        ];
+      }),
+    ),
+    states: lifecycle.states,
+    allowed_actions: Object.fromEntries(lifecycle.states.map((state) => [state, allowedActions(lifecycle, state)])),
+    success_status: Number(successResponse(model.responses).status),
+    result: {
+      success_flag: result.successFlag,
+      action: result.action,
+      subject: result.subject,
+      previous_status: result.previousStatus,
+      status: result.status,
+      changed: result.changed,
+    },
+    errors: {
+      missing_parameter: errorOf(errors.missingParameter),
+      invalid_parameter: errorOf(errors.invalidParameter),
+      invalid_key: errorOf(errors.invalidKey),
+      subscription_not_found: errorOf(errors.subscriptionNotFound),
+      transition_not_allowed: errorOf(errors.transitionNotAllowed),
+      internal_error: errorOf(errors.internalError),
+    },
+    data: {
+      status: errors.statusMember,
+      params: errors.paramsMember,
+      current_status: errors.currentStatusMember,
+      allowed_actions: errors.allowedActionsMember,
+    },
+  };
+}
+
+function phpString(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+/** A PHP literal of a JSON-like value, indented with tabs as WordPress code is. */
+export function phpLiteral(value: unknown, depth = 0): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return phpString(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`${value} has no PHP literal`);
+    return String(value);
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  const inner = '\t'.repeat(depth + 1);
+  const outer = '\t'.repeat(depth);
+  if (Array.isArray(value)) {
+    if (value.length === 0) return 'array()';
+    return `array(\n${value.map((item) => `${inner}${phpLiteral(item, depth + 1)},`).join('\n')}\n${outer})`;
+  }
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return 'array()';
+    return `array(\n${entries.map(([key, item]) => `${inner}${phpString(key)} => ${phpLiteral(item, depth + 1)},`).join('\n')}\n${outer})`;
+  }
+  throw new Error(`a ${typeof value} has no PHP literal`);
+}
+
+export function contractPhp(contract: ExecutableContract): string {
+  return `<?php
+/**
+ * Generated by \`npm run wordpress -- generate\` from the OpenAPI document (version ${contract.model.documentVersion}).
+ * Do not edit: change the document and generate again.
+ */
+
+defined( 'ABSPATH' ) || exit;
+
+return ${phpLiteral(wordpressContract(contract))};
+`;
+}
+
+/** Writes the plugin's contract file from the gated document; returns its path. */
+export function writePluginContract(contract: ExecutableContract, projectDirectory: string): string {
+  const file = path.join(projectDirectory, generatedContractFile);
+  mkdirSync(path.dirname(file), { recursive: true });
+  // Written beside and renamed, so a request never reads half a file.
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, contractPhp(contract));
+  renameSync(partial, file);
+  return file;
+}

@@ -1,0 +1,77 @@
+<?php
+/**
+ * Changes the local WordPress site from the command line, for `npm run wordpress`.
+ *
+ *   php site-cli.php CONFIG-NAME HOST:PORT < request.json
+ *
+ * The request is a JSON object: `command` (`install`, `seed` or `reset`), `apiKey`, and for
+ * `seed` and `reset` the `subscriptions` to place. Prints one JSON object: what the site holds.
+ */
+
+if ( PHP_SAPI !== 'cli' || $argc !== 3 ) {
+	fwrite( STDERR, "usage: php site-cli.php CONFIG-NAME HOST:PORT < request.json\n" );
+	exit( 2 );
+}
+
+// Debian's wp-config.php picks /etc/wordpress/config-<name>.php from this, as Apache's SetEnv does.
+$_SERVER['WORDPRESS_CONFIG'] = $argv[1];
+$_SERVER['HTTP_HOST']        = $argv[2];
+$_SERVER['REQUEST_URI']      = '/';
+$_SERVER['SERVER_PROTOCOL']  = 'HTTP/1.1';
+$_SERVER['REQUEST_METHOD']   = 'GET';
+
+$request = json_decode( stream_get_contents( STDIN ), true );
+if ( ! is_array( $request ) || ! isset( $request['command'] ) ) {
+	fwrite( STDERR, "the request on standard input is not a JSON object with a command\n" );
+	exit( 2 );
+}
+
+if ( 'install' === $request['command'] ) {
+	define( 'WP_INSTALLING', true );
+}
+require '/usr/share/wordpress/wp-load.php';
+
+function service_reference_cli_install( array $request ) {
+	require_once ABSPATH . 'wp-admin/includes/upgrade.php';
+	if ( ! is_blog_installed() ) {
+		// The welcome e-mail fails without sendmail; the site is installed all the same.
+		wp_install( 'Service reference', 'admin', 'admin@example.invalid', false, '', wp_generate_password( 32 ) );
+	}
+	if ( get_option( 'permalink_structure' ) !== '/%postname%/' ) {
+		update_option( 'permalink_structure', '/%postname%/' );
+		flush_rewrite_rules( false );
+	}
+}
+
+try {
+	if ( 'install' === $request['command'] ) {
+		service_reference_cli_install( $request );
+	}
+	if ( ! function_exists( 'service_reference_place_subscriptions' ) ) {
+		throw new RuntimeException( 'the reference plugin is not loaded: its must-use loader is missing or the site config does not name it' );
+	}
+	service_reference_install_tables();
+	if ( isset( $request['apiKey'] ) ) {
+		update_option( 'service_reference_api_key', (string) $request['apiKey'] );
+	}
+	if ( 'reset' === $request['command'] ) {
+		service_reference_drop_data();
+	}
+	if ( isset( $request['subscriptions'] ) ) {
+		service_reference_place_subscriptions( $request['subscriptions'] );
+	}
+	echo wp_json_encode(
+		array(
+			'subscriptions' => array_map(
+				function ( $row ) {
+					return array( 'id' => (int) $row['id'], 'status' => $row['status'] );
+				},
+				service_reference_list_subscriptions()
+			),
+			'wordpressVersion' => get_bloginfo( 'version' ),
+		)
+	), "\n";
+} catch ( Throwable $failure ) {
+	fwrite( STDERR, $failure->getMessage() . "\n" );
+	exit( 1 );
+}

@@ -1,0 +1,191 @@
+/**
+ * The reference plugin in a real WordPress (Debian's packages: MariaDB, Apache with mod_php):
+ * every request is derived from the document and sent over HTTP to the route the plugin
+ * registers. Skipped, with the reason, on a machine without those packages.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { globSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { validBody } from '../../src/conformance/cases.ts';
+import { conformanceSeed } from '../../src/conformance/own-sandbox.ts';
+import { coverageMatrix, summaryLine } from '../../src/conformance/report.ts';
+import { runConformance } from '../../src/conformance/runner.ts';
+import type { Action } from '../../src/lib/actions.ts';
+import { isRecord } from '../../src/lib/document.ts';
+import type { ExecutableContract } from '../../src/lib/executable-contract.ts';
+import { allowedActions, outcomeOf } from '../../src/lib/lifecycle.ts';
+import { errorDataField } from '../../src/lib/responses.ts';
+import { loadGatedContract } from '../../src/sandbox/contract-gate.ts';
+import { throttleHeader } from '../../src/sandbox/host.ts';
+import type { Subscription } from '../../src/sandbox/store.ts';
+import { pluginDirectory } from '../../src/wordpress/generate.ts';
+import type { WordPressSite } from '../../src/wordpress/site.ts';
+import { seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus } from '../../src/wordpress/site.ts';
+import { projectDirectory } from './contract-copy.ts';
+
+const availability = wordpressAvailable();
+const phpRuns = spawnSync('php', ['--version'], { stdio: 'ignore' }).status === 0;
+
+describe('the PHP of the reference plugin', { skip: phpRuns ? false : 'php is not installed here (apt-get install -y php-cli)' }, () => {
+  const files = globSync(['**/*.php'], { cwd: path.join(projectDirectory, pluginDirectory) }).map((file) => path.join(pluginDirectory, file));
+  files.push(...globSync('src/wordpress/php/*.php', { cwd: projectDirectory }));
+  for (const file of files) {
+    test(`php -l ${file}`, () => {
+      const result = spawnSync('php', ['-l', path.join(projectDirectory, file)], { encoding: 'utf8' });
+      assert.equal(result.status, 0, `${result.stdout}${result.stderr}`);
+    });
+  }
+});
+
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+describe('the reference plugin in a real WordPress', { skip: availability.available ? false : availability.reason }, () => {
+  let contract: ExecutableContract;
+  let site: WordPressSite;
+  let startedHere = false;
+  /** Subscriptions placed for this test, far from the seed's own IDs. */
+  const placed: Subscription[] = [];
+  let nextId = 5000;
+
+  const place = (status: string): number => {
+    const id = nextId++;
+    placed.push({ id, status });
+    return id;
+  };
+
+  async function send(body: unknown, init: { method?: string } = {}): Promise<Answer> {
+    const response = await fetch(site.endpointUrl, {
+      method: init.method ?? contract.model.endpoint.method,
+      headers: { 'content-type': 'application/json' },
+      ...(init.method === 'GET' ? {} : { body: JSON.stringify(body) }),
+    });
+    const parsed: unknown = JSON.parse(await response.text());
+    assert.ok(isRecord(parsed), `the answer is a JSON object, got ${JSON.stringify(parsed)}`);
+    return { status: response.status, body: parsed };
+  }
+
+  /** A status the action accepts, and the status it asks for when the target is chosen in the request. */
+  function startingPoint(action: Action): { from: string; requested?: string } {
+    const example = action.requestExample.value;
+    const transition = action.transition;
+    if (transition.kind === 'fixed') {
+      const from = transition.from[0];
+      assert.ok(from !== undefined, `${action.identifier} accepts some status`);
+      return { from };
+    }
+    const requested = String(example[transition.field]);
+    const move = transition.moves.find((candidate) => candidate.to.includes(requested));
+    assert.ok(move !== undefined, `some status moves to ${requested}`);
+    return { from: move.from, requested };
+  }
+
+  const exampleCases: { action: Action; id: number; from: string; requested?: string }[] = [];
+  let refusal: { action: Action; id: number; status: string } | undefined;
+
+  before(async () => {
+    contract = await loadGatedContract(projectDirectory);
+    startedHere = !(await wordpressStatus({ projectDirectory })).running;
+    site = await startWordPress({ projectDirectory, ...(startedHere ? { port: 0 } : {}) });
+    for (const action of contract.model.actions) {
+      const point = startingPoint(action);
+      exampleCases.push({ action, id: place(point.from), ...point });
+    }
+    const refused = contract.model.actions.find((action) => action.refusedStates.length > 0);
+    const refusedStatus = refused?.refusedStates.find((status) => allowedActions(contract.model.lifecycle, status).length > 0) ?? refused?.refusedStates[0];
+    if (refused !== undefined && refusedStatus !== undefined) refusal = { action: refused, id: place(refusedStatus), status: refusedStatus };
+    await seedWordPress({ projectDirectory, seed: placed });
+  });
+
+  after(async () => {
+    if (startedHere) await stopWordPress({ projectDirectory });
+  });
+
+  test('answers each action\'s documented request example with the documented success members', async () => {
+    const { result } = contract;
+    for (const { action, id, from, requested } of exampleCases) {
+      const answer = await send(validBody(contract, action, { apiKey: site.apiKey }, id));
+      assert.equal(answer.status, Number(contract.response(200)?.status ?? 200), `${action.identifier}: ${JSON.stringify(answer.body)}`);
+      assert.deepEqual(Object.keys(answer.body).sort(), Object.keys(action.successExample.value as object).sort(), action.identifier);
+      const outcome = outcomeOf(action.transition, from, requested);
+      assert.equal(outcome.kind, 'changed');
+      assert.equal(answer.body[result.action], action.identifier);
+      assert.equal(answer.body[result.subject], id);
+      assert.equal(answer.body[result.previousStatus], from);
+      assert.equal(answer.body[result.status], outcome.kind === 'changed' ? outcome.to : from);
+      assert.equal(answer.body[result.changed], true);
+
+      const repeated = await send(validBody(contract, action, { apiKey: site.apiKey }, id));
+      assert.equal(repeated.status, answer.status, `${action.identifier} repeated`);
+      assert.equal(repeated.body[result.changed], false, `${action.identifier} repeated changes nothing`);
+    }
+  });
+
+  test('refuses a wrong key with the documented 401', async () => {
+    const [first] = exampleCases;
+    assert.ok(first !== undefined);
+    const { credential } = contract.model.envelope;
+    const answer = await send({ ...validBody(contract, first.action, { apiKey: site.apiKey }, first.id), [credential]: `${site.apiKey}-wrong` });
+    assert.equal(answer.status, contract.errors.invalidKey.status);
+    assert.equal(answer.body.code, contract.errors.invalidKey.code);
+  });
+
+  test('refuses a field of the wrong type with rest_invalid_param naming it', async () => {
+    const [first] = exampleCases;
+    assert.ok(first !== undefined);
+    const { subject } = contract.model.envelope;
+    const answer = await send({ ...validBody(contract, first.action, { apiKey: site.apiKey }, first.id), [subject]: `${subject}-is-not-a-number` });
+    assert.equal(answer.status, contract.errors.invalidParameter.status);
+    assert.equal(answer.body.code, contract.errors.invalidParameter.code);
+    const data = answer.body[errorDataField];
+    assert.ok(isRecord(data) && isRecord(data[contract.errors.paramsMember]));
+    assert.deepEqual(Object.keys(data[contract.errors.paramsMember] as object), [subject]);
+  });
+
+  test('answers an unknown subscription with the documented 404', async () => {
+    const [first] = exampleCases;
+    assert.ok(first !== undefined);
+    const answer = await send(validBody(contract, first.action, { apiKey: site.apiKey }, 2_147_483_647));
+    assert.equal(answer.status, contract.errors.subscriptionNotFound.status);
+    assert.equal(answer.body.code, contract.errors.subscriptionNotFound.code);
+  });
+
+  test('refuses a transition with the 409 listing the actions the model allows', async () => {
+    assert.ok(refusal !== undefined, 'some action refuses some status');
+    const answer = await send(validBody(contract, refusal.action, { apiKey: site.apiKey }, refusal.id));
+    const { transitionNotAllowed, currentStatusMember, allowedActionsMember } = contract.errors;
+    assert.equal(answer.status, transitionNotAllowed.status);
+    assert.equal(answer.body.code, transitionNotAllowed.code);
+    const data = answer.body[errorDataField];
+    assert.ok(isRecord(data));
+    assert.equal(data[currentStatusMember], refusal.status);
+    assert.deepEqual(data[allowedActionsMember], allowedActions(contract.model.lifecycle, refusal.status));
+  });
+
+  test('answers another method with rest_no_route', async () => {
+    const answer = await send(undefined, { method: 'GET' });
+    assert.equal(answer.status, contract.errors.noRoute.status);
+    assert.equal(answer.body.code, contract.errors.noRoute.code);
+  });
+
+  test('can be checked by the conformance suite (its result is printed, not asserted)', async (t) => {
+    const offset = 10_000;
+    const seed = conformanceSeed(contract).map(({ id, status }) => ({ id: id + offset, status }));
+    await seedWordPress({ projectDirectory, seed });
+    const report = await runConformance({
+      contract,
+      baseUrl: site.baseUrl,
+      apiKey: site.apiKey,
+      subscriptions: seed.map((subscription) => subscription.id),
+      throttleHeader,
+    });
+    for (const line of coverageMatrix(contract, report)) t.diagnostic(line);
+    for (const line of report.fatal) t.diagnostic(`fatal: ${line}`);
+    t.diagnostic(summaryLine(report));
+    assert.ok(report.results.length > 0, 'the suite ran its cases');
+  });
+});
