@@ -7,6 +7,8 @@ import type { ArgumentSchema } from './route-arguments.ts';
  * argument and is handed to the plugin as 12.
  */
 
+const nullCast: Record<string, unknown> = { integer: 0, number: 0, string: '', boolean: false };
+
 /** One rejected argument, as WordPress reports it in `data.details`. */
 export interface ArgumentProblem {
   code: string;
@@ -98,8 +100,12 @@ export function validateArgument(name: string, value: unknown, schema: ArgumentS
   return undefined;
 }
 
-/** The value the plugin receives once WordPress has sanitised a valid argument. */
+/**
+ * The value the plugin receives once WordPress has sanitised an argument. Core skips validating a
+ * null but still sanitises it, so a null the plugin receives is PHP's cast of null: 0 or "".
+ */
 export function sanitizeArgument(value: unknown, schema: ArgumentSchema): unknown {
+  if (value === null) return nullCast[schema.type] ?? null;
   switch (schema.type) {
     case 'integer':
       return isNumeric(value) ? Math.trunc(numberOf(value)) : value;

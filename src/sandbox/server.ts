@@ -8,7 +8,7 @@ import { errorAnswer } from './answer.ts';
 import { applyAction } from './apply.ts';
 import { loadGatedContract } from './contract-gate.ts';
 import { bodyLimitBytes, hostErrorHeader, imitateHost, payloadTooLarge, throttleHeader } from './host.ts';
-import { matchRoute } from './route.ts';
+import { matchRoute, methodsOf } from './route.ts';
 import type { RouteArgument } from './route-arguments.ts';
 import { routeArguments } from './route-arguments.ts';
 import type { RestRequest } from './rest-request.ts';
@@ -119,21 +119,23 @@ export function answerRequest(contract: ExecutableContract, store: SubscriptionS
 
   const matched = matchRoute(contract, rest);
   let answer: Answer;
-  let allowed = false;
+  // Core sends `Allow` for a request that reached a route, listing the methods whose permission
+  // callback lets this very request through: the endpoint's only once the key passes.
+  let allow: string | undefined;
   if (matched === undefined) {
     answer = errorAnswer(contract, contract.errors.noRoute, contract.errors.noRoute.message);
   } else {
+    const reachesRoute = rest.method === 'OPTIONS' || methodsOf(contract, matched).includes(rest.method);
+    if (reachesRoute) allow = matched.kind !== 'endpoint' ? methodsOf(contract, matched).join(', ') : keyAccepted(contract, rest, settings.apiKey) ? contract.model.endpoint.method : undefined;
     const core = coreAnswer(contract, routeArguments, rest, matched);
     if (core !== undefined) answer = core;
     else if (matched.kind !== 'endpoint' || rest.method !== contract.model.endpoint.method) {
       answer = errorAnswer(contract, contract.errors.noRoute, contract.errors.noRoute.message);
     } else {
-      // Core builds `Allow` by calling the permission callback once more, so it shows only when the key passes.
-      allowed = keyAccepted(contract, rest, settings.apiKey);
       answer = endpointAnswer(contract, store, settings, routeArguments, rest);
     }
   }
-  const responseHeaders: Record<string, string> = allowed ? { allow: contract.model.endpoint.method } : {};
+  const responseHeaders: Record<string, string> = allow === undefined ? {} : { allow };
   if (rest.envelope) answer = envelope(answer, { ...answer.headers, ...responseHeaders });
   else answer = { ...answer, headers: { ...answer.headers, ...responseHeaders } };
   return { ...answer, headers: { ...restHeaders(rest, request.method.toUpperCase()), ...answer.headers } };

@@ -61,7 +61,7 @@ export function checkArguments(contract: ExecutableContract, routeArguments: rea
   const fields: BodyFields = {};
   for (const [name, value] of Object.entries(json)) {
     const argument = routeArguments.find((candidate) => candidate.name === name);
-    fields[name] = argument === undefined || value === null ? value : sanitizeArgument(value, argument.schema);
+    fields[name] = argument === undefined ? value : sanitizeArgument(value, argument.schema);
   }
   return { value: fields };
 }
@@ -85,10 +85,11 @@ export function checkActionFields(contract: ExecutableContract, fields: BodyFiel
   if (missing.length > 0 || action === undefined) {
     return { answer: errorAnswer(contract, missingParameter, `Missing parameter(s): ${missing.join(', ')}`, { [paramsMember]: missing }) };
   }
+  // A member the action does not take is refused whatever its value, null included.
   const taken = new Set(action.fields.map((field) => field.name));
-  const unknown = Object.keys(fields).filter((name) => present(fields, name) && !taken.has(name));
+  const unknown = Object.keys(fields).filter((name) => !taken.has(name));
   if (unknown.length > 0) {
-    const reasons = Object.fromEntries(unknown.map((name) => [name, `${name} is not a field of ${action.identifier}.`]));
+    const reasons = Object.fromEntries(unknown.map((name) => [name, `${name} is not a field that ${action.identifier} accepts.`]));
     return { answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${unknown.join(', ')}`, { [paramsMember]: reasons }) };
   }
   return { value: action };
