@@ -1,5 +1,5 @@
 import type { OpenApiDocument } from '../lib/document.ts';
-import { isRecord, isReference, resolvePointer } from '../lib/document.ts';
+import { isRecord, resolvePointer } from '../lib/document.ts';
 
 /** A member of an answer that no schema reaching it names, and where it is (`data.details`). */
 export interface UnnamedMember {
@@ -15,8 +15,9 @@ function appliedSchemas(document: OpenApiDocument, schema: unknown, seen = new S
   if (!isRecord(schema) || seen.has(schema)) return [];
   seen.add(schema);
   const parts: Schema[] = [schema];
-  if (isReference(schema)) parts.push(...appliedSchemas(document, resolvePointer(document, schema.$ref), seen));
-  if (Array.isArray(schema.allOf)) for (const part of schema.allOf) parts.push(...appliedSchemas(document, part, seen));
+  const { $ref: reference, allOf } = schema;
+  if (typeof reference === 'string') parts.push(...appliedSchemas(document, resolvePointer(document, reference), seen));
+  if (Array.isArray(allOf)) for (const part of allOf) parts.push(...appliedSchemas(document, part, seen));
   return parts;
 }
 
