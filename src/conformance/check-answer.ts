@@ -47,7 +47,7 @@ function publishedValidator(contract: ExecutableContract): ContractValidator {
  * a member no schema names (WordPress adds `data.details`, for one) is a note, as the document
  * asks every client to ignore it.
  */
-export function checkAgainstDocument(contract: ExecutableContract, answer: ReceivedAnswer): DocumentCheck {
+export function reviewAnswer(contract: ExecutableContract, answer: ReceivedAnswer): DocumentCheck {
   const response = contract.response(answer.status);
   if (response === undefined) {
     const documented = contract.model.responses.map((candidate) => candidate.status).join(', ');
@@ -85,6 +85,11 @@ export function checkAgainstDocument(contract: ExecutableContract, answer: Recei
     (member) => `${member.parent === '' ? 'the body' : `\`${member.parent}\``} has a member the document does not name: \`${member.name}\` (${code})`,
   );
   return { problems, notes };
+}
+
+/** What is wrong with an answer by the document alone: `reviewAnswer`'s mismatches, without the notes. */
+export function checkAgainstDocument(contract: ExecutableContract, answer: ReceivedAnswer): string[] {
+  return reviewAnswer(contract, answer).problems;
 }
 
 function sameSet(left: readonly unknown[], right: readonly unknown[]): boolean {

@@ -5,7 +5,7 @@ import { errorDataField } from '../lib/responses.ts';
 import type { CaseRequest, ConformanceCase, Expectation } from './cases.ts';
 import { generateCases, postRequest, probeTarget, validBody } from './cases.ts';
 import type { ReceivedAnswer } from './check-answer.ts';
-import { checkAgainstDocument, checkExpectation } from './check-answer.ts';
+import { checkExpectation, reviewAnswer } from './check-answer.ts';
 import type { Client, ConnectionFailure, Exchange } from './client.ts';
 import { courtesyPaceMs, createClient, isLoopback, joinUrl } from './client.ts';
 import type { Forecast } from './plan.ts';
@@ -178,7 +178,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const expected = testCase.expect(subscriptionId ?? 0);
     const base = { case: testCase, exchange, expected, ...(subscriptionId === undefined ? {} : { subscriptionId }) };
     if (exchange.answer === undefined) return { ...base, status: 'failed', problems: [exchange.failure ?? 'no answer'], notes: [] };
-    const onDocument = checkAgainstDocument(contract, exchange.answer);
+    const onDocument = reviewAnswer(contract, exchange.answer);
     if (testCase.hostImitation === true && options.imitatesHost !== true && exchange.answer.status !== expected.status) {
       return onDocument.problems.length === 0
         ? { ...base, status: 'skipped', problems: [], notes: onDocument.notes, reason: 'the deployment does not imitate a throttling host' }
