@@ -1,9 +1,11 @@
-import { describeSchemaErrors } from '../lib/contract-validator.ts';
+import type { ContractValidator } from '../lib/contract-validator.ts';
+import { createContractValidator, describeSchemaErrors } from '../lib/contract-validator.ts';
 import { isRecord } from '../lib/document.ts';
 import type { ExecutableContract } from '../lib/executable-contract.ts';
 import { jsonMediaType } from '../lib/request-body.ts';
 import { errorDataField } from '../lib/responses.ts';
 import type { Expectation } from './cases.ts';
+import { unnamedMembers } from './unnamed-members.ts';
 
 /** An answer as it came back: status, headers (names in lower case) and the body's text. */
 export interface ReceivedAnswer {
@@ -17,17 +19,39 @@ export function isRetryAfter(value: string): boolean {
   return /^\d+$/.test(value) || /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value);
 }
 
+/** What the document alone says of an answer: mismatches, and members it does not name. */
+export interface DocumentCheck {
+  /** What is wrong, each in a sentence: a case with any fails. */
+  problems: string[];
+  /** Members the document does not name, which clients must tolerate: reported, never a failure. */
+  notes: string[];
+}
+
+/** Answers are held to the schemas as published (open), per contract. */
+const publishedValidators = new WeakMap<ExecutableContract, ContractValidator>();
+
+function publishedValidator(contract: ExecutableContract): ContractValidator {
+  let validator = publishedValidators.get(contract);
+  if (validator === undefined) {
+    validator = createContractValidator(contract.document, 'published');
+    publishedValidators.set(contract, validator);
+  }
+  return validator;
+}
+
 /**
- * What is wrong with an answer by the document alone, whatever was asked: its status must be one
- * the document gives; a JSON body must be declared as JSON and hold exactly the members the
- * document names (strict mode), with `data.status` equal to the status; a header the response
- * requires must be there and well formed. An empty list means the answer is on the contract.
+ * Checks an answer against the document alone, whatever was asked. Strict on what the document
+ * names: a documented status, a JSON body declared as JSON, every required member present and
+ * every named member of the right type and value (the published schema), `data.status` equal to
+ * the HTTP status, a required header present and well formed. Tolerant of what it does not name:
+ * a member no schema names (WordPress adds `data.details`, for one) is a note, as the document
+ * asks every client to ignore it.
  */
-export function checkAgainstDocument(contract: ExecutableContract, answer: ReceivedAnswer): string[] {
+export function reviewAnswer(contract: ExecutableContract, answer: ReceivedAnswer): DocumentCheck {
   const response = contract.response(answer.status);
   if (response === undefined) {
     const documented = contract.model.responses.map((candidate) => candidate.status).join(', ');
-    return [`status ${answer.status} is not one the document gives (${documented})`];
+    return { problems: [`status ${answer.status} is not one the document gives (${documented})`], notes: [] };
   }
   const problems: string[] = [];
   for (const header of response.headers) {
@@ -38,7 +62,7 @@ export function checkAgainstDocument(contract: ExecutableContract, answer: Recei
       problems.push(`${header.name} is "${value}", neither seconds nor an HTTP date`);
     }
   }
-  if (response.body === undefined) return problems;
+  if (response.body === undefined) return { problems, notes: [] };
 
   const mediaType = (answer.headers['content-type'] ?? '').split(';', 1)[0]?.trim().toLowerCase();
   if (mediaType !== jsonMediaType) problems.push(`Content-Type is "${answer.headers['content-type'] ?? ''}", not ${jsonMediaType}`);
@@ -46,9 +70,9 @@ export function checkAgainstDocument(contract: ExecutableContract, answer: Recei
   try {
     body = JSON.parse(answer.body);
   } catch {
-    return [...problems, `the body is not JSON: ${JSON.stringify(answer.body.slice(0, 120))}`];
+    return { problems: [...problems, `the body is not JSON: ${JSON.stringify(answer.body.slice(0, 120))}`], notes: [] };
   }
-  const validate = contract.strictAnswers.schemaAt(response.body.pointer);
+  const validate = publishedValidator(contract).schemaAt(response.body.pointer);
   if (!validate(body)) {
     problems.push(...describeSchemaErrors(validate.errors ?? []).map((problem) => `against ${response.body?.pointer ?? 'the schema'}: ${problem}`));
   }
@@ -56,7 +80,16 @@ export function checkAgainstDocument(contract: ExecutableContract, answer: Recei
   if (response.isError && isRecord(data) && data[contract.errors.statusMember] !== answer.status) {
     problems.push(`\`${errorDataField}.${contract.errors.statusMember}\` is ${JSON.stringify(data[contract.errors.statusMember])}, not the HTTP status ${answer.status}`);
   }
-  return problems;
+  const code = isRecord(body) && typeof body.code === 'string' ? body.code : String(answer.status);
+  const notes = unnamedMembers(contract.document, { $ref: response.body.pointer }, body).map(
+    (member) => `${member.parent === '' ? 'the body' : `\`${member.parent}\``} has a member the document does not name: \`${member.name}\` (${code})`,
+  );
+  return { problems, notes };
+}
+
+/** What is wrong with an answer by the document alone: `reviewAnswer`'s mismatches, without the notes. */
+export function checkAgainstDocument(contract: ExecutableContract, answer: ReceivedAnswer): string[] {
+  return reviewAnswer(contract, answer).problems;
 }
 
 function sameSet(left: readonly unknown[], right: readonly unknown[]): boolean {

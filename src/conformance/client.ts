@@ -8,8 +8,28 @@ export interface Exchange {
   request: CaseRequest;
   answer?: ReceivedAnswer;
   failure?: string;
+  /** Why no answer came, when none did. */
+  failureKind?: ConnectionFailure;
   /** How often a host's 429 made the client wait and send the request again. */
   throttledRetries: number;
+}
+
+/** Why a request got no answer at all. */
+export type ConnectionFailure = 'connection refused' | 'name not resolved' | 'timed out' | 'TLS error' | 'connection failed';
+
+const tlsCodes = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
+
+/** Names the reason a fetch failed from its error and the system's code beneath it. */
+export function classifyFailure(error: unknown): { kind: ConnectionFailure; code?: string } {
+  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  const name = (error as { name?: unknown }).name;
+  const known = typeof code === 'string' ? code : undefined;
+  const withCode = known === undefined ? {} : { code: known };
+  if (name === 'TimeoutError' || known === 'ETIMEDOUT' || known === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timed out', ...withCode };
+  if (known === 'ECONNREFUSED') return { kind: 'connection refused', code: known };
+  if (known === 'ENOTFOUND' || known === 'EAI_AGAIN' || known === 'EAI_NONAME') return { kind: 'name not resolved', code: known };
+  if (known !== undefined && tlsCodes.test(known)) return { kind: 'TLS error', code: known };
+  return { kind: 'connection failed', ...withCode };
 }
 
 export interface ClientOptions {
@@ -92,8 +112,8 @@ export function createClient(options: ClientOptions): Client {
         try {
           answer = await once(url, request);
         } catch (error) {
-          const cause = (error as { cause?: { code?: string } }).cause?.code;
-          return { url, request, failure: `no answer: ${(error as Error).message}${cause === undefined ? '' : ` (${cause})`}`, throttledRetries };
+          const { kind, code } = classifyFailure(error);
+          return { url, request, failure: `no answer: ${kind} (${code ?? (error as Error).message})`, failureKind: kind, throttledRetries };
         }
         if (answer.status !== options.throttledStatus || sendOptions.acceptThrottle === true || throttledRetries >= 3) {
           return { url, request, answer, throttledRetries };

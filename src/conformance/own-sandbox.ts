@@ -6,16 +6,24 @@ import { defaultApiKey } from '../sandbox/seed.ts';
 import type { Sandbox } from '../sandbox/server.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import type { Subscription } from '../sandbox/store.ts';
-import { generateCases } from './cases.ts';
+import { generateCases, probeTarget } from './cases.ts';
+import { createPlanner, forecastRun } from './plan.ts';
+
+/** The subscriptions one run needs to reach every lifecycle case, by the status each starts in. */
+export function neededSubscriptions(contract: ExecutableContract): Map<string, number> {
+  const cases = generateCases(contract, { apiKey: defaultApiKey, unknownSubscriptionId: 1, throttleHeader: '' });
+  return forecastRun(createPlanner(contract, probeTarget(contract)?.transition), cases, new Map()).needed;
+}
 
 /**
- * Subscriptions for a run against a sandbox of the suite's own: one in the status each case of
- * the lifecycle needs, so that every cell of the matrix is reached without a single move.
+ * Subscriptions for a run against a sandbox of the suite's own: the fewest that reach every case
+ * of the lifecycle (`neededSubscriptions`), numbered from 1 in the order of the statuses, each set
+ * `runs` times over for as many runs on the same sandbox.
  */
-export function conformanceSeed(contract: ExecutableContract): Subscription[] {
-  const cases = generateCases(contract, { apiKey: defaultApiKey, unknownSubscriptionId: 1, throttleHeader: '' });
-  const needs = cases.flatMap((testCase) => (testCase.needs.kind === 'status' ? [testCase.needs.status] : []));
-  return needs.map((status, index) => ({ id: index + 1, status }));
+export function conformanceSeed(contract: ExecutableContract, runs = 1): Subscription[] {
+  const needed = neededSubscriptions(contract);
+  const statuses = contract.model.lifecycle.states.flatMap((status) => Array.from({ length: (needed.get(status) ?? 0) * runs }, () => status));
+  return statuses.map((status, index) => ({ id: index + 1, status }));
 }
 
 /** Starts a sandbox on a free loopback port with a database of its own, removed by `close()`. */

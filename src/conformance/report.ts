@@ -1,7 +1,7 @@
 import type { ExecutableContract } from '../lib/executable-contract.ts';
 import type { TransitionOutcome } from '../lib/lifecycle.ts';
 import type { CaseResult, CaseStatus, ConformanceReport } from './runner.ts';
-import { describeRequest } from './runner.ts';
+import { describeRequest, isUnreached } from './runner.ts';
 
 const marks: Record<CaseStatus, string> = { passed: '✔', failed: '✖', skipped: '–' };
 const outcomeWords: Record<TransitionOutcome['kind'], string> = { changed: 'chg', unchanged: 'same', refused: '' };
@@ -84,28 +84,100 @@ export function coverageMatrix(contract: ExecutableContract, report: Conformance
   return lines;
 }
 
-/** Every mismatch, naming the request, what the document expects and what came back. */
+/** One kind of finding: the sentence, and every case it was found in. */
+interface FindingGroup {
+  text: string;
+  results: CaseResult[];
+}
+
+function groupFindings(results: readonly CaseResult[], findingsOf: (result: CaseResult) => readonly string[]): FindingGroup[] {
+  const groups = new Map<string, CaseResult[]>();
+  for (const result of results) {
+    for (const text of new Set(findingsOf(result))) groups.set(text, [...(groups.get(text) ?? []), result]);
+  }
+  return [...groups].map(([text, grouped]) => ({ text, results: grouped })).sort((left, right) => right.results.length - left.results.length);
+}
+
+function caseLabel(result: CaseResult): string {
+  return `${result.case.name}${result.subscriptionId === undefined ? '' : ` (subscription ${result.subscriptionId})`}`;
+}
+
+function answerText(result: CaseResult): string {
+  const answer = result.exchange?.answer;
+  if (answer === undefined) return result.exchange?.failure ?? 'no answer';
+  return `${answer.status} ${answer.body.length > 400 ? `${answer.body.slice(0, 400)}…` : answer.body}`;
+}
+
+/** The first example of a kind in full: the request, what the document expects, what came back. */
+function example(result: CaseResult, apiKey: string, withExpectation: boolean): string[] {
+  return [
+    `    e.g.      ${caseLabel(result)}`,
+    ...(result.exchange === undefined ? [] : [`    request:  ${describeRequest(result.exchange, apiKey)}`]),
+    ...(withExpectation ? [`    expected: ${JSON.stringify(result.expected)}`] : []),
+    `    got:      ${answerText(result)}`,
+  ];
+}
+
+function otherCases(group: FindingGroup): string[] {
+  if (group.results.length === 1) return [];
+  const shown = 4;
+  const names = group.results.slice(1, shown + 1).map(caseLabel);
+  const more = group.results.length - 1 - names.length;
+  return [`    also:     ${names.join('; ')}${more > 0 ? `; and ${more} more` : ''}`];
+}
+
+function countWord(count: number): string {
+  return `${count} ${count === 1 ? 'case' : 'cases'}`;
+}
+
+/** Every kind of mismatch once, with how many cases it was found in and the first example in full. */
 export function mismatchDetails(report: ConformanceReport, apiKey: string): string[] {
-  return report.results
-    .filter((result) => result.status === 'failed')
-    .flatMap((result) => {
-      const answer = result.exchange?.answer;
-      const got = answer === undefined ? (result.exchange?.failure ?? 'no answer') : `${answer.status} ${answer.body.length > 400 ? `${answer.body.slice(0, 400)}…` : answer.body}`;
-      return [
-        `✖ ${result.case.name}${result.subscriptionId === undefined ? '' : ` (subscription ${result.subscriptionId})`}`,
-        ...(result.exchange === undefined ? [] : [`    request:  ${describeRequest(result.exchange, apiKey)}`]),
-        `    expected: ${JSON.stringify(result.expected)}`,
-        `    got:      ${got}`,
-        ...result.problems.map((problem) => `    - ${problem}`),
-      ];
-    });
+  const failed = report.results.filter((result) => result.status === 'failed');
+  return groupFindings(failed, (result) => result.problems).flatMap((group) => {
+    const [first] = group.results;
+    return [`✖ ${countWord(group.results.length)}: ${group.text}`, ...(first === undefined ? [] : example(first, apiKey, true)), ...otherCases(group)];
+  });
+}
+
+/**
+ * Every kind of note once: members the document does not name, which a client must tolerate and
+ * the suite does too. Worth a maintainer's look (a misspelt member shows up here, with the named
+ * one then missing as a mismatch), never a failure.
+ */
+export function noteDetails(report: ConformanceReport, apiKey: string): string[] {
+  return groupFindings(report.results, (result) => result.notes).flatMap((group) => {
+    const [first] = group.results;
+    return [`ℹ ${countWord(group.results.length)}: ${group.text}`, ...(first === undefined ? [] : example(first, apiKey, false))];
+  });
 }
 
 export function summaryLine(report: ConformanceReport): string {
   const count = (status: CaseStatus) => report.results.filter((result) => result.status === status).length;
   const failed = count('failed');
-  const verdict = report.fatal.length > 0 || failed > 0 ? '✖ The deployment does not answer as the document says' : '✔ The deployment answers as the document says';
-  return `${verdict}: ${count('passed')} passed, ${failed} failed, ${count('skipped')} not reached (${report.requestCount} requests, ${report.setupRequests} of them to place subscriptions; ${(report.durationMs / 1000).toFixed(1)} s).`;
+  const unreached = report.results.filter(isUnreached).length;
+  const notApplicable = count('skipped') - unreached;
+  const noted = report.results.filter((result) => result.notes.length > 0).length;
+  const verdict =
+    report.setup !== undefined
+      ? '✖ The run could not start'
+      : report.fatal.length > 0 || failed > 0
+        ? '✖ The deployment does not answer as the document says'
+        : unreached > 0
+          ? '✔ The cases reached answer as the document says, but not every case was reached'
+          : '✔ The deployment answers as the document says';
+  const parts = [
+    `${count('passed')} passed`,
+    `${failed} failed`,
+    `${unreached} not reached`,
+    ...(notApplicable > 0 ? [`${notApplicable} not applicable (host imitation)`] : []),
+    ...(noted > 0 ? [`${noted} with notes`] : []),
+  ];
+  return `${verdict}: ${parts.join(', ')} (${report.requestCount} requests, ${report.setupRequests} of them to place subscriptions; ${(report.durationMs / 1000).toFixed(1)} s).`;
+}
+
+/** The full mismatch of one case, for its JUnit failure. */
+function caseDetails(result: CaseResult, apiKey: string): string {
+  return [`✖ ${caseLabel(result)}`, ...example(result, apiKey, true).slice(1), ...result.problems.map((problem) => `    - ${problem}`)].join('\n');
 }
 
 function xml(text: string): string {
@@ -128,32 +200,35 @@ export function junitXml(report: ConformanceReport, apiKey: string): string {
     const testCases = results.map((result) => {
       const className = `conformance.${group}${result.case.action === undefined ? '' : `.${result.case.action}`}`;
       const open = `    <testcase classname="${xml(className)}" name="${xml(result.case.name)}" time="0">`;
-      if (result.status === 'passed') return `${open}</testcase>`;
+      if (result.status === 'passed') {
+        return result.notes.length === 0 ? `${open}</testcase>` : `${open}\n      <system-out>${xml(result.notes.join('\n'))}</system-out>\n    </testcase>`;
+      }
       if (result.status === 'skipped') return `${open}\n      <skipped message="${xml(result.reason ?? '')}"/>\n    </testcase>`;
-      const details = mismatchDetails({ ...report, results: [result] }, apiKey).join('\n');
+      const details = caseDetails(result, apiKey);
       return `${open}\n      <failure message="${xml(result.problems[0] ?? 'mismatch')}" type="mismatch">${xml(details)}</failure>\n    </testcase>`;
     });
     return `  <testsuite name="conformance.${xml(group)}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${testCases.join('\n')}\n  </testsuite>`;
   });
-  if (report.fatal.length > 0) {
+  const setupErrors = [...(report.setup === undefined ? [] : [report.setup.message]), ...report.fatal];
+  if (setupErrors.length > 0) {
     suites.unshift(
-      `  <testsuite name="conformance.setup" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="conformance.setup" name="place the named subscriptions" time="0">\n      <error message="${xml(report.fatal[0] ?? '')}">${xml(report.fatal.join('\n'))}</error>\n    </testcase>\n  </testsuite>`,
+      `  <testsuite name="conformance.setup" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="conformance.setup" name="place the named subscriptions" time="0">\n      <error message="${xml(setupErrors[0] ?? '')}">${xml(setupErrors.join('\n'))}</error>\n    </testcase>\n  </testsuite>`,
     );
   }
-  const total = report.results.length + (report.fatal.length > 0 ? 1 : 0);
+  const total = report.results.length + (setupErrors.length > 0 ? 1 : 0);
   const failures = report.results.filter((result) => result.status === 'failed').length;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance ${xml(report.baseUrl)}" tests="${total}" failures="${failures}" errors="${report.fatal.length > 0 ? 1 : 0}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="conformance ${xml(report.baseUrl)}" tests="${total}" failures="${failures}" errors="${setupErrors.length > 0 ? 1 : 0}" time="${(report.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }
 
 /** Which statuses the run lacked a subscription in, and for how many cases each. */
 export function notReachedHint(report: ConformanceReport): string | undefined {
   const wanted = new Map<string, number>();
   for (const result of report.results) {
-    if (result.status === 'skipped' && result.case.needs.kind === 'status') {
+    if (isUnreached(result) && result.case.needs.kind === 'status') {
       wanted.set(result.case.needs.status, (wanted.get(result.case.needs.status) ?? 0) + 1);
     }
   }
   if (wanted.size === 0) return undefined;
   const list = [...wanted].map(([status, count]) => `${status} (${count} ${count === 1 ? 'case' : 'cases'})`).join(', ');
-  return `Not reached for want of a named subscription in these statuses, which the moves cannot lead to from the others: ${list}. Name more subscriptions with --subscription to cover them.`;
+  return `Not reached for want of a named subscription in these statuses (the moves cannot lead there from the others, or only by using up the last named subscription of a status group, which the suite keeps for the next run): ${list}. Name more subscriptions in these statuses with --subscription to cover them.`;
 }

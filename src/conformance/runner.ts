@@ -1,14 +1,15 @@
 import { isRecord } from '../lib/document.ts';
 import type { ExecutableContract } from '../lib/executable-contract.ts';
 import type { ChosenTransition } from '../lib/lifecycle.ts';
-import { reachableByMoves } from '../lib/lifecycle.ts';
 import { errorDataField } from '../lib/responses.ts';
 import type { CaseRequest, ConformanceCase, Expectation } from './cases.ts';
 import { generateCases, postRequest, probeTarget, validBody } from './cases.ts';
 import type { ReceivedAnswer } from './check-answer.ts';
-import { checkAgainstDocument, checkExpectation } from './check-answer.ts';
-import type { Client, Exchange } from './client.ts';
-import { courtesyPaceMs, createClient, isLoopback } from './client.ts';
+import { checkExpectation, reviewAnswer } from './check-answer.ts';
+import type { Client, ConnectionFailure, Exchange } from './client.ts';
+import { courtesyPaceMs, createClient, isLoopback, joinUrl } from './client.ts';
+import type { Forecast } from './plan.ts';
+import { createPlanner, forecastRun } from './plan.ts';
 
 export interface ConformanceOptions {
   contract: ExecutableContract;
@@ -28,6 +29,8 @@ export interface ConformanceOptions {
   /** An ID no subscription of the site has. */
   unknownSubscriptionId?: number;
   log?: (line: string) => void;
+  /** Called with the forecast once the subscriptions are placed, before the first case. */
+  onForecast?: (forecast: Forecast) => void;
 }
 
 export type CaseStatus = 'passed' | 'failed' | 'skipped';
@@ -40,8 +43,19 @@ export interface CaseResult {
   expected?: Expectation;
   /** What did not match, each in a sentence. */
   problems: string[];
+  /** Members the document does not name: reported, never a failure. */
+  notes: string[];
   /** Why a skipped case was not run. */
   reason?: string;
+}
+
+/** What stopped a run before a single case was judged: the set-up, not the deployment's answers. */
+export type SetupFailureKind = 'cannot-connect' | 'not-wordpress' | 'key-refused' | 'unknown-subscription';
+
+export interface SetupFailure {
+  kind: SetupFailureKind;
+  /** One paragraph: what happened, and what to do. */
+  message: string;
 }
 
 export interface ConformanceReport {
@@ -52,9 +66,18 @@ export interface ConformanceReport {
   requestCount: number;
   /** Where each named subscription stood before and after the run. */
   subscriptions: { id: number; before?: string; after?: string; restored: boolean }[];
-  /** Problems that stopped the run before the cases, such as a refused key or an unknown subscription. */
+  /** What stopped the run before the cases, when the set-up was wrong. */
+  setup?: SetupFailure;
+  /** Answers off the document that stopped or hampered the placing of subscriptions: mismatches. */
   fatal: string[];
+  /** What the run needs and could reach, forecast before it ran. */
+  forecast?: Forecast;
   durationMs: number;
+}
+
+/** A case the run did not reach, as opposed to the throttling case a real host need not imitate. */
+export function isUnreached(result: CaseResult): boolean {
+  return result.status === 'skipped' && result.case.hostImitation !== true;
 }
 
 /**
@@ -93,6 +116,31 @@ export function describeRequest(exchange: Pick<Exchange, 'url' | 'request'>, api
   return `${request.method} ${exchange.url}${extraHeaders}${body}`;
 }
 
+function answerSummary(exchange: Exchange): string {
+  if (exchange.answer === undefined) return exchange.failure ?? 'no answer';
+  const body = exchange.answer.body.replace(/\s+/g, ' ').trim();
+  return `${exchange.answer.status} ${body.length > 160 ? `${body.slice(0, 160)}…` : body}`;
+}
+
+function parsedCode(answer: ReceivedAnswer | undefined): string | undefined {
+  if (answer === undefined) return undefined;
+  try {
+    const body: unknown = JSON.parse(answer.body);
+    return isRecord(body) && typeof body.code === 'string' ? body.code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isJson(answer: ReceivedAnswer): boolean {
+  try {
+    JSON.parse(answer.body);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs every case the document gives against one deployment; see `ConformanceOptions`. */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const started = Date.now();
@@ -111,10 +159,14 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   });
   const results: CaseResult[] = [];
   const fatal: string[] = [];
+  let setup: SetupFailure | undefined;
+  let forecast: Forecast | undefined;
   let setupRequests = 0;
   const probe = probeTarget(contract);
   const chosen: ChosenTransition | undefined = probe?.transition;
   const moveAction = probe?.action;
+  const planner = createPlanner(contract, chosen);
+  const { errors } = contract;
 
   const send = (request: CaseRequest, acceptThrottle = false) => client.send(request, { acceptThrottle });
   const post = (body: Record<string, unknown>): CaseRequest => postRequest(contract, body);
@@ -125,15 +177,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   function judge(testCase: ConformanceCase, exchange: Exchange, subscriptionId?: number): CaseResult {
     const expected = testCase.expect(subscriptionId ?? 0);
     const base = { case: testCase, exchange, expected, ...(subscriptionId === undefined ? {} : { subscriptionId }) };
-    if (exchange.answer === undefined) return { ...base, status: 'failed', problems: [exchange.failure ?? 'no answer'] };
-    const onDocument = checkAgainstDocument(contract, exchange.answer);
+    if (exchange.answer === undefined) return { ...base, status: 'failed', problems: [exchange.failure ?? 'no answer'], notes: [] };
+    const onDocument = reviewAnswer(contract, exchange.answer);
     if (testCase.hostImitation === true && options.imitatesHost !== true && exchange.answer.status !== expected.status) {
-      return onDocument.length === 0
-        ? { ...base, status: 'skipped', problems: [], reason: 'the deployment does not imitate a throttling host' }
-        : { ...base, status: 'failed', problems: onDocument };
+      return onDocument.problems.length === 0
+        ? { ...base, status: 'skipped', problems: [], notes: onDocument.notes, reason: 'the deployment does not imitate a throttling host' }
+        : { ...base, status: 'failed', problems: onDocument.problems, notes: onDocument.notes };
     }
-    const problems = [...checkExpectation(contract, exchange.answer, expected), ...onDocument];
-    return { ...base, status: problems.length === 0 ? 'passed' : 'failed', problems };
+    const problems = [...checkExpectation(contract, exchange.answer, expected), ...onDocument.problems];
+    return { ...base, status: problems.length === 0 ? 'passed' : 'failed', problems, notes: onDocument.notes };
   }
 
   async function run(testCase: ConformanceCase, subscriptionId?: number): Promise<CaseResult> {
@@ -145,16 +197,16 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     return result;
   }
 
+  const probeRequest = (id: number): CaseRequest | undefined =>
+    probe === undefined ? undefined : post(validBody(contract, probe.action, { apiKey }, id, probe.status));
+
   async function learnStatus(id: number): Promise<string | undefined> {
-    if (probe === undefined) return undefined;
-    const exchange = await send(post(validBody(contract, probe.action, { apiKey }, id, probe.status)));
+    const request = probeRequest(id);
+    if (request === undefined) return undefined;
+    const exchange = await send(request);
     setupRequests += 1;
     const status = revealedStatus(contract, exchange.answer);
     known.set(id, status);
-    if (status === undefined) {
-      const got = exchange.answer === undefined ? exchange.failure : `${exchange.answer.status} ${exchange.answer.body.slice(0, 200)}`;
-      fatal.push(`subscription ${id}: the request that only reads its status (${moveAction?.identifier} to ${probe.status}) got ${got}`);
-    }
     return status;
   }
 
@@ -162,74 +214,122 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   async function move(id: number, path: readonly string[]): Promise<boolean> {
     if (moveAction === undefined) return path.length === 0;
     for (const status of path) {
+      const from = known.get(id);
       const exchange = await send(post(validBody(contract, moveAction, { apiKey }, id, status)));
       setupRequests += 1;
       const now = revealedStatus(contract, exchange.answer);
       known.set(id, now);
       if (now !== status) {
-        log(`  moving subscription ${id} to ${status} failed: got ${exchange.answer?.status ?? exchange.failure}`);
+        fatal.push(`moving subscription ${id} from ${from ?? 'an unknown status'} to ${status} with ${moveAction.identifier}, a move the document allows, got ${answerSummary(exchange)}`);
         return false;
       }
     }
     return true;
   }
 
-  // Where each named subscription stands, read without changing it.
+  /**
+   * Reads where each named subscription stands, with the request that changes none, and tells a
+   * set-up that cannot work (no connection, no WordPress, a refused key, an unknown subscription)
+   * from a deployment that answers off the document.
+   */
+  async function placeSubscriptions(): Promise<SetupFailure | undefined> {
+    const unknown: number[] = [];
+    for (const [index, id] of options.subscriptions.entries()) {
+      const request = probeRequest(id);
+      if (request === undefined) {
+        fatal.push('the document has no request that reads a status without changing it, so the suite cannot place the subscriptions');
+        return undefined;
+      }
+      const exchange = await send(request);
+      setupRequests += 1;
+      const status = revealedStatus(contract, exchange.answer);
+      known.set(id, status);
+      if (status !== undefined) continue;
+      const { answer } = exchange;
+      if (answer === undefined) {
+        const host = new URL(options.baseUrl).host;
+        return {
+          kind: 'cannot-connect',
+          message: `Cannot connect to ${host}: ${exchange.failure ?? 'no answer'}. ${connectionAdvice[exchange.failureKind ?? 'connection failed']} No case was run.`,
+        };
+      }
+      const code = parsedCode(answer);
+      if (index === 0 && (!isJson(answer) || code === errors.noRoute.code)) {
+        return { kind: 'not-wordpress', message: await notWordPressMessage(exchange) };
+      }
+      if (answer.status === errors.invalidKey.status && code === errors.invalidKey.code) {
+        return {
+          kind: 'key-refused',
+          message: `The site refused the API key: a request that is valid in every field (${moveAction?.identifier ?? 'the probe'} for subscription ${id}) was answered ${answer.status} ${code}. Check --api-key against the key in the plugin's settings on this site (it changes when it is regenerated), and that --base-url names the site the key belongs to. No case was run.`,
+        };
+      }
+      if (answer.status === errors.subscriptionNotFound.status && code === errors.subscriptionNotFound.code) {
+        unknown.push(id);
+        continue;
+      }
+      fatal.push(`subscription ${id}: the request that only reads its status (${moveAction?.identifier} to ${probe?.status}) got ${answerSummary(exchange)}`);
+    }
+    if (unknown.length > 0) {
+      const list = unknown.join(', ');
+      return {
+        kind: 'unknown-subscription',
+        message: `The site has no subscription ${list}: it answered ${errors.subscriptionNotFound.status} ${errors.subscriptionNotFound.code}${unknown.length < options.subscriptions.length ? ' (the other named subscriptions exist)' : ''}. Name with --subscription the IDs of test subscriptions as the site's administration shows them. No case was run.`,
+      };
+    }
+    return undefined;
+  }
+
+  async function notWordPressMessage(exchange: Exchange): Promise<string> {
+    const restRoot = `/${contract.model.endpoint.urlPath.split('/')[1] ?? ''}/`;
+    const index = await send({ method: 'GET', path: restRoot, headers: {} });
+    setupRequests += 1;
+    const restApi = index.answer !== undefined && index.answer.status === 200 && isJson(index.answer);
+    const got = answerSummary(exchange);
+    return restApi
+      ? `The site has a WordPress REST API at ${joinUrl(options.baseUrl, restRoot)}, but not the endpoint: ${exchange.url} answered ${got}. Activate the plugin on this site, or, if WordPress lives in a subdirectory, include it in --base-url. No case was run.`
+      : `${options.baseUrl} does not answer as a WordPress REST API: ${exchange.url} answered ${got}, and ${joinUrl(options.baseUrl, restRoot)} gave no JSON index (${answerSummary(index)}). Check --base-url: it is the site's address, with the subdirectory WordPress is installed in, if any; a site without pretty permalinks is not supported by the suite. No case was run.`;
+  }
+
   const before = new Map<number, string | undefined>();
-  for (const id of options.subscriptions) before.set(id, await learnStatus(id));
-  if (probe === undefined) fatal.push('the document has no request that reads a status without changing it, so the suite cannot place the subscriptions');
+  setup = await placeSubscriptions();
+  for (const id of options.subscriptions) before.set(id, known.get(id));
 
   const usable = () => options.subscriptions.filter((id) => known.get(id) !== undefined);
-  if (fatal.length === 0) {
+  if (setup === undefined && fatal.length === 0) {
+    const named = new Map(options.subscriptions.map((id) => [id, known.get(id)] as const));
+    forecast = forecastRun(planner, cases, named);
+    options.onForecast?.(forecast);
     // Requests refused before any subscription is looked at.
     for (const testCase of cases.filter((candidate) => candidate.needs.kind === 'none')) await run(testCase);
     // Requests refused before the subscription's status matters.
     for (const testCase of cases.filter((candidate) => candidate.needs.kind === 'any')) {
       const [id] = usable();
-      if (id === undefined) results.push({ case: testCase, status: 'skipped', problems: [], reason: 'no named subscription is left in a known status' });
+      if (id === undefined) results.push({ case: testCase, status: 'skipped', problems: [], notes: [], reason: 'no named subscription is left in a known status' });
       else await run(testCase, id);
     }
     await runLifecycle(cases.filter((candidate) => candidate.needs.kind === 'status'));
   } else {
-    for (const testCase of cases) results.push({ case: testCase, status: 'skipped', problems: [], reason: 'the run stopped before the cases' });
+    const reason = setup === undefined ? 'the run stopped before the cases' : `the run stopped before the cases: ${setup.kind}`;
+    for (const testCase of cases) results.push({ case: testCase, status: 'skipped', problems: [], notes: [], reason });
   }
 
   async function runLifecycle(lifecycle: ConformanceCase[]): Promise<void> {
-    const reachCache = new Map<string, Map<string, string[]>>();
-    const reach = (status: string): Map<string, string[]> => {
-      let paths = reachCache.get(status);
-      if (paths === undefined) {
-        paths = chosen === undefined ? new Map([[status, []]]) : reachableByMoves(chosen, status);
-        reachCache.set(status, paths);
-      }
-      return paths;
-    };
     const remaining = [...lifecycle];
-    while (remaining.length > 0) {
-      // Cheapest first: no moves before moves, a case that changes nothing before one that does,
-      // and among changes the one that leaves the subscription the most places to go.
-      let best: { id: number; index: number; path: string[]; score: number[] } | undefined;
-      for (const id of usable()) {
-        const paths = reach(known.get(id) ?? '');
-        remaining.forEach((testCase, index) => {
-          const needed = testCase.needs.kind === 'status' ? testCase.needs.status : '';
-          const path = paths.get(needed);
-          if (path === undefined) return;
-          const after = testCase.outcome === 'changed' ? targetOf(testCase) : needed;
-          const score = [path.length, testCase.outcome === 'changed' ? 1 : 0, -reach(after).size];
-          if (best === undefined || compareScores(score, best.score) < 0) best = { id, index, path, score };
-        });
-      }
-      if (best === undefined) break;
-      const chosenCase = remaining.splice(best.index, 1)[0];
+    const retired = new Set<number>();
+    for (;;) {
+      const candidates = new Map(options.subscriptions.filter((id) => !retired.has(id)).map((id) => [id, known.get(id)] as const));
+      const step = planner.next(remaining, candidates);
+      if (step === undefined) break;
+      const [chosenCase] = remaining.splice(step.index, 1);
       if (chosenCase === undefined) break;
-      if (!(await move(best.id, best.path))) {
+      if (!(await move(step.subscriptionId, step.path))) {
+        // A deployment that refuses a documented move: that subscription is not used again.
+        retired.add(step.subscriptionId);
         remaining.push(chosenCase);
-        const id = best.id;
-        if (known.get(id) === undefined) await learnStatus(id);
+        if (known.get(step.subscriptionId) === undefined) await learnStatus(step.subscriptionId);
         continue;
       }
-      await run(chosenCase, best.id);
+      await run(chosenCase, step.subscriptionId);
     }
     for (const testCase of remaining) {
       const status = testCase.needs.kind === 'status' ? testCase.needs.status : '';
@@ -237,14 +337,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         case: testCase,
         status: 'skipped',
         problems: [],
-        reason: `no named subscription is ${status} or can be moved there with ${moveAction?.identifier ?? 'a move'}; name one more that is ${status}`,
+        notes: [],
+        reason: `no named subscription is ${status} or can be moved there with ${moveAction?.identifier ?? 'a move'}, but for one that is the last named subscription in its group of statuses (the suite keeps one there for the next run); name one more that is ${status}`,
       });
     }
-  }
-
-  function targetOf(testCase: ConformanceCase): string {
-    const transition = contract.action(testCase.action ?? '')?.transition;
-    return transition?.kind === 'fixed' ? transition.to : (testCase.requestedStatus ?? '');
   }
 
   // Back where they were, where the moves allow it.
@@ -252,8 +348,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   for (const id of options.subscriptions) {
     const original = before.get(id);
     let current = known.get(id);
-    if (original !== undefined && current !== undefined && current !== original && chosen !== undefined) {
-      const path = reachableByMoves(chosen, current).get(original);
+    if (setup === undefined && original !== undefined && current !== undefined && current !== original) {
+      const path = planner.pathBetween(current, original);
       if (path !== undefined && (await move(id, path))) current = original;
     }
     subscriptions.push({ id, ...(original === undefined ? {} : { before: original }), ...(current === undefined ? {} : { after: current }), restored: current === original });
@@ -265,15 +361,31 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     setupRequests,
     requestCount: client.requestCount,
     subscriptions,
+    ...(setup === undefined ? {} : { setup }),
     fatal,
+    ...(forecast === undefined ? {} : { forecast }),
     durationMs: Date.now() - started,
   };
 }
 
-function compareScores(left: number[], right: number[]): number {
-  for (let index = 0; index < left.length; index += 1) {
-    const difference = (left[index] ?? 0) - (right[index] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return 0;
+const connectionAdvice: Record<ConnectionFailure, string> = {
+  'connection refused': 'Nothing listens at that address and port: check the host and port of --base-url, and that the web server runs.',
+  'name not resolved': 'The host name does not resolve: check the spelling of --base-url, and the DNS or /etc/hosts entry of a test site.',
+  'timed out': 'The host did not answer in time: check that it is reachable from this machine (a firewall, a VPN, the port).',
+  'TLS error': 'The HTTPS connection failed (certificate or protocol): for a test site with its own certificate authority, set NODE_EXTRA_CA_CERTS to its certificate; or use the http:// address if the site serves one.',
+  'connection failed': 'The connection failed before an answer: check --base-url and the network between this machine and the site.',
+};
+
+function countsInWords(counts: ReadonlyMap<string, number>): string {
+  return [...counts].map(([status, count]) => `${count} ${status}`).join(', ');
+}
+
+/** The forecast in a line: what a run needs, and what the named subscriptions leave out. */
+export function forecastLine(forecast: Forecast): string {
+  const needed = [...forecast.needed.values()].reduce((sum, count) => sum + count, 0);
+  const missing = [...forecast.unreachable.values()].reduce((sum, count) => sum + count, 0);
+  return (
+    `The lifecycle cases need ${needed} subscriptions: ${countsInWords(forecast.needed)} (one in a status the moves lead from can stand in for one in a status they lead to). ` +
+    (missing === 0 ? 'The named subscriptions reach every case.' : `With the named subscriptions, ${missing} cases cannot be reached: from ${countsInWords(forecast.unreachable)}.`)
+  );
 }

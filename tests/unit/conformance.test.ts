@@ -9,8 +9,11 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createClient, isLoopback, retryAfterSeconds } from '../../src/conformance/client.ts';
 import { conformanceSeed } from '../../src/conformance/own-sandbox.ts';
-import { coverageMatrix, junitXml, mismatchDetails } from '../../src/conformance/report.ts';
-import { runConformance } from '../../src/conformance/runner.ts';
+import { exitCodeOf, exitCodes } from '../../src/conformance/exit-codes.ts';
+import { coverageMatrix, junitXml, mismatchDetails, noteDetails, summaryLine } from '../../src/conformance/report.ts';
+import { isUnreached, runConformance } from '../../src/conformance/runner.ts';
+import { unnamedMembers } from '../../src/conformance/unnamed-members.ts';
+import { isRecord } from '../../src/lib/document.ts';
 import { reachableByMoves } from '../../src/lib/lifecycle.ts';
 import { throttleHeader } from '../../src/sandbox/host.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
@@ -28,18 +31,34 @@ after(async () => {
   rmSync(workDirectory, { recursive: true, force: true });
 });
 
+/** Rewrites one answer of the sandbox: its status and its parsed JSON body (undefined when not JSON). */
+type Rewrite = (status: number, body: unknown) => { status: number; body: unknown };
+
 /**
- * A deployment that answers off the contract: a real HTTP proxy in front of a sandbox that turns
- * every 409 into a 400, body untouched, as a plugin with a wrong status code would.
+ * A deployment that answers as the sandbox does, rewritten: a real HTTP proxy in front of it. By
+ * default it turns every 409 into a 400, body untouched, as a plugin with a wrong status would.
  */
-async function offContractProxy(target: Sandbox): Promise<{ url: string; close: () => Promise<void> }> {
+async function rewritingProxy(target: Sandbox, rewrite: Rewrite = (status, body) => ({ status: status === 409 ? 400 : status, body })): Promise<{ url: string; close: () => Promise<void> }> {
   const upstream = new URL(target.url);
   const server: Server = createServer((incoming, outgoing) => {
     const forward = httpRequest(
       { host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
       (answer) => {
-        outgoing.writeHead(answer.statusCode === 409 ? 400 : (answer.statusCode ?? 502), answer.headers);
-        answer.pipe(outgoing);
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            parsed = undefined;
+          }
+          const rewritten = rewrite(answer.statusCode ?? 502, parsed);
+          const body = parsed === undefined ? text : JSON.stringify(rewritten.body);
+          const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
+          outgoing.writeHead(rewritten.status, headers).end(body);
+        });
       },
     );
     incoming.pipe(forward);
@@ -116,7 +135,7 @@ describe('the conformance suite against the sandbox', () => {
   });
 
   test('fails against a deployment that turns a 409 into a 400, naming the case, the expectation and the answer', async () => {
-    const proxy = await offContractProxy(sandbox);
+    const proxy = await rewritingProxy(sandbox);
     try {
       const report = await runConformance({
         contract: sandbox.contract,
@@ -130,8 +149,7 @@ describe('the conformance suite against the sandbox', () => {
       assert.ok(failed.length > 0);
       assert.ok(failed.every((result) => result.case.outcome === 'refused'), 'only the refusals fail');
       const details = mismatchDetails(report, sandbox.apiKey).join('\n');
-      assert.match(details, /✖ pause_subscription from trial/);
-      assert.match(details, /expected status 409, got 400/);
+      assert.match(details, /^✖ \d+ cases: expected status 409, got 400\n {4}e\.g\. {6}\S+ .*from /m);
       assert.match(details, /`data\.status` is 409, not the HTTP status 400|against #\/components\/schemas\/BadRequestError/);
       assert.doesNotMatch(details, new RegExp(sandbox.apiKey), 'the key is never printed');
       const xml = junitXml(report, sandbox.apiKey);
@@ -142,7 +160,7 @@ describe('the conformance suite against the sandbox', () => {
   });
 
   test('from the command line: exit 1, the case named, and a JUnit file', async () => {
-    const proxy = await offContractProxy(sandbox);
+    const proxy = await rewritingProxy(sandbox);
     const junit = path.join(workDirectory, 'report.xml');
     try {
       const ids = sandbox.subscriptions().flatMap((subscription) => ['--subscription', String(subscription.id)]);
@@ -159,12 +177,229 @@ describe('the conformance suite against the sandbox', () => {
         output += chunk.toString();
       });
       const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
-      assert.equal(code, 1, output);
-      assert.match(output, /✖ .+ from .+\n {4}request: {2}POST http:\/\/127\.0\.0\.1:\d+\/wp-json\/service\/v1\/action .*"<API_KEY>"/);
+      assert.equal(code, exitCodes.mismatch, output);
+      assert.match(output, /✖ \d+ cases: .+\n {4}e\.g\. +.+ from .+\n {4}request: {2}POST http:\/\/127\.0\.0\.1:\d+\/wp-json\/service\/v1\/action .*"<API_KEY>"/);
       assert.match(output, /The deployment does not answer as the document says/);
       assert.match(readFileSync(junit, 'utf8'), /<failure message="expected status 409, got 400"/);
     } finally {
       await proxy.close();
+    }
+  });
+});
+
+/** Runs `npm run conformance` as a user would, and returns its exit code and everything it printed. */
+async function runCommand(args: string[]): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [path.join(projectDirectory, 'scripts/conformance.ts'), ...args, '--junit', path.join(workDirectory, 'cli.xml')], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, output };
+}
+
+const allSubscriptions = (target: Sandbox) => target.subscriptions().flatMap((subscription) => ['--subscription', String(subscription.id)]);
+
+async function runThrough(url: string, target: Sandbox = sandbox) {
+  return runConformance({
+    contract: target.contract,
+    baseUrl: url,
+    apiKey: target.apiKey,
+    subscriptions: target.subscriptions().map((subscription) => subscription.id),
+    imitatesHost: true,
+    throttleHeader,
+  });
+}
+
+describe('strict on what the document names, tolerant of what it does not', () => {
+  test('a member the document does not name, anywhere and in answers of every status, is a note, never a failure', async () => {
+    const own = await startSandbox({ port: 0, seed: conformanceSeed(sandbox.contract) });
+    const proxy = await rewritingProxy(own, (status, body) => {
+      if (!isRecord(body)) return { status, body };
+      const data = isRecord(body.data) ? { ...body.data, details: { field: { code: 'rest_invalid_type', message: 'm', data: null } } } : undefined;
+      return { status, body: { ...body, conformance_extra: 1, ...(data === undefined ? {} : { data }) } };
+    });
+    try {
+      const report = await runThrough(proxy.url, own);
+      assert.deepEqual(mismatchDetails(report, own.apiKey), []);
+      assert.equal(exitCodeOf(report, false), exitCodes.passed);
+      const notes = noteDetails(report, own.apiKey).filter((line) => line.startsWith('ℹ'));
+      for (const answer of own.contract.model.responses.filter((response) => response.body !== undefined && response.status !== '500')) {
+        assert.ok(
+          report.results.some((result) => result.exchange?.answer?.status === Number(answer.status) && result.notes.length > 0),
+          `a note in a ${answer.status} answer`,
+        );
+      }
+      assert.ok(notes.some((line) => /^ℹ \d+ cases: `data` has a member the document does not name: `details` \(rest_invalid_param\)$/.test(line)), notes.join('\n'));
+      assert.ok(notes.some((line) => /the body has a member the document does not name: `conformance_extra` \(200\)/.test(line)));
+      assert.equal(new Set(notes).size, notes.length, 'each kind of note once');
+    } finally {
+      await proxy.close();
+      await own.close();
+    }
+  });
+
+  test('a single extra member in the success body prints a few lines, not one per case', async () => {
+    const own = await startSandbox({ port: 0, seed: conformanceSeed(sandbox.contract) });
+    const proxy = await rewritingProxy(own, (status, body) => ({ status, body: status === 200 && isRecord(body) ? { ...body, service_version: '1.2.0' } : body }));
+    try {
+      const report = await runThrough(proxy.url, own);
+      assert.deepEqual(mismatchDetails(report, own.apiKey), []);
+      const notes = noteDetails(report, own.apiKey);
+      assert.ok(notes.length <= 6, notes.join('\n'));
+      assert.match(notes[0] ?? '', /^ℹ \d+ cases: the body has a member the document does not name: `service_version` \(200\)$/);
+    } finally {
+      await proxy.close();
+      await own.close();
+    }
+  });
+
+  test('a missing or wrongly typed named member fails, in answers of every status', async () => {
+    const own = await startSandbox({ port: 0, seed: conformanceSeed(sandbox.contract) });
+    const { result, errors } = own.contract;
+    const proxy = await rewritingProxy(own, (status, body) => {
+      if (!isRecord(body)) return { status, body };
+      if (status === 200) {
+        const { [result.changed]: _changed, ...rest } = body;
+        return { status, body: rest };
+      }
+      const data = isRecord(body.data) ? { ...body.data, [errors.statusMember]: String(status) } : body.data;
+      return { status, body: { ...body, data } };
+    });
+    try {
+      const report = await runThrough(proxy.url, own);
+      const failed = report.results.filter((caseResult) => caseResult.status === 'failed');
+      for (const answer of own.contract.model.responses.filter((response) => response.body !== undefined && response.status !== '500')) {
+        assert.ok(failed.some((caseResult) => caseResult.exchange?.answer?.status === Number(answer.status)), `a failure in a ${answer.status} answer`);
+      }
+      const details = mismatchDetails(report, own.apiKey);
+      assert.ok(details.some((line) => line.includes(`must have required property '${result.changed}'`)), details.join('\n'));
+      assert.ok(details.some((line) => /`data\.status` must be integer/.test(line)));
+      assert.equal(exitCodeOf(report, true), exitCodes.mismatch);
+    } finally {
+      await proxy.close();
+      await own.close();
+    }
+  });
+
+  test('the members a schema does not name are found at any depth, and a map names all its keys', () => {
+    const bad = sandbox.contract.response(400)?.body?.pointer ?? '';
+    const found = unnamedMembers(sandbox.contract.document, { $ref: bad }, {
+      code: 'rest_invalid_param',
+      message: 'Invalid parameter(s): note',
+      data: { status: 400, params: { note: 'too long', other: 'x' }, details: { note: {} } },
+      extra: true,
+    });
+    assert.deepEqual(found, [
+      { parent: 'data', name: 'details' },
+      { parent: '', name: 'extra' },
+    ]);
+  });
+});
+
+describe('mismatches grouped by kind', () => {
+  test('each kind once, with a count and one example in full', async () => {
+    const proxy = await rewritingProxy(sandbox);
+    const own = await startSandbox({ port: 0, seed: conformanceSeed(sandbox.contract) });
+    const ownProxy = await rewritingProxy(own);
+    try {
+      const report = await runThrough(ownProxy.url, own);
+      const failed = report.results.filter((result) => result.status === 'failed');
+      const lines = mismatchDetails(report, own.apiKey);
+      const heads = lines.filter((line) => line.startsWith('✖'));
+      assert.equal(new Set(heads).size, heads.length, 'one line per kind');
+      assert.ok(heads.length < failed.length, `${heads.length} kinds for ${failed.length} failed cases`);
+      assert.ok(heads.includes(`✖ ${failed.length} cases: expected status 409, got 400`), heads.join('\n'));
+      assert.equal(lines.filter((line) => line.startsWith('    request:')).length, heads.length, 'one example per kind');
+      assert.match(summaryLine(report), /✖ The deployment does not answer as the document says: \d+ passed, \d+ failed, 0 not reached/);
+    } finally {
+      await ownProxy.close();
+      await own.close();
+      await proxy.close();
+    }
+  });
+});
+
+describe('set-up failures, told apart from mismatches before a case is judged', () => {
+  test('3: nothing listens at the address (connection refused)', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const { code, output } = await runCommand(['--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--subscription', '1']);
+    assert.equal(code, exitCodes.cannotConnect, output);
+    assert.match(output, /Cannot connect to 127\.0\.0\.1:\d+: no answer: connection refused \(ECONNREFUSED\)\. Nothing listens/);
+    assert.doesNotMatch(output, /not reached \(|Coverage/);
+  });
+
+  test('4: the host answers with an HTML page, not a WordPress REST API', async () => {
+    const html = createServer((_, response) => response.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>'));
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = html.address() as AddressInfo;
+      const { code, output } = await runCommand(['--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--subscription', '1']);
+      assert.equal(code, exitCodes.notWordPress, output);
+      assert.match(output, /does not answer as a WordPress REST API: .+ answered 404 <!doctype html>/);
+    } finally {
+      html.close();
+    }
+  });
+
+  test('5: the key is refused on a request valid in every other way', async () => {
+    const other = await startSandbox({ port: 0, apiKey: 'another-key' });
+    try {
+      const { code, output } = await runCommand(['--base-url', other.url, '--api-key', 'not-the-key', ...allSubscriptions(other)]);
+      assert.equal(code, exitCodes.keyRefused, output);
+      assert.match(output, /The site refused the API key/);
+      assert.doesNotMatch(output, /not-the-key|another-key/, 'no key is printed');
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('6: a named subscription does not exist', async () => {
+    const { code, output } = await runCommand(['--base-url', sandbox.url, '--api-key', sandbox.apiKey, '--subscription', '1', '--subscription', '999999']);
+    assert.equal(code, exitCodes.unknownSubscription, output);
+    assert.match(output, /The site has no subscription 999999: it answered 404 service_subscription_not_found \(the other named subscriptions exist\)/);
+  });
+});
+
+describe('coverage', () => {
+  test('announces what it needs, and exits 7 on cases not reached unless --allow-unreached', async () => {
+    const seeded = await startSandbox({ port: 0 });
+    try {
+      const first = await runCommand(['--base-url', seeded.url, '--api-key', seeded.apiKey, ...allSubscriptions(seeded)]);
+      assert.equal(first.code, exitCodes.unreached, first.output);
+      assert.match(first.output, /^The lifecycle cases need \d+ subscriptions: .+ With the named subscriptions, \d+ cases cannot be reached/m);
+      assert.match(first.output, /^subscription \d+: ended expired/m);
+      const second = await runCommand(['--base-url', seeded.url, '--api-key', seeded.apiKey, ...allSubscriptions(seeded), '--allow-unreached']);
+      assert.equal(second.code, exitCodes.passed, second.output);
+      assert.ok(seeded.subscriptions().some((subscription) => !seeded.contract.model.lifecycle.finalStates.includes(subscription.status)), 'never all final');
+    } finally {
+      await seeded.close();
+    }
+  });
+
+  test('two runs in a row on one sandbox, with the same named subscriptions, both reach every case', async () => {
+    const twice = await startSandbox({ port: 0, seed: conformanceSeed(sandbox.contract, 2) });
+    try {
+      for (const run of [1, 2]) {
+        const report = await runThrough(twice.url, twice);
+        assert.deepEqual(mismatchDetails(report, twice.apiKey), [], `run ${run}`);
+        assert.deepEqual(
+          report.results.filter(isUnreached).map((result) => result.case.name),
+          [],
+          `run ${run} reaches every case`,
+        );
+        assert.equal(report.forecast?.unreachable.size, 0, `run ${run}: the forecast agrees`);
+      }
+    } finally {
+      await twice.close();
     }
   });
 });

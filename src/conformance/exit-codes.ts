@@ -1,0 +1,41 @@
+import type { ConformanceReport, SetupFailureKind } from './runner.ts';
+import { isUnreached } from './runner.ts';
+
+/**
+ * The exit codes of `npm run conformance`. A set-up that cannot work gets a code of its own, found
+ * before a single case is judged, so that CI tells "the install is wrong" (1) from "the run was
+ * pointed at the wrong place" (3 to 6) and from "the run was incomplete" (7).
+ */
+export const exitCodes = {
+  /** Every case answered as the document says, and every case was reached. */
+  passed: 0,
+  /** At least one answer is not what the document says. */
+  mismatch: 1,
+  /** Options the command does not understand. */
+  usage: 2,
+  /** No connection: refused, a name that does not resolve, a time-out, a TLS error. */
+  cannotConnect: 3,
+  /** The host answers, but not as a WordPress REST API with the endpoint's route. */
+  notWordPress: 4,
+  /** The key is refused on a request that is otherwise valid. */
+  keyRefused: 5,
+  /** A named subscription does not exist on the site. */
+  unknownSubscription: 6,
+  /** Every case reached passed, but some were not reached (unless `--allow-unreached`). */
+  unreached: 7,
+} as const;
+
+const setupExitCodes: Record<SetupFailureKind, number> = {
+  'cannot-connect': exitCodes.cannotConnect,
+  'not-wordpress': exitCodes.notWordPress,
+  'key-refused': exitCodes.keyRefused,
+  'unknown-subscription': exitCodes.unknownSubscription,
+};
+
+/** The exit code a report calls for: a set-up failure first, then mismatches, then cases not reached. */
+export function exitCodeOf(report: ConformanceReport, allowUnreached: boolean): number {
+  if (report.setup !== undefined) return setupExitCodes[report.setup.kind];
+  if (report.fatal.length > 0 || report.results.some((result) => result.status === 'failed')) return exitCodes.mismatch;
+  if (!allowUnreached && report.results.some(isUnreached)) return exitCodes.unreached;
+  return exitCodes.passed;
+}
