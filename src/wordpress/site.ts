@@ -3,6 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chownSync, existsSync, globSync, mkdirSync, openSync, closeSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { neededSubscriptions } from '../conformance/own-sandbox.ts';
 import type { ExecutableContract } from '../lib/executable-contract.ts';
 import { loadGatedContract } from '../sandbox/contract-gate.ts';
 import { readSeedFile } from '../sandbox/seed.ts';
@@ -404,11 +405,15 @@ function siteCli(paths: Paths, port: number, request: Record<string, unknown>): 
   }
 }
 
-/** With no seed file: `subscriptionsPerStatus` subscriptions in every status, numbered from 1 status by status. */
+/**
+ * With no seed file: in every status, as many subscriptions as one run of the conformance suite
+ * needs there, and at least `subscriptionsPerStatus`, numbered from 1 status by status, so that
+ * `npm run conformance` against a fresh site reaches every case.
+ */
 export function defaultWordPressSeed(contract: ExecutableContract): Subscription[] {
-  return contract.model.lifecycle.states.flatMap((status, index) =>
-    Array.from({ length: subscriptionsPerStatus }, (_, copy) => ({ id: index * subscriptionsPerStatus + copy + 1, status })),
-  );
+  const needed = neededSubscriptions(contract);
+  const statuses = contract.model.lifecycle.states.flatMap((status) => Array.from({ length: Math.max(subscriptionsPerStatus, needed.get(status) ?? 0) }, () => status));
+  return statuses.map((status, index) => ({ id: index + 1, status }));
 }
 
 async function runningState(paths: Paths): Promise<WordPressState | undefined> {

@@ -221,7 +221,7 @@ describe('strict on what the document names, tolerant of what it does not', () =
     const own = await startSandbox({ port: 0, seed: conformanceSeed(sandbox.contract) });
     const proxy = await rewritingProxy(own, (status, body) => {
       if (!isRecord(body)) return { status, body };
-      const data = isRecord(body.data) ? { ...body.data, details: { field: { code: 'rest_invalid_type', message: 'm', data: null } } } : undefined;
+      const data = isRecord(body.data) ? { ...body.data, wordpress_extra: { field: { code: 'rest_invalid_type', message: 'm', data: null } } } : undefined;
       return { status, body: { ...body, conformance_extra: 1, ...(data === undefined ? {} : { data }) } };
     });
     try {
@@ -235,7 +235,7 @@ describe('strict on what the document names, tolerant of what it does not', () =
           `a note in a ${answer.status} answer`,
         );
       }
-      assert.ok(notes.some((line) => /^ℹ \d+ cases: `data` has a member the document does not name: `details` \(rest_invalid_param\)$/.test(line)), notes.join('\n'));
+      assert.ok(notes.some((line) => /^ℹ \d+ cases: `data` has a member the document does not name: `wordpress_extra` \(rest_invalid_param\)$/.test(line)), notes.join('\n'));
       assert.ok(notes.some((line) => /the body has a member the document does not name: `conformance_extra` \(200\)/.test(line)));
       assert.equal(new Set(notes).size, notes.length, 'each kind of note once');
     } finally {
@@ -292,11 +292,11 @@ describe('strict on what the document names, tolerant of what it does not', () =
     const found = unnamedMembers(sandbox.contract.document, { $ref: bad }, {
       code: 'rest_invalid_param',
       message: 'Invalid parameter(s): note',
-      data: { status: 400, params: { note: 'too long', other: 'x' }, details: { note: {} } },
+      data: { status: 400, params: { note: 'too long', other: 'x' }, details: { note: { code: 'rest_too_long', message: 'm' } }, wordpress_extra: {} },
       extra: true,
     });
     assert.deepEqual(found, [
-      { parent: 'data', name: 'details' },
+      { parent: 'data', name: 'wordpress_extra' },
       { parent: '', name: 'extra' },
     ]);
   });
