@@ -1,5 +1,4 @@
-import type { ContractValidator } from '../lib/contract-validator.ts';
-import { createContractValidator, describeSchemaErrors } from '../lib/contract-validator.ts';
+import { describeSchemaErrors } from '../lib/contract-validator.ts';
 import { isRecord } from '../lib/document.ts';
 import type { ExecutableContract } from '../lib/executable-contract.ts';
 import { jsonMediaType } from '../lib/request-body.ts';
@@ -25,18 +24,6 @@ export interface DocumentCheck {
   problems: string[];
   /** Members the document does not name, which clients must tolerate: reported, never a failure. */
   notes: string[];
-}
-
-/** Answers are held to the schemas as published (open), per contract. */
-const publishedValidators = new WeakMap<ExecutableContract, ContractValidator>();
-
-function publishedValidator(contract: ExecutableContract): ContractValidator {
-  let validator = publishedValidators.get(contract);
-  if (validator === undefined) {
-    validator = createContractValidator(contract.document, 'published');
-    publishedValidators.set(contract, validator);
-  }
-  return validator;
 }
 
 /**
@@ -72,7 +59,7 @@ export function reviewAnswer(contract: ExecutableContract, answer: ReceivedAnswe
   } catch {
     return { problems: [...problems, `the body is not JSON: ${JSON.stringify(answer.body.slice(0, 120))}`], notes: [] };
   }
-  const validate = publishedValidator(contract).schemaAt(response.body.pointer);
+  const validate = contract.schemas.schemaAt(response.body.pointer);
   if (!validate(body)) {
     problems.push(...describeSchemaErrors(validate.errors ?? []).map((problem) => `against ${response.body?.pointer ?? 'the schema'}: ${problem}`));
   }

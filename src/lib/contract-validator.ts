@@ -16,17 +16,9 @@ export interface ContractValidator {
 const componentsId = 'https://contract.invalid/components.json';
 const componentsPrefix = '#/components/schemas/';
 
-/**
- * How answers are held to the document. `published` is the document as written: open to members
- * a later v1 adds. `strict` reads it as "exactly what the document names today": every object
- * with named members refuses any other member, and an extensible enum (`x-extensible-enum`) is
- * read as closed. The sandbox answers and the conformance suite checks in strict mode, so a
- * deployment that adds or misspells a member is caught even though clients must tolerate one.
- */
-export type ValidationMode = 'published' | 'strict';
-
-function rewrite(value: unknown, mode: ValidationMode): unknown {
-  if (Array.isArray(value)) return value.map((item) => rewrite(item, mode));
+/** Points every `$ref` to a component at the copy of the components Ajv holds. */
+function rewrite(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map((item) => rewrite(item));
   if (!isRecord(value)) return value;
   const result: Record<string, unknown> = {};
   for (const [key, member] of Object.entries(value)) {
@@ -34,27 +26,20 @@ function rewrite(value: unknown, mode: ValidationMode): unknown {
       result[key] = `${componentsId}#/$defs/${member.slice(componentsPrefix.length)}`;
     } else if (key === 'properties' && isRecord(member)) {
       // Property names are not schemas: only their values are rewritten.
-      result[key] = Object.fromEntries(Object.entries(member).map(([name, schema]) => [name, rewrite(schema, mode)]));
+      result[key] = Object.fromEntries(Object.entries(member).map(([name, schema]) => [name, rewrite(schema)]));
     } else {
-      result[key] = rewrite(member, mode);
+      result[key] = rewrite(member);
     }
-  }
-  if (mode === 'strict') {
-    if (isRecord(result.properties) && result.additionalProperties === undefined && result.unevaluatedProperties === undefined) {
-      result.additionalProperties = false;
-    }
-    const extensible = result['x-extensible-enum'];
-    if (Array.isArray(extensible) && result.enum === undefined) result.enum = extensible;
   }
   return result;
 }
 
 /** Compiles the document's schemas with Ajv's JSON Schema 2020-12 dialect, as OpenAPI 3.1 asks. */
-export function createContractValidator(document: OpenApiDocument, mode: ValidationMode = 'published'): ContractValidator {
+export function createContractValidator(document: OpenApiDocument): ContractValidator {
   // OpenAPI adds keywords (discriminator, example, x-*) that strict JSON Schema would refuse.
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   addFormats(ajv);
-  ajv.addSchema({ $id: componentsId, $defs: rewrite(document.components?.schemas ?? {}, mode) });
+  ajv.addSchema({ $id: componentsId, $defs: rewrite(document.components?.schemas ?? {}) });
   const compiled = new Map<string, ValidateFunction>();
   return {
     schemaAt(pointer) {
@@ -66,7 +51,7 @@ export function createContractValidator(document: OpenApiDocument, mode: Validat
         } else {
           const node = resolvePointer(document, pointer);
           if (!isRecord(node)) throw contractError(pointer, 'is expected to be a schema object');
-          validate = ajv.compile(rewrite(node, mode) as object);
+          validate = ajv.compile(rewrite(node) as object);
         }
         compiled.set(pointer, validate);
       }

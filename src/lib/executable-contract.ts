@@ -11,8 +11,7 @@ import { readResultShape, readServiceErrors } from './response-shapes.ts';
 
 /**
  * Everything a program needs to serve or to check the endpoint, read from one bundled document:
- * the reference model, which member of each body is which, and validators of requests (as
- * published) and of answers (strict: only the members the document names today).
+ * the reference model, which member of each body is which, and a validator of its schemas.
  */
 export interface ExecutableContract {
   document: OpenApiDocument;
@@ -24,10 +23,11 @@ export interface ExecutableContract {
   retryAfterHeader: string;
   /** The action with this identifier, if the document has one. */
   action(identifier: string): Action | undefined;
-  /** Validates requests against each action's schema, as published. */
-  requests: ContractValidator;
-  /** Validates answers in strict mode (see `ValidationMode`). */
-  strictAnswers: ContractValidator;
+  /**
+   * Validates a value against any schema of the document, as published: requests strict where the
+   * document closes them, answers open to members a later release adds.
+   */
+  schemas: ContractValidator;
   /** The response the document gives for a status, or undefined if it gives none. */
   response(status: number | string): ResponseRow | undefined;
 }
@@ -44,8 +44,7 @@ export function readExecutableContract(document: OpenApiDocument): ExecutableCon
     throttled,
     retryAfterHeader,
     action: (identifier) => byIdentifier.get(identifier),
-    requests: createContractValidator(document, 'published'),
-    strictAnswers: createContractValidator(document, 'strict'),
+    schemas: createContractValidator(document),
     response: (status) => model.responses.find((response) => response.status === String(status)),
   };
 }

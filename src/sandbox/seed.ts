@@ -31,7 +31,7 @@ export function checkSeed(contract: ExecutableContract, value: unknown, source: 
   if (!Array.isArray(value)) throw new SeedError(source, [`expected a JSON array such as ${seedShape}`]);
   const { states } = contract.model.lifecycle;
   const subjectField = contract.model.envelope.sharedFields.find((field) => field.name === contract.model.envelope.subject);
-  const validId = subjectField === undefined ? undefined : contract.requests.schemaAt(subjectField.pointer);
+  const validId = subjectField === undefined ? undefined : contract.schemas.schemaAt(subjectField.pointer);
   const problems: string[] = [];
   const seen = new Set<number>();
   const subscriptions: Subscription[] = [];
