@@ -1,129 +1,15 @@
 /**
- * `npm run conformance`: checks a deployment of the endpoint against the document.
+ * `npm run conformance`: checks a deployment of the endpoint against the document, once the
+ * contract gate passes. Options and exit codes: `src/contract-tools/conformance-command.ts`.
  *
  *   npm run conformance -- --base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE]
  *   npm run conformance                      (against a sandbox of its own)
- *
- * `--base-url` is the site's base URL: its origin, with the path of a subdirectory install. Only the
- * named subscriptions are changed. Exits 0 when every case answers as documented, 1 on any
- * mismatch (each named with its request, what the document expects and what came back), 2 on
- * wrong options.
  */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { startOwnSandbox } from '../src/conformance/own-sandbox.ts';
-import { coverageMatrix, junitXml, mismatchDetails, notReachedHint, summaryLine } from '../src/conformance/report.ts';
-import { runConformance } from '../src/conformance/runner.ts';
-import { ContractRefused, loadGatedContract } from '../src/sandbox/contract-gate.ts';
-import { throttleHeader } from '../src/sandbox/host.ts';
-import type { Sandbox } from '../src/sandbox/server.ts';
+import { runConformanceCommand } from '../src/contract-tools/conformance-command.ts';
+import { gatedProjectContract } from '../src/contract-tools/project-contract.ts';
 
-const usage =
-  'Usage: npm run conformance -- --base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE]\n' +
-  '       npm run conformance [-- --junit FILE]   (starts a sandbox of its own)';
-const defaultJunit = 'conformance-report.xml';
-const projectDirectory = path.resolve(import.meta.dirname, '..');
-
-async function main(): Promise<number> {
-  let values: { 'base-url'?: string; 'api-key'?: string; subscription?: string[]; junit?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      options: {
-        'base-url': { type: 'string' },
-        'api-key': { type: 'string' },
-        subscription: { type: 'string', multiple: true },
-        junit: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (values.help === true) {
-    console.log(usage);
-    return 0;
-  }
-  const baseUrl = values['base-url'];
-  const ids = (values.subscription ?? []).map(Number);
-  if (baseUrl !== undefined) {
-    try {
-      const parsed = new URL(baseUrl);
-      if (!/^https?:$/.test(parsed.protocol)) throw new Error('not http');
-    } catch {
-      console.error(`--base-url must be an http or https URL such as https://shop.example, not "${baseUrl}".\n${usage}`);
-      return 2;
-    }
-    if (values['api-key'] === undefined || values['api-key'] === '' || ids.length === 0) {
-      console.error(`Against a site, --api-key and at least one --subscription are needed: the suite changes only the subscriptions you name.\n${usage}`);
-      return 2;
-    }
-  } else if (ids.length > 0) {
-    console.error(`--subscription needs --base-url: without it the suite starts a sandbox with subscriptions of its own.\n${usage}`);
-    return 2;
-  }
-  const badId = (values.subscription ?? []).find((id) => !/^[1-9]\d*$/.test(id));
-  if (badId !== undefined) {
-    console.error(`--subscription takes a subscription ID, a whole number of at least 1, not "${badId}".`);
-    return 2;
-  }
-
-  let contract;
-  try {
-    contract = await loadGatedContract(projectDirectory);
-  } catch (error) {
-    if (error instanceof ContractRefused) {
-      console.error(error.message);
-      return 1;
-    }
-    throw error;
-  }
-
-  let sandbox: Sandbox | undefined;
-  if (baseUrl === undefined) {
-    sandbox = await startOwnSandbox(values['api-key'], () => Promise.resolve(contract));
-    console.log(`No --base-url: started a sandbox at ${sandbox.url} with ${sandbox.subscriptions().length} subscriptions of its own.`);
-  }
-  try {
-    const target = sandbox?.url ?? baseUrl ?? '';
-    const apiKey = sandbox?.apiKey ?? values['api-key'] ?? '';
-    console.log(`Checking ${contract.model.endpoint.method} ${target}${contract.model.endpoint.urlPath} against the document (version ${contract.model.documentVersion}).`);
-    const report = await runConformance({
-      contract,
-      baseUrl: target,
-      apiKey,
-      subscriptions: sandbox?.subscriptions().map((subscription) => subscription.id) ?? ids,
-      imitatesHost: sandbox !== undefined,
-      throttleHeader,
-      log: baseUrl === undefined ? undefined : (line) => console.log(line),
-    });
-    console.log('');
-    for (const line of coverageMatrix(contract, report)) console.log(line);
-    console.log('');
-    for (const line of report.fatal) console.log(`✖ ${line}`);
-    for (const line of mismatchDetails(report, apiKey)) console.log(line);
-    if (baseUrl !== undefined) {
-      for (const subscription of report.subscriptions) {
-        const where =
-          subscription.before === undefined
-            ? 'its status could not be read; it was not used'
-            : subscription.restored
-              ? `${subscription.before}, as before`
-              : `left ${subscription.after ?? 'in an unknown status'} (was ${subscription.before}; the moves cannot lead back)`;
-        console.log(`subscription ${subscription.id}: ${where}`);
-      }
-    }
-    const hint = notReachedHint(report);
-    if (hint !== undefined) console.log(hint);
-    const junit = path.resolve(values.junit ?? defaultJunit);
-    writeFileSync(junit, junitXml(report, apiKey));
-    console.log(summaryLine(report));
-    console.log(`JUnit report: ${path.relative(process.cwd(), junit) || junit}`);
-    return report.fatal.length > 0 || report.results.some((result) => result.status === 'failed') ? 1 : 0;
-  } finally {
-    await sandbox?.close();
-  }
-}
-
-process.exitCode = await main();
+process.exitCode = await runConformanceCommand(process.argv.slice(2), {
+  invocation: 'npm run conformance --',
+  contract: gatedProjectContract(path.resolve(import.meta.dirname, '..')),
+});
