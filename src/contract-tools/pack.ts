@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, stop as stopEsbuild, type Plugin } from 'esbuild';
 import { loadGatedContract } from '../lib/gated-contract.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
 import { toolsPackageManifest, toolsReadme } from './package-files.ts';
@@ -67,6 +67,8 @@ export async function packContractTools(options: PackOptions): Promise<PackedToo
       banner: { js: "#!/usr/bin/env node\nimport { createRequire as createRequireOfBundle } from 'node:module';\nconst require = createRequireOfBundle(import.meta.url);" },
       logLevel: 'warning',
     });
+    // esbuild's service process would otherwise keep the caller (a test) alive.
+    await stopEsbuild();
     chmodSync(binPath, 0o755);
     writeFileSync(path.join(packageDirectory, 'package.json'), `${JSON.stringify(toolsPackageManifest(contractVersion), null, 2)}\n`);
     writeFileSync(path.join(packageDirectory, 'README.md'), toolsReadme(contractVersion));
