@@ -35,6 +35,7 @@ export async function startOwnSandbox(apiKey: string | undefined, contractOf: ()
       port: 0,
       db: path.join(directory, 'sandbox.sqlite'),
       seed: conformanceSeed(contract),
+      contract,
       ...(apiKey === undefined ? {} : { apiKey }),
     });
     return {

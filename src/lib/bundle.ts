@@ -17,7 +17,13 @@ export interface BundledContract {
   document: unknown;
 }
 
-const redoclyCli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+// Resolved when first needed, so a program that only reads a bundled document (the published
+// contract tools) runs where Redocly is not installed.
+let redoclyCli: string | undefined;
+function redoclyCliPath(): string {
+  redoclyCli ??= createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+  return redoclyCli;
+}
 
 /**
  * How to start the real Redocly CLI on this project's `redocly.yaml`: with the project's own
@@ -26,7 +32,7 @@ const redoclyCli = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.
 export function redoclyInvocation(args: string[], projectDirectory = process.cwd()) {
   return {
     file: process.execPath,
-    args: [redoclyCli, ...args],
+    args: [redoclyCliPath(), ...args],
     options: {
       cwd: projectDirectory,
       env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_NOTIFICATIONS: 'true' },

@@ -6,7 +6,6 @@ import type { ExecutableContract } from '../lib/executable-contract.ts';
 import type { Answer } from './answer.ts';
 import { errorAnswer } from './answer.ts';
 import { applyAction } from './apply.ts';
-import { loadGatedContract } from './contract-gate.ts';
 import { bodyLimitBytes, hostErrorHeader, imitateHost, payloadTooLarge, throttleHeader } from './host.ts';
 import { matchRoute, methodsOf } from './route.ts';
 import type { RouteArgument } from './route-arguments.ts';
@@ -32,8 +31,13 @@ export interface SandboxOptions {
   db?: string;
   /** Serve the endpoint under this path, as a WordPress site installed in a subdirectory (`/shop`). */
   basePath?: string;
-  /** The project whose contract to serve. Default: this repository. */
+  /** The project whose contract to serve, after the gate. Default: this repository. */
   projectDirectory?: string;
+  /**
+   * The contract to serve, read from a bundled document that already passed the gate
+   * (`readExecutableContract`); `projectDirectory` is then not read and the gate does not run.
+   */
+  contract?: ExecutableContract;
   /** Receives one line per request; silent by default. */
   log?: (line: string) => void;
   /** Receives what went wrong when a request fails inside the sandbox (the client gets the 500). Default: standard error. */
@@ -168,13 +172,18 @@ function normaliseBasePath(basePath: string | undefined): string {
   return `/${basePath.replace(/^\/+|\/+$/g, '')}`;
 }
 
+async function gatedProjectContract(projectDirectory: string | undefined): Promise<ExecutableContract> {
+  // Imported only here, so that a program serving a bundled document never loads the gate (and Redocly).
+  const { loadGatedContract } = await import('./contract-gate.ts');
+  return loadGatedContract(path.resolve(projectDirectory ?? path.join(import.meta.dirname, '../..')));
+}
+
 /**
- * Starts the sandbox: runs the contract gate (and refuses a contract that fails it), opens the
+ * Starts the sandbox: runs the contract gate unless given a contract (and refuses a contract that fails it), opens the
  * database, adds the seed, and serves the endpoint over HTTP until `close()`.
  */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const projectDirectory = path.resolve(options.projectDirectory ?? path.join(import.meta.dirname, '../..'));
-  const contract = await loadGatedContract(projectDirectory);
+  const contract = options.contract ?? (await gatedProjectContract(options.projectDirectory));
   const apiKey = options.apiKey ?? defaultApiKey;
   if (apiKey === '') throw new Error('The API key must not be empty.');
   const basePath = normaliseBasePath(options.basePath);

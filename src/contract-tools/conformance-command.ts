@@ -1,0 +1,176 @@
+/**
+ * The conformance command, as `npm run conformance` and the published package's `conformance` run it:
+ *
+ *   --base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached]
+ *   [--junit FILE]                           (against a sandbox of its own)
+ *
+ * `--base-url` is the site's base URL: its origin, with the path of a subdirectory install. Only the
+ * named subscriptions are changed; `--subscription` also takes a range (`1-30`) or a list (`4,7,9`).
+ * Exit codes (`src/conformance/exit-codes.ts`):
+ *   0  every case reached, and every answer as the document says
+ *   1  a mismatch: an answer off the document (each kind printed once, with a count and an example),
+ *      or a contract that cannot be used
+ *   2  wrong options
+ *   3  cannot connect (connection refused, a name that does not resolve, a time-out, a TLS error)
+ *   4  the host answers, but not as a WordPress REST API with the endpoint (an HTML page, no route)
+ *   5  the key is refused on a request that is otherwise valid
+ *   6  a named subscription does not exist on the site
+ *   7  every case reached passed, but some were not reached (0 instead with --allow-unreached)
+ * Codes 3 to 6 are found before a single case is judged.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { exitCodeOf, exitCodes } from '../conformance/exit-codes.ts';
+import { startOwnSandbox } from '../conformance/own-sandbox.ts';
+import { coverageMatrix, junitXml, mismatchDetails, noteDetails, notReachedHint, summaryLine } from '../conformance/report.ts';
+import { forecastLine, runConformance } from '../conformance/runner.ts';
+import { throttleHeader } from '../sandbox/host.ts';
+import type { Sandbox } from '../sandbox/server.ts';
+import type { CommandContext } from './command.ts';
+import { ContractUnavailable } from './contract-source.ts';
+
+export const conformanceOptionsSynopsis = '--base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached]';
+const defaultJunit = 'conformance-report.xml';
+const exitCodeSummary =
+  'Exit codes: 0 every case reached and passed; 1 a mismatch; 2 wrong options; 3 cannot connect;\n' +
+  '            4 not a WordPress REST API with the endpoint; 5 the key is refused; 6 a named subscription\n' +
+  '            does not exist; 7 cases not reached (0 instead with --allow-unreached).';
+
+/** `--subscription` values: an ID, a range `first-last`, or several of them separated by commas. */
+export function subscriptionIds(values: readonly string[]): { ids: number[] } | { wrong: string } {
+  const ids: number[] = [];
+  for (const part of values.flatMap((value) => value.split(','))) {
+    const item = part.trim();
+    const range = /^([1-9]\d*)-([1-9]\d*)$/.exec(item);
+    if (range !== null) {
+      const first = Number(range[1]);
+      const last = Number(range[2]);
+      if (last < first || last - first >= 10_000) return { wrong: item };
+      for (let id = first; id <= last; id += 1) ids.push(id);
+    } else if (/^[1-9]\d*$/.test(item)) {
+      ids.push(Number(item));
+    } else {
+      return { wrong: item };
+    }
+  }
+  return { ids: [...new Set(ids)] };
+}
+
+export async function runConformanceCommand(args: readonly string[], context: CommandContext): Promise<number> {
+  const usage =
+    `Usage: ${context.invocation} ${conformanceOptionsSynopsis}\n` +
+    `       ${context.invocation} [--junit FILE]   (starts a sandbox of its own)\n` +
+    exitCodeSummary;
+  let values: { 'base-url'?: string; 'api-key'?: string; subscription?: string[]; junit?: string; 'allow-unreached'?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        'base-url': { type: 'string' },
+        'api-key': { type: 'string' },
+        subscription: { type: 'string', multiple: true },
+        junit: { type: 'string' },
+        'allow-unreached': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    return exitCodes.usage;
+  }
+  if (values.help === true) {
+    console.log(usage);
+    return exitCodes.passed;
+  }
+  const named = subscriptionIds(values.subscription ?? []);
+  if ('wrong' in named) {
+    console.error(`--subscription takes a subscription ID (a whole number of at least 1), a range such as 1-30, or a list such as 4,7,9; not "${named.wrong}".`);
+    return exitCodes.usage;
+  }
+  const { ids } = named;
+  const baseUrl = values['base-url'];
+  if (baseUrl !== undefined) {
+    try {
+      const parsed = new URL(baseUrl);
+      if (!/^https?:$/.test(parsed.protocol)) throw new Error('not http');
+    } catch {
+      console.error(`--base-url must be an http or https URL such as https://shop.example, not "${baseUrl}".\n${usage}`);
+      return exitCodes.usage;
+    }
+    if (values['api-key'] === undefined || values['api-key'] === '' || ids.length === 0) {
+      console.error(`Against a site, --api-key and at least one --subscription are needed: the suite changes only the subscriptions you name.\n${usage}`);
+      return exitCodes.usage;
+    }
+  } else if (ids.length > 0) {
+    console.error(`--subscription needs --base-url: without it the suite starts a sandbox with subscriptions of its own.\n${usage}`);
+    return exitCodes.usage;
+  }
+
+  let contract;
+  try {
+    contract = await context.contract();
+  } catch (error) {
+    if (error instanceof ContractUnavailable) {
+      console.error(error.message);
+      return exitCodes.mismatch;
+    }
+    throw error;
+  }
+
+  let sandbox: Sandbox | undefined;
+  if (baseUrl === undefined) {
+    sandbox = await startOwnSandbox(values['api-key'], () => Promise.resolve(contract));
+    console.log(`No --base-url: started a sandbox at ${sandbox.url} with ${sandbox.subscriptions().length} subscriptions of its own.`);
+  }
+  try {
+    const target = sandbox?.url ?? baseUrl ?? '';
+    const apiKey = sandbox?.apiKey ?? values['api-key'] ?? '';
+    console.log(`Checking ${contract.model.endpoint.method} ${target}${contract.model.endpoint.urlPath} against the document (version ${contract.model.documentVersion}).`);
+    const report = await runConformance({
+      contract,
+      baseUrl: target,
+      apiKey,
+      subscriptions: sandbox?.subscriptions().map((subscription) => subscription.id) ?? ids,
+      imitatesHost: sandbox !== undefined,
+      throttleHeader,
+      ...(baseUrl === undefined ? {} : { log: (line: string) => console.log(line) }),
+      onForecast: (forecast) => console.log(forecastLine(forecast)),
+    });
+    const junit = path.resolve(values.junit ?? defaultJunit);
+    writeFileSync(junit, junitXml(report, apiKey));
+    if (report.setup !== undefined) {
+      console.error(`\n✖ ${report.setup.message}`);
+      console.log(summaryLine(report));
+      return exitCodeOf(report, values['allow-unreached'] === true);
+    }
+    console.log('');
+    for (const line of coverageMatrix(contract, report)) console.log(line);
+    console.log('');
+    for (const line of report.fatal) console.log(`✖ ${line}`);
+    for (const line of mismatchDetails(report, apiKey)) console.log(line);
+    const notes = noteDetails(report, apiKey);
+    if (notes.length > 0) {
+      console.log('Notes: members the document does not name. Clients must tolerate them and so does the suite; none is a failure.');
+      for (const line of notes) console.log(line);
+    }
+    for (const subscription of report.subscriptions) {
+      const where =
+        subscription.before === undefined
+          ? 'its status could not be read; it was not used'
+          : subscription.restored
+            ? `${subscription.before}, as before`
+            : `ended ${subscription.after ?? 'in an unknown status'} (was ${subscription.before}; the moves cannot lead back)`;
+      if (baseUrl !== undefined || !subscription.restored) console.log(`subscription ${subscription.id}: ${where}`);
+    }
+    const hint = notReachedHint(report);
+    if (hint !== undefined) console.log(hint);
+    console.log(summaryLine(report));
+    console.log(`JUnit report: ${path.relative(process.cwd(), junit) || junit}`);
+    const code = exitCodeOf(report, values['allow-unreached'] === true);
+    if (code === exitCodes.unreached) console.log(`Exit ${code}: some cases were not reached. Name more subscriptions as said above, or accept it with --allow-unreached.`);
+    return code;
+  } finally {
+    await sandbox?.close();
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * Makes the published package of the contract tools: runs the contract gate, bundles the command
+ * with its dependencies into one ESM file (Node strips no types under node_modules, so the package
+ * ships JavaScript), puts the gated bundle beside it, writes package.json and README.md, and packs
+ * the folder with `npm pack`.
+ */
+import { execFileSync } from 'node:child_process';
+import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build, stop as stopEsbuild, type Plugin } from 'esbuild';
+import { loadGatedContract } from '../lib/gated-contract.ts';
+import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
+import { toolsPackageManifest, toolsReadme } from './package-files.ts';
+import { toolsBinFile, toolsContractFile } from './tools-package.ts';
+
+/** Where the package folder is written, inside the project (ignored by git). */
+export const toolsPackageDirectory = '.generated/contract-tools/package';
+
+/**
+ * The package always hands the sandbox its carried contract, so the gate (and with it Redocly and
+ * the repository's files) is left out; `startSandbox` imports it only when given no contract.
+ */
+const withoutContractGate: Plugin = {
+  name: 'without-contract-gate',
+  setup(builder) {
+    builder.onResolve({ filter: /\/contract-gate\.ts$/ }, (args) => ({ path: args.path, external: true }));
+  },
+};
+
+export interface PackedTools {
+  tarball: string;
+  packageDirectory: string;
+  contractVersion: string;
+}
+
+export interface PackOptions {
+  projectDirectory: string;
+  /** Where `npm pack` writes the tarball. */
+  outputDirectory: string;
+  /** Where the package folder is written: `toolsPackageDirectory` of the project unless a test picks its own. */
+  packageDirectory?: string;
+}
+
+export async function packContractTools(options: PackOptions): Promise<PackedTools> {
+  const { projectDirectory } = options;
+  const packageDirectory = path.resolve(projectDirectory, options.packageDirectory ?? toolsPackageDirectory);
+  const gateDirectory = mkdtempSync(path.join(tmpdir(), 'contract-tools-gate-'));
+  try {
+    rmSync(packageDirectory, { recursive: true, force: true });
+    mkdirSync(path.join(packageDirectory, path.dirname(toolsContractFile)), { recursive: true });
+    // Rejects with every problem when the gate fails: nothing is packed from a refused contract.
+    const gated = await loadGatedContract(projectDirectory, { bundleDirectory: gateDirectory });
+    copyFileSync(gated.jsonPath, path.join(packageDirectory, toolsContractFile));
+    const contractVersion = gated.document.info.version;
+
+    const binPath = path.join(packageDirectory, toolsBinFile);
+    await build({
+      entryPoints: [path.join(projectDirectory, 'src/contract-tools/cli.ts')],
+      outfile: binPath,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: `node${oldestSupportedNode(nodeEngineRange)}`,
+      plugins: [withoutContractGate],
+      // The CommonJS dependencies (Ajv) call `require` for Node's built-ins, which an ES module lacks.
+      banner: { js: "#!/usr/bin/env node\nimport { createRequire as createRequireOfBundle } from 'node:module';\nconst require = createRequireOfBundle(import.meta.url);" },
+      logLevel: 'warning',
+    });
+    // esbuild's service process would otherwise keep the caller (a test) alive.
+    await stopEsbuild();
+    chmodSync(binPath, 0o755);
+    writeFileSync(path.join(packageDirectory, 'package.json'), `${JSON.stringify(toolsPackageManifest(contractVersion), null, 2)}\n`);
+    writeFileSync(path.join(packageDirectory, 'README.md'), toolsReadme(contractVersion));
+
+    const outputDirectory = path.resolve(options.outputDirectory);
+    mkdirSync(outputDirectory, { recursive: true });
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', outputDirectory], {
+        cwd: packageDirectory,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      }),
+    ) as { filename: string }[];
+    const [first] = packed;
+    if (first === undefined) throw new Error('npm pack wrote no tarball.');
+    return { tarball: path.join(outputDirectory, first.filename), packageDirectory, contractVersion };
+  } finally {
+    rmSync(gateDirectory, { recursive: true, force: true });
+  }
+}

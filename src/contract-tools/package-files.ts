@@ -1,0 +1,62 @@
+/** The package.json and README.md of the published contract tools, written by `pack.ts`. */
+import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
+import { exitCode } from './command.ts';
+import { conformanceOptionsSynopsis } from './conformance-command.ts';
+import { sandboxOptionsSynopsis } from './sandbox-command.ts';
+import { toolsBinFile, toolsCommand, toolsContractFile, toolsPackageName } from './tools-package.ts';
+
+export function toolsPackageManifest(contractVersion: string): Record<string, unknown> {
+  return {
+    name: toolsPackageName,
+    // The package is the contract made executable: its version is the version of the document it carries.
+    version: contractVersion,
+    description: 'The sandbox and the conformance suite of the Subscription Lifecycle Action Service, with the contract they check against.',
+    type: 'module',
+    bin: { [toolsCommand]: toolsBinFile },
+    files: [toolsBinFile, toolsContractFile, 'README.md'],
+    engines: { node: nodeEngineRange },
+  };
+}
+
+export function toolsReadme(contractVersion: string): string {
+  return `# ${toolsPackageName}
+
+The sandbox and the conformance suite of the Subscription Lifecycle Action Service (the WordPress
+plugin's endpoint \`POST https://{site}/wp-json/service/v1/action\`), as one command, \`${toolsCommand}\`.
+The package carries the contract they check against: the bundled OpenAPI document, version
+${contractVersion}, in \`${toolsContractFile}\`, as it passed the contract gate when the package was
+made. Nothing else is needed: no repository, no dependencies.
+
+Node ${oldestSupportedNode()} or newer (\`engines.node\`: \`${nodeEngineRange}\`); the sandbox keeps its data with \`node:sqlite\`.
+
+## The sandbox
+
+\`\`\`sh
+npx ${toolsPackageName} sandbox ${sandboxOptionsSynopsis}
+\`\`\`
+
+Serves the endpoint at \`http://127.0.0.1:8787/wp-json/service/v1/action\`, with one subscription
+in every status and the key \`sandbox-key-not-a-secret\`, until Ctrl+C.
+
+- \`--port N\`: another port; \`0\` picks a free one.
+- \`--api-key KEY\`: accept this key instead of the default one.
+- \`--seed FILE\`: start with your own subscriptions, a JSON file such as \`[{"id": 1, "status": "active"}]\`.
+- \`--db FILE\`: keep the subscriptions in this SQLite file (by default they live in memory).
+- \`--base-path P\`: serve under a path, as a WordPress site installed in a subdirectory.
+
+Exit codes: ${exitCode.ok} when stopped, ${exitCode.failed} when the seed or the database cannot be used or the port is taken, ${exitCode.usage} on wrong options.
+
+## The conformance suite
+
+\`\`\`sh
+npx ${toolsPackageName} conformance ${conformanceOptionsSynopsis}
+npx ${toolsPackageName} conformance        # against a sandbox of its own
+\`\`\`
+
+Checks a deployment against the document: every action from every status, every error a client
+can provoke. Only the named subscriptions are changed. Prints a coverage matrix and writes JUnit
+XML (\`conformance-report.xml\` unless \`--junit FILE\`).
+
+Exit codes: ${exitCode.ok} when every case answers as documented, ${exitCode.failed} on any mismatch, ${exitCode.usage} on wrong options.
+`;
+}

@@ -1,0 +1,93 @@
+/**
+ * The sandbox command, as `npm run sandbox` and the published package's `sandbox` run it:
+ *
+ *   [--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P]
+ *
+ * Exits 1 when the contract cannot be used or the seed or database cannot (saying why), 2 on
+ * options it does not know. Stops on Ctrl+C or SIGTERM; the data stays in the `--db` file.
+ */
+import { parseArgs } from 'node:util';
+import { hostErrorHeader, hostErrorStatuses, throttleHeader } from '../sandbox/host.ts';
+import { SeedError } from '../sandbox/seed.ts';
+import { defaultPort, startSandbox } from '../sandbox/server.ts';
+import { StoreError } from '../sandbox/store.ts';
+import { exitCode, type CommandContext } from './command.ts';
+import { ContractUnavailable } from './contract-source.ts';
+
+export const sandboxOptionsSynopsis = '[--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P]';
+
+export async function runSandboxCommand(args: readonly string[], context: CommandContext): Promise<number> {
+  const usage = `Usage: ${context.invocation} ${sandboxOptionsSynopsis}`;
+  let values: { port?: string; 'api-key'?: string; seed?: string; db?: string; 'base-path'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: [...args],
+      options: {
+        port: { type: 'string' },
+        'api-key': { type: 'string' },
+        seed: { type: 'string' },
+        db: { type: 'string' },
+        'base-path': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${usage}`);
+    return exitCode.usage;
+  }
+  if (values.help === true) {
+    console.log(usage);
+    return exitCode.ok;
+  }
+  const port = values.port === undefined ? defaultPort : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port must be a whole number from 0 to 65535, not "${values.port}".\n${usage}`);
+    return exitCode.usage;
+  }
+  if (values['api-key'] === '') {
+    console.error(`--api-key must not be empty.\n${usage}`);
+    return exitCode.usage;
+  }
+
+  let sandbox;
+  try {
+    sandbox = await startSandbox({
+      contract: await context.contract(),
+      port,
+      db: values.db ?? ':memory:',
+      ...(values['api-key'] === undefined ? {} : { apiKey: values['api-key'] }),
+      ...(values.seed === undefined ? {} : { seed: values.seed }),
+      ...(values['base-path'] === undefined ? {} : { basePath: values['base-path'] }),
+      log: (line) => console.log(line),
+    });
+  } catch (error) {
+    if (error instanceof ContractUnavailable || error instanceof SeedError || error instanceof StoreError) {
+      console.error(error.message);
+      return exitCode.failed;
+    }
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      console.error(`Port ${port} is in use; pick another with --port.`);
+      return exitCode.failed;
+    }
+    throw error;
+  }
+
+  const { contract } = sandbox;
+  const { envelope } = contract.model;
+  const subscriptions = sandbox.subscriptions();
+  console.log(`Sandbox of ${contract.model.endpoint.method} ${sandbox.endpointUrl}`);
+  console.log(`  contract version ${contract.model.documentVersion}; data in ${values.db ?? ':memory: (gone when it stops; keep it with --db FILE)'}`);
+  console.log(`  ${envelope.credential}: ${sandbox.apiKey}${values['api-key'] === undefined ? ' (the default; set another with --api-key)' : ''}`);
+  console.log(`  ${subscriptions.length} subscription(s):`);
+  for (const { id, status } of subscriptions) console.log(`    ${envelope.subject} ${id}: ${status}`);
+  console.log(`  Header ${throttleHeader}: S answers ${contract.throttled.status} with ${contract.retryAfterHeader}: S; ${hostErrorHeader}: ${hostErrorStatuses.join('|')} answers as the host would.`);
+  console.log('  Ctrl+C stops it.');
+
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await sandbox.close();
+  return exitCode.ok;
+}

@@ -1,0 +1,134 @@
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { packContractTools, type PackedTools } from '../../src/contract-tools/pack.ts';
+import { toolsCommand, toolsContractFile, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
+import { loadBundledDocument } from '../../src/lib/document.ts';
+import { nodeEngineRange, oldestSupportedNode } from '../../src/lib/node-engine.ts';
+import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
+import { projectDirectory } from './contract-copy.ts';
+
+/**
+ * The published package, as a user gets it: packed by `npm run pack:tools`, installed from the
+ * tarball into an empty folder with no repository around it, and run through `npx`.
+ */
+
+const workDirectory = mkdtempSync(path.join(tmpdir(), 'contract-tools-test-'));
+const installDirectory = path.join(workDirectory, 'user');
+// The command's `#!/usr/bin/env node` finds the project's Node, as the supported Node would be found on a user's PATH.
+const environment = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH ?? ''}` };
+let packed: PackedTools;
+
+/** Runs the installed command through `npx`, in a process group of its own: npx does not pass a signal on to the command. */
+function npx(args: string[]): ChildProcessWithoutNullStreams {
+  return spawn('npx', ['--no', toolsCommand, ...args], { cwd: installDirectory, env: environment, detached: true });
+}
+
+async function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; output: string }> {
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return { code, output };
+}
+
+/** Starts the installed sandbox and resolves with its endpoint once it prints its ready line. */
+function startInstalledSandbox(): Promise<{ child: ChildProcessWithoutNullStreams; endpointUrl: string; output: () => string }> {
+  const child = npx(['sandbox', '--port', '0']);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const ready = /^Sandbox of \S+ (\S+)$/m.exec(output);
+      if (ready?.[1] !== undefined && output.includes('Ctrl+C')) resolve({ child, endpointUrl: ready[1], output: () => output });
+    });
+    child.on('exit', (code) => reject(new Error(`the sandbox stopped with ${code}:\n${output}`)));
+  });
+}
+
+before(async () => {
+  packed = await packContractTools({
+    projectDirectory,
+    outputDirectory: path.join(workDirectory, 'tarball'),
+    packageDirectory: path.join(workDirectory, 'package'),
+  });
+  mkdirSync(installDirectory);
+  const npm = (args: string[]) => execFileSync('npm', args, { cwd: installDirectory, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
+  npm(['init', '-y']);
+  npm(['install', '--offline', '--no-audit', '--no-fund', packed.tarball]);
+});
+
+after(() => rmSync(workDirectory, { recursive: true, force: true }));
+
+describe('the published contract tools', { timeout: 60_000 }, () => {
+  test('install from the tarball alone: no dependencies, the project Node range, the gated contract inside', () => {
+    const installed = path.join(installDirectory, 'node_modules', toolsPackageName);
+    const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
+    assert.equal(manifest.dependencies, undefined);
+    assert.deepEqual(manifest.engines, { node: nodeEngineRange });
+    const carried = loadBundledDocument(path.join(installed, toolsContractFile));
+    assert.equal(manifest.version, carried.info.version);
+    assert.deepEqual(carried, loadBundledDocument(path.join(packed.packageDirectory, toolsContractFile)));
+    assert.ok(readFileSync(path.join(installed, 'README.md'), 'utf8').includes(`Node ${oldestSupportedNode()} or newer`));
+    assert.ok(statSync(packed.tarball).size < 1024 * 1024, `the tarball is ${statSync(packed.tarball).size} bytes`);
+  });
+
+  test('`sandbox` serves the endpoint, and `conformance --base-url` finds it conforming', async () => {
+    const sandbox = await startInstalledSandbox();
+    try {
+      const { success } = readWalkthrough(loadBundledDocument(path.join(packed.packageDirectory, toolsContractFile)));
+      const answer = await fetch(sandbox.endpointUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(success.request),
+      });
+      assert.equal(answer.status, success.status, await answer.text());
+      assert.equal(answer.status, 200);
+
+      const apiKey = /^ {2}\S+: (\S+) \(the default/m.exec(sandbox.output())?.[1];
+      const ids = [...sandbox.output().matchAll(/^ {4}\S+ (\d+): /gm)].flatMap((match) => ['--subscription', match[1] ?? '']);
+      assert.ok(apiKey !== undefined && ids.length > 0, sandbox.output());
+      const baseUrl = sandbox.endpointUrl.slice(0, sandbox.endpointUrl.indexOf('/wp-json/'));
+      const run = await exitOf(npx(['conformance', '--base-url', baseUrl, '--api-key', apiKey, ...ids, '--junit', path.join(workDirectory, 'site.xml')]));
+      assert.equal(run.code, 0, run.output);
+      assert.match(run.output, /The deployment answers as the document says/);
+    } finally {
+      const stopped = new Promise((resolve) => sandbox.child.once('exit', resolve));
+      process.kill(-(sandbox.child.pid ?? 0), 'SIGTERM');
+      await stopped;
+    }
+  });
+
+  test('`conformance` with no --base-url checks a sandbox of its own and exits 0', async () => {
+    const run = await exitOf(npx(['conformance', '--junit', path.join(workDirectory, 'own.xml')]));
+    assert.equal(run.code, 0, run.output);
+    assert.match(run.output, /No --base-url: started a sandbox/);
+    assert.match(readFileSync(path.join(workDirectory, 'own.xml'), 'utf8'), /<testsuites/);
+  });
+
+  test('wrong options exit 2, as `npm run sandbox` and `npm run conformance` do', async () => {
+    assert.equal((await exitOf(npx(['sandbox', '--port', 'x']))).code, 2);
+    assert.equal((await exitOf(npx(['conformance', '--subscription', '1']))).code, 2);
+    assert.equal((await exitOf(npx(['serve']))).code, 2);
+  });
+});
+
+describe('the Node version the guides state', () => {
+  test('is the lower bound of engines.node, as a reader writes it', () => {
+    assert.equal(oldestSupportedNode('>=24.18.0'), '24.18');
+    assert.equal(oldestSupportedNode('>= 22.12.1'), '22.12.1');
+    assert.throws(() => oldestSupportedNode('^24.18.0'), /expected a lower bound/);
+  });
+
+  test('is never typed in a guide', () => {
+    const docs = path.join(projectDirectory, 'src/content/docs');
+    for (const file of readdirSync(docs, { recursive: true, encoding: 'utf8' }).filter((name) => /\.mdx?$/.test(name))) {
+      const typed = /Node(?:\.js)? \d+(?:\.\d+)*/.exec(readFileSync(path.join(docs, file), 'utf8'));
+      assert.equal(typed, null, `${file} types "${typed?.[0]}"; write <ToolsFact name="nodeVersion" /> (engines.node of package.json)`);
+    }
+  });
+});
