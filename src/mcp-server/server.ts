@@ -100,9 +100,15 @@ export function createProductServer(identity: ServerIdentity, prepared: Prepared
     }));
   }
   for (const [name, prompt] of Object.entries(prepared.prompts)) {
-    server.registerPrompt(name, { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema }, (args: Record<string, unknown>) => ({
-      messages: prompt.messages(args),
-    }));
+    // A prompt without arguments is registered without a schema: the SDK's schema handling is the
+    // larger part of building a server instance, which a stateless server does on every request.
+    if (Object.keys(prompt.argsSchema.shape).length === 0) {
+      server.registerPrompt(name, { title: prompt.title, description: prompt.description }, () => ({ messages: prompt.messages({}) }));
+    } else {
+      server.registerPrompt(name, { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema }, (args: Record<string, unknown>) => ({
+        messages: prompt.messages(args),
+      }));
+    }
   }
   return server;
 }
