@@ -5,7 +5,10 @@
 import { parseArgs } from 'node:util';
 import { ContractRefusedError } from '../src/lib/gated-contract.ts';
 import { ProductFactsError } from '../src/lib/product-facts.ts';
+import path from 'node:path';
 import { cardPath, startProductInformationServer } from '../src/mcp-server/http.ts';
+import { SiteNotBuiltError } from '../src/mcp-server/load-knowledge.ts';
+import { ensureBuiltSite } from './built-site.ts';
 
 const usage = 'Usage: npm run mcp -- [--port N] [--host ADDRESS]';
 let values: { port?: string; host?: string };
@@ -21,12 +24,14 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 try {
+  // The server answers from the pages the build writes, so it builds them first when they are stale.
+  ensureBuiltSite(path.resolve(import.meta.dirname, '..'), (line) => console.error(line));
   const server = await startProductInformationServer({ port, host: values.host ?? '127.0.0.1' });
   const origin = new URL(server.url).origin;
   console.log(`Product-information server (MCP, Streamable HTTP, read-only) at ${server.url}\nServer card at ${origin}${cardPath}`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void server.close().then(() => process.exit(0)));
 } catch (error) {
-  if (error instanceof ContractRefusedError || error instanceof ProductFactsError) {
+  if (error instanceof ContractRefusedError || error instanceof ProductFactsError || error instanceof SiteNotBuiltError) {
     console.error(error.message);
     process.exit(1);
   }

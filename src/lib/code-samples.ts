@@ -15,7 +15,9 @@ import {
 import { retryPolicy } from './retry-policy.ts';
 import { contractError } from './schemas.ts';
 
-export type SampleLanguage = 'curl' | 'javascript' | 'php' | 'python';
+/** The languages the site shows a sample in, in the order of its tabs. */
+export const sampleLanguages = ['curl', 'javascript', 'php', 'python'] as const;
+export type SampleLanguage = (typeof sampleLanguages)[number];
 
 export interface CodeSample {
   language: SampleLanguage;
@@ -157,7 +159,7 @@ export function fillInComment(marker: string, things: string[]): string {
   return `${marker} Fill in your own values: ${listInWords(things, 'and')}.`;
 }
 
-function thingsToFillIn(endpoint: Endpoint, body: unknown): string[] {
+export function thingsToFillIn(endpoint: Endpoint, body: unknown): string[] {
   return [
     ...endpoint.variables.map((variable) => variableName(variable.name)),
     ...placeholdersIn(body).map((placeholder) => `${placeholder} in the body`),

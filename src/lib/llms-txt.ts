@@ -2,7 +2,7 @@ import type { ReferenceModel } from './actions.ts';
 import { openApiJsonPath, openApiYamlPath, serverCardPath } from './discovery.ts';
 import { actionPagePath, endpointPagePath, referenceIndexPath } from './navigation.ts';
 import { countInWords } from './prose.ts';
-import { publishedUrl, referenceMarkdownPages } from './reference-markdown.ts';
+import { publishedUrl } from './reference-markdown.ts';
 import { siteConfig } from '../site-config.ts';
 
 /** Where the two files of the llms.txt proposal (https://llmstxt.org/) are published. */
@@ -133,19 +133,62 @@ export interface GuideText extends GuideEntry {
   markdown: string;
 }
 
+/** A generated page, rendered with the site's own components and turned into Markdown by the caller. */
+export interface RenderedPage {
+  title: string;
+  url: string;
+  description: string;
+  markdown: string;
+}
+
 /**
- * llms-full.txt: every page of the site as Markdown, the guides in reading order, then the
- * reference pages from the model. Each page starts with its own H1 and its address, so no
- * heading of the file repeats a page's.
+ * One page of llms-full.txt: its whole section, from its H1 to the last line of its text. The
+ * product-information server returns exactly this text for the page.
  */
-export function llmsFullTxt(guides: GuideText[], model: ReferenceModel): string {
+export interface LlmsFullPage {
+  title: string;
+  url: string;
+  description: string;
+  markdown: string;
+}
+
+function llmsFullPage(page: RenderedPage): LlmsFullPage {
+  const markdown = [`# ${page.title}`, page.url, ...(page.description.trim() === '' ? [] : [`> ${oneLine(page.description)}`]), page.markdown.trim()].join('\n\n');
+  return { title: page.title, url: page.url, description: oneLine(page.description), markdown };
+}
+
+/**
+ * The pages of llms-full.txt in order: the guides in reading order, then the reference pages.
+ * Each starts with its own H1 and its address, so no heading of the file repeats a page's.
+ */
+export function llmsFullPages(guides: GuideText[], references: RenderedPage[]): LlmsFullPage[] {
   const guidePages = listedGuides(guides).map((guide) => {
     const page = guides.find((candidate) => candidate.id === guide.id) ?? { ...guide, markdown: '' };
-    return [`# ${page.title}`, `${publishedUrl(guidePath(page.id))}`, `> ${oneLine(page.description)}`, page.markdown.trim()].join('\n\n');
+    return llmsFullPage({ title: page.title, url: publishedUrl(guidePath(page.id)), description: page.description, markdown: page.markdown });
   });
-  const referencePages = referenceMarkdownPages(model).map((page) => {
-    const [heading = '', ...rest] = page.markdown.trim().split('\n');
-    return [heading, page.url, rest.join('\n').trim()].join('\n\n');
+  return [...guidePages, ...references.map(llmsFullPage)];
+}
+
+/** llms-full.txt: every page of the site as Markdown, one after the other. */
+export function llmsFullTxt(pages: LlmsFullPage[]): string {
+  return `${pages.map((page) => page.markdown).join('\n\n')}\n`;
+}
+
+function escapedForPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The pages of a built llms-full.txt, as `llmsFullPages` wrote them: a page starts where an H1
+ * line is followed by a blank line and an address of the documentation site on a line of its own.
+ */
+export function llmsFullSections(text: string): LlmsFullPage[] {
+  const start = new RegExp(`^# (.+)\n\n(${escapedForPattern(siteConfig.docsUrl)}/\\S*)\n\n`, 'gm');
+  const starts = [...text.matchAll(start)];
+  return starts.map((match, index) => {
+    const end = starts[index + 1]?.index ?? text.length;
+    const markdown = text.slice(match.index, end).replace(/\n+$/, '');
+    const description = /^# .+\n\n\S+\n\n> (.+)/.exec(markdown)?.[1] ?? '';
+    return { title: match[1] ?? '', url: match[2] ?? '', description, markdown };
   });
-  return `${[...guidePages, ...referencePages].join('\n\n')}\n`;
 }

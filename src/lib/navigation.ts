@@ -59,3 +59,18 @@ export function generatedPaths(document: OpenApiDocument): string[] {
     downloadPaths.yaml,
   ];
 }
+
+/**
+ * The hand-written guides other parts of the site point readers to by topic: the product-information
+ * server's search puts them first for their topic, and its answers link them.
+ */
+export const guidePaths = {
+  quickstart: '/quickstart/',
+  authentication: '/authentication/',
+  errors: '/errors-and-rate-limits/',
+  states: '/states-and-transitions/',
+  sandbox: '/sandbox/',
+  conformance: '/conformance/',
+  product: '/product/',
+  productInformationServer: '/product-information-server/',
+} as const;

@@ -1,28 +1,44 @@
 /**
  * The tools of the product-information server, in the order it lists them: what each is called and
  * says of itself. The server registers them from here and the product-information page lists them
- * from here, so the page always names the tools the server has.
+ * from here, so the page always names the tools the server has. An agent picks a tool by these
+ * words alone, so each says which question it answers.
  */
 export const toolCatalogue = {
   api_overview: {
     title: 'API overview',
     description:
-      'The one endpoint and its method, where the API key travels, every action in one line, the errors, the 429 and Retry-After rule, the courtesy pace and versioning.',
+      'The one endpoint and its method, where the API key travels (no OAuth), every action in one line, the errors, what to do on a 429 (Retry-After, timeouts, attempts: the retry policy with its numbers), the courtesy pace and versioning.',
   },
   action_details: {
     title: 'One action in detail',
     description:
-      'The fields of one action, the statuses it accepts and leads to, its errors, its request example and the link to its reference page.',
+      "One action's fields (type, constraints, allowed values, example), the statuses it accepts and where it takes each (change_status's moves per status), its request, success and error examples, and its reference page.",
+  },
+  lifecycle: {
+    title: 'What a status allows',
+    description:
+      'From a subscription status (for example a cancelled or paused subscription): which actions change it and to which statuses, which answer "unchanged", and which the shop refuses. Leave the status out for every status.',
+  },
+  code_sample: {
+    title: 'Code sample for an action',
+    description:
+      "The site's own tested sample for an action in any language the site shows (curl among them), with timeouts and no redirects followed, plus the request and the success and error bodies.",
+  },
+  check_request: {
+    title: 'Check a request body',
+    description:
+      'What a shop would answer to this JSON body before you send it: the 400 with the fields at fault, the 401, the 409 with the allowed actions, or the 200 with the new status. Computed by the sandbox; nothing is sent.',
   },
   search_docs: {
     title: 'Search the documentation',
     description:
-      'Finds documentation pages (guides and reference) by their words: titles, absolute URLs and short snippets.',
+      'Finds documentation pages (guides, reference, product) by their words, best first, with snippets and absolute URLs; filter by kind and page on with offset.',
   },
   read_page: {
     title: 'Read a documentation page',
     description:
-      'One documentation page as Markdown, by its URL or path (for example /quickstart/).',
+      'One documentation page as Markdown, exactly as llms-full.txt has it (tables, code, numbers), by its URL or path (for example /errors-and-rate-limits/); long pages come in parts with a cursor.',
   },
   product_information: {
     title: 'Product information',
@@ -32,7 +48,7 @@ export const toolCatalogue = {
   subscription_data: {
     title: 'Where subscription data lives',
     description:
-      'Call this for any question about a particular subscription, order or customer: this server holds no such data, and the answer says where it is reached instead.',
+      'Call this for any question about a particular subscription, order or customer (its status, its history): this server holds no such data, the API has no read, list or webhook, and the answer says what to do instead.',
   },
 } as const;
 

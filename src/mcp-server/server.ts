@@ -1,129 +1,114 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import { z } from 'zod';
-import { toolCatalogue } from './catalogue.ts';
+import type { z } from 'zod';
+import { toolCatalogue, type ToolName } from './catalogue.ts';
 import type { ServerIdentity } from './identity.ts';
-import {
-  actionDetails,
-  actionIdentifiers,
-  apiOverview,
-  productInformation,
-  productTopics,
-  readPage,
-  searchDocs,
-  subscriptionDataLocation,
-  type ProductKnowledge,
-} from './tools.ts';
+import type { ProductKnowledge } from './knowledge.ts';
+import { promptDefinitions } from './prompts.ts';
+import { resourceEntries, type ResourceEntry } from './resources.ts';
+import { actionDetailsTool } from './tools/action-details.ts';
+import { apiOverviewTool } from './tools/api-overview.ts';
+import { checkRequestTool } from './tools/check-request.ts';
+import { codeSampleTool } from './tools/code-sample.ts';
+import { lifecycleTool } from './tools/lifecycle.ts';
+import { productInformationTool } from './tools/product-information.ts';
+import { readPageTool } from './tools/read-page.ts';
+import { searchDocsTool } from './tools/search-docs.ts';
+import { subscriptionDataTool } from './tools/subscription-data.ts';
+import { ToolRefusal, type ToolDefinition } from './tools/tool.ts';
 
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
-function answer<T extends Record<string, unknown>>(structured: T) {
+function answer(structured: Record<string, unknown>) {
   return { content: [{ type: 'text' as const, text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
 }
 
-const looseObject = z.looseObject({});
+function refusal(message: string) {
+  return { content: [{ type: 'text' as const, text: message }], isError: true };
+}
+
+type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
 
 /**
- * What every per-request server shares: the schemas, built once, and the answers that take no
- * argument, computed once. A stateless server builds a fresh instance for every request, so
- * nothing here may be built per instance that does not need to be.
+ * What every per-request server shares: the tools with their schemas, the resources' texts and
+ * the prompts, built once. A stateless server builds a fresh instance for every request, so
+ * nothing is built per instance that does not need to be.
  */
-function buildSchemas(knowledge: ProductKnowledge) {
+export interface PreparedServer {
+  instructions: string;
+  tools: [ToolName, AnyTool][];
+  resources: ResourceEntry[];
+  prompts: ReturnType<typeof promptDefinitions>;
+}
+
+export function prepareServer(knowledge: ProductKnowledge): PreparedServer {
+  const tools: [ToolName, AnyTool | undefined][] = [
+    ['api_overview', apiOverviewTool(knowledge)],
+    ['action_details', actionDetailsTool(knowledge)],
+    ['lifecycle', lifecycleTool(knowledge)],
+    ['code_sample', codeSampleTool(knowledge)],
+    // The request check needs the sandbox, which keeps its store in SQLite: the Node process has it.
+    ['check_request', knowledge.checkRequest === undefined ? undefined : checkRequestTool(knowledge, knowledge.checkRequest)],
+    ['search_docs', searchDocsTool(knowledge)],
+    ['read_page', readPageTool(knowledge)],
+    ['product_information', productInformationTool(knowledge)],
+    ['subscription_data', subscriptionDataTool(knowledge)],
+  ];
   return {
-    none: z.object({}),
-    action: z.object({ action: z.enum(actionIdentifiers(knowledge)).describe('The action identifier') }),
-    search: z.object({ query: z.string().min(1).max(200), limit: z.number().int().min(1).max(20).default(5) }),
-    page: z.object({ url: z.string().min(1).max(500) }),
-    topic: z.object({ topic: z.enum(productTopics) }),
-    question: z.object({ question: z.string().max(500).optional() }),
+    instructions:
+      'Answers questions about the Subscription Lifecycle Action Service as a product and as an API: its pages, its contract, its tested code samples, and what a shop would answer to a request. It holds no subscription data; that stays on each shop’s own site.',
+    tools: tools.flatMap(([name, tool]) => (tool === undefined ? [] : [[name, tool] as [ToolName, AnyTool]])),
+    resources: resourceEntries(knowledge),
+    prompts: promptDefinitions(knowledge),
   };
 }
 
-export interface PreparedTools {
-  knowledge: ProductKnowledge;
-  schemas: ReturnType<typeof buildSchemas>;
-  overview: ReturnType<typeof answer>;
-}
-
-export function prepareTools(knowledge: ProductKnowledge): PreparedTools {
-  return { knowledge, schemas: buildSchemas(knowledge), overview: answer(apiOverview(knowledge)) };
+/** The first line of whatever a tool threw, for the agent; a stack never leaves the process. */
+function messageOf(error: unknown): string {
+  return error instanceof ToolRefusal ? error.message : 'The tool could not answer this input.';
 }
 
 /**
- * A fresh server instance with every tool registered, in a fixed order. The tools are plain
- * functions over the knowledge (src/mcp-server/tools.ts); this only names and describes them.
+ * A fresh server instance with every tool, resource and prompt registered, in a fixed order. The
+ * tools are plain code over the knowledge (src/mcp-server/tools/); this only names and describes
+ * them. Nothing changes a list while the process runs, so no list is announced as changing.
  */
-export function createProductServer(identity: ServerIdentity, prepared: PreparedTools): McpServer {
-  const { knowledge, schemas } = prepared;
+export function createProductServer(identity: ServerIdentity, prepared: PreparedServer): McpServer {
   const server = new McpServer(
     { name: identity.card.name, version: identity.card.version, title: identity.card.title, description: identity.card.description, websiteUrl: identity.card.websiteUrl },
-    { supportedProtocolVersions: identity.supportedProtocolVersions, instructions: 'Answers questions about the Subscription Lifecycle Action Service as a product. It holds no subscription data; that stays on each shop’s own site.' },
-  );
-
-  server.registerTool(
-    'api_overview',
     {
-      ...toolCatalogue.api_overview,
-      inputSchema: schemas.none,
-      outputSchema: looseObject,
-      annotations: readOnly,
+      supportedProtocolVersions: identity.supportedProtocolVersions,
+      instructions: prepared.instructions,
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
     },
-    () => prepared.overview,
   );
-
-  server.registerTool(
-    'action_details',
-    {
-      ...toolCatalogue.action_details,
-      inputSchema: schemas.action,
-      outputSchema: looseObject,
-      annotations: readOnly,
-    },
-    ({ action }) => answer(actionDetails(knowledge, action)),
-  );
-
-  server.registerTool(
-    'search_docs',
-    {
-      ...toolCatalogue.search_docs,
-      inputSchema: schemas.search,
-      outputSchema: looseObject,
-      annotations: readOnly,
-    },
-    ({ query, limit }) => answer(searchDocs(knowledge, query, limit)),
-  );
-
-  server.registerTool(
-    'read_page',
-    {
-      ...toolCatalogue.read_page,
-      inputSchema: schemas.page,
-      outputSchema: looseObject,
-      annotations: readOnly,
-    },
-    ({ url }) => answer(readPage(knowledge, url)),
-  );
-
-  server.registerTool(
-    'product_information',
-    {
-      ...toolCatalogue.product_information,
-      inputSchema: schemas.topic,
-      outputSchema: looseObject,
-      annotations: readOnly,
-    },
-    ({ topic }) => answer(productInformation(knowledge, topic)),
-  );
-
-  server.registerTool(
-    'subscription_data',
-    {
-      ...toolCatalogue.subscription_data,
-      inputSchema: schemas.question,
-      outputSchema: looseObject,
-      annotations: readOnly,
-    },
-    () => answer(subscriptionDataLocation(knowledge)),
-  );
-
+  for (const [name, tool] of prepared.tools) {
+    server.registerTool(
+      name,
+      { ...toolCatalogue[name], inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: readOnly },
+      (input: Record<string, unknown>) => {
+        try {
+          return answer(tool.run(input));
+        } catch (error) {
+          return refusal(messageOf(error));
+        }
+      },
+    );
+  }
+  for (const resource of prepared.resources) {
+    server.registerResource(resource.name, resource.uri, { title: resource.title, description: resource.description, mimeType: resource.mimeType }, () => ({
+      contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.text }],
+    }));
+  }
+  for (const [name, prompt] of Object.entries(prepared.prompts)) {
+    // A prompt without arguments is registered without a schema: the SDK's schema handling is the
+    // larger part of building a server instance, which a stateless server does on every request.
+    if (Object.keys(prompt.argsSchema.shape).length === 0) {
+      server.registerPrompt(name, { title: prompt.title, description: prompt.description }, () => ({ messages: prompt.messages({}) }));
+    } else {
+      server.registerPrompt(name, { title: prompt.title, description: prompt.description, argsSchema: prompt.argsSchema }, (args: Record<string, unknown>) => ({
+        messages: prompt.messages(args),
+      }));
+    }
+  }
   return server;
 }

@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import { readReferenceModel } from '../../src/lib/actions.ts';
 import { openApiJsonPath, openApiYamlPath, serverCardPath } from '../../src/lib/discovery.ts';
 import { renderedGuideMarkdown } from '../../src/lib/guide-markdown.ts';
-import { llmsFullTxt, llmsFullTxtPath, llmsIndex, llmsTxt, type GuideEntry } from '../../src/lib/llms-txt.ts';
+import { llmsFullPages, llmsFullSections, llmsFullTxt, llmsFullTxtPath, llmsIndex, llmsTxt, type GuideEntry } from '../../src/lib/llms-txt.ts';
 import { actionPagePath } from '../../src/lib/navigation.ts';
 import { referencePages } from '../../src/lib/reference-pages.ts';
 import { siteConfig } from '../../src/site-config.ts';
@@ -97,10 +97,20 @@ describe('llms.txt', () => {
 });
 
 describe('llms-full.txt', () => {
-  const fullText = llmsFullTxt(
+  const references = [
+    { title: 'The endpoint', url: published('/reference/endpoint/'), description: model.endpoint.summary, markdown: `Reference text for ${model.endpoint.urlTemplate}.` },
+    ...model.actions.map((action) => ({
+      title: `${action.identifier}: ${action.title}`,
+      url: published(actionPagePath(action.identifier)),
+      description: action.title,
+      markdown: '```sh\n# a comment in a sample, not a heading\n\ncurl --fail\n```',
+    })),
+  ];
+  const pages = llmsFullPages(
     guides.map((guide) => ({ ...guide, markdown: `Guide text with a [link](${published('/quickstart/')}).` })),
-    model,
+    references,
   );
+  const fullText = llmsFullTxt(pages);
 
   test('holds every action page, the endpoint URL template and absolute links only', () => {
     for (const action of model.actions) {
@@ -112,8 +122,12 @@ describe('llms-full.txt', () => {
   });
 
   test('gives no two pages the same H1', () => {
-    const headings = fullText.split('\n').filter((line) => /^# /.test(line));
+    const headings = fullText.split('\n').filter((line) => /^# /.test(line) && !line.includes('a comment'));
     assert.equal(new Set(headings).size, headings.length, headings.join('\n'));
+  });
+
+  test('is read back into exactly the pages it was written from, a comment line in a sample included', () => {
+    assert.deepEqual(llmsFullSections(fullText), pages);
   });
 });
 

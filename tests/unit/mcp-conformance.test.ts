@@ -14,6 +14,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
+import { ensureBuiltSite } from '../../scripts/built-site.ts';
 
 const run = promisify(execFile);
 const suitePackage = path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json'));
@@ -31,6 +32,7 @@ const scenarios = {
 let server: RunningServer;
 let workspace: string;
 before(async () => {
+  ensureBuiltSite(path.resolve(import.meta.dirname, '../..'));
   server = await startProductInformationServer({ port: 0 });
   workspace = mkdtempSync(path.join(tmpdir(), 'mcp-conformance-'));
 });

@@ -10,7 +10,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { siteConfig } from '../../src/site-config.ts';
+import { toolCatalogue } from '../../src/mcp-server/catalogue.ts';
 import { startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
+import { ensureBuiltSite } from '../../scripts/built-site.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 const card = JSON.parse(readFileSync(path.join(projectDirectory, 'public/.well-known/mcp/server-card.json'), 'utf8')) as {
@@ -20,7 +22,7 @@ const card = JSON.parse(readFileSync(path.join(projectDirectory, 'public/.well-k
   description: string;
   remotes: { supportedProtocolVersions: string[] }[];
 };
-const expectedTools = ['api_overview', 'action_details', 'search_docs', 'read_page', 'product_information', 'subscription_data'];
+const expectedTools = Object.keys(toolCatalogue);
 const specifiedActions = ['cancel_subscription', 'pause_subscription', 'resume_subscription', 'reactivate_subscription', 'expire_subscription', 'change_status', 'trial_end', 'payment_failed'];
 
 let server: RunningServer;
@@ -41,6 +43,7 @@ function structured(result: unknown): Record<string, unknown> {
 }
 
 before(async () => {
+  ensureBuiltSite(projectDirectory);
   server = await startProductInformationServer({ port: 0 });
 });
 after(async () => {
@@ -49,7 +52,7 @@ after(async () => {
 
 for (const era of ['modern', 'legacy'] as const) {
   describe(`an SDK client in the ${era} era`, () => {
-    test('lists the six read-only tools in a fixed order, each with input and output schemas', async () => {
+    test('lists the read-only tools of the catalogue in a fixed order, each with input and output schemas', async () => {
       const client = await connect(era);
       try {
         const { tools } = await client.listTools();
@@ -89,6 +92,9 @@ for (const era of ['modern', 'legacy'] as const) {
           { name: 'read_page', arguments: { url: '/authentication/' } },
           { name: 'product_information', arguments: { topic: 'pricing' } },
           { name: 'subscription_data', arguments: { question: 'What is the status of subscription 4711?' } },
+          { name: 'lifecycle', arguments: { status: 'cancelled' } },
+          { name: 'code_sample', arguments: { action: 'pause_subscription', language: 'curl' } },
+          { name: 'check_request', arguments: { body: { action: 'pause_subscription' } } },
         ];
         for (const call of calls) {
           const result = await client.callTool(call);
@@ -188,18 +194,31 @@ describe('raw HTTP', () => {
     assert.equal(card.status, 200);
   });
 
-  test('a foreign Host or Origin is refused with 403 (DNS rebinding)', async () => {
+  async function statusWithHost(host: string): Promise<{ status: number; body: string }> {
     const { request } = await import('node:http');
-    const status = await new Promise<number>((resolve, reject) => {
+    return new Promise((resolve, reject) => {
       const url = new URL(server.url);
-      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Host: 'evil.example', 'Content-Type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+      const req = request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Host: host, 'Content-Type': 'application/json' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
       });
       req.on('error', reject);
       req.end('{}');
     });
-    assert.equal(status, 403);
+  }
+
+  test('a malformed Host (user-info, a port that is not a number) gets a 400, not a 500', async () => {
+    for (const host of ['a@127.0.0.1', 'localhost:abc', '127.0.0.1:99999', 'exa mple']) {
+      const answer = await statusWithHost(host);
+      assert.equal(answer.status, 400, host);
+      assert.match(answer.body, /-32600/);
+      assert.doesNotMatch(answer.body, /at .*\.ts:\d+/, 'no stack trace');
+    }
+  });
+
+  test('a foreign Host or Origin is refused with 403 (DNS rebinding)', async () => {
+    assert.equal((await statusWithHost('evil.example')).status, 403);
     const fromPage = await post('{}', { Origin: 'https://evil.example' });
     assert.equal(fromPage.status, 403);
   });
@@ -235,7 +254,7 @@ describe('one source of truth', () => {
     writeFileSync(pauseSchema, text.replace(/^title: .*$/m, 'title: Hold a subscription for a while'));
     const facts = path.join(copy, 'product/product-facts.yaml');
     writeFileSync(facts, readFileSync(facts, 'utf8').replace(/^pricing: not yet published$/m, 'pricing:\n  - edition: paid\n    price: "49 EUR"\n    period: year'));
-    const edited = await startProductInformationServer({ port: 0, projectDirectory: copy });
+    const edited = await startProductInformationServer({ port: 0, projectDirectory: copy, siteDirectory: path.join(projectDirectory, 'dist') });
     try {
       const client = await connect('modern', edited.url);
       try {

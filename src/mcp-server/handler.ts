@@ -1,0 +1,87 @@
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { siteConfig } from '../site-config.ts';
+import type { ServerIdentity } from './identity.ts';
+import type { ProductKnowledge } from './knowledge.ts';
+import { createProductServer, prepareServer } from './server.ts';
+
+/** The path of the MCP endpoint, from `{mcp_url}`, and of the card the draft reserves beside it. */
+export const mcpPath = new URL(siteConfig.mcpUrl).pathname;
+export const cardPath = `${mcpPath.replace(/\/$/, '')}/server-card`;
+
+/** Host names a request may name: the public host of `{mcp_url}` and loopback for local use. */
+export const allowedHostnames = [new URL(siteConfig.mcpUrl).hostname, 'localhost', '127.0.0.1', '[::1]'];
+
+const cardHeaders = {
+  'Content-Type': 'application/mcp-server-card+json',
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET',
+  'Access-Control-Allow-Headers': 'Content-Type, If-None-Match',
+  'Access-Control-Expose-Headers': 'ETag',
+  'Cache-Control': 'public, max-age=3600',
+};
+
+export function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'Content-Type': 'application/json' } });
+}
+
+/**
+ * A `Host` header as RFC 9110 (section 7.2) allows it: a name or an address, and at most a port
+ * number. User-info (`a@host`) or a port that is not a number is a malformed request, not a host
+ * to look up.
+ */
+const hostHeader = /^(?:\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9.-]*[a-z0-9])?)(?::(\d{1,5}))?$/i;
+
+export function isWellFormedHost(value: string): boolean {
+  const match = hostHeader.exec(value);
+  return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
+}
+
+/** The host name of a well-formed Host header, or of an Origin, lower-cased; undefined when it is neither. */
+function hostnameOf(value: string): string | undefined {
+  try {
+    return new URL(value.includes('://') ? value : `http://${value}`).hostname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The whole server as one web-standard `fetch` handler (Workers, Deno, Bun, or Node through
+ * `toNodeHandler`): Host and Origin checked against `{mcp_url}` and loopback (DNS rebinding),
+ * the card at its reserved path, MCP at `{mcp_url}`'s path, 404 elsewhere. Stateless: every
+ * request gets a fresh server instance from the same knowledge.
+ */
+export function createProductInformationHandler(identity: ServerIdentity, knowledge: ProductKnowledge) {
+  const prepared = prepareServer(knowledge);
+  const mcp = createMcpHandler(() => createProductServer(identity, prepared), { legacy: 'stateless', maxRequestBodySize: 64 * 1024 });
+  const allowed = new Set(allowedHostnames);
+  return {
+    async fetch(request: Request): Promise<Response> {
+      const url = new URL(request.url);
+      const hostValue = request.headers.get('host') ?? url.host;
+      if (!isWellFormedHost(hostValue)) return jsonRpcError(400, -32600, 'Bad request: the Host header is malformed.');
+      const host = hostnameOf(hostValue);
+      if (host === undefined || !allowed.has(host)) return jsonRpcError(403, -32000, 'Forbidden: this Host is not served here.');
+      const origin = request.headers.get('origin');
+      if (url.pathname === cardPath) {
+        if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cardHeaders });
+        if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { ...cardHeaders, Allow: 'GET, HEAD, OPTIONS' } });
+        const headers = { ...cardHeaders, ETag: identity.etag };
+        if (request.headers.get('if-none-match')?.split(',').some((tag) => tag.trim() === identity.etag)) return new Response(null, { status: 304, headers });
+        return new Response(request.method === 'HEAD' ? null : identity.cardText, { status: 200, headers });
+      }
+      if (origin !== null && origin !== 'null') {
+        const originHost = hostnameOf(origin);
+        if (originHost === undefined || !allowed.has(originHost)) return jsonRpcError(403, -32000, 'Forbidden: this Origin may not call the server.');
+      }
+      if (url.pathname !== mcpPath) return jsonRpcError(404, -32601, `Not found: the MCP endpoint is ${mcpPath}.`);
+      try {
+        return await mcp.fetch(request);
+      } catch {
+        // The SDK answers protocol errors itself; anything else is ours, and no stack leaves.
+        return jsonRpcError(500, -32603, 'Internal error.');
+      }
+    },
+    close: () => mcp.close(),
+  };
+}

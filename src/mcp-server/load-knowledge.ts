@@ -1,0 +1,38 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { readExecutableContract } from '../lib/executable-contract.ts';
+import { loadGatedContract } from '../lib/gated-contract.ts';
+import { llmsFullTxtPath, llmsTxtPath } from '../lib/llms-txt.ts';
+import { readProductFacts } from '../lib/product-facts.ts';
+import { loadSnapshot, readReleases } from '../lib/releases.ts';
+import { knowledgeFrom, type KnowledgeSource, type ProductKnowledge } from './knowledge.ts';
+import { createRequestCheck } from './request-check.ts';
+
+/** The built site is missing: the server's pages are the ones the build writes. */
+export class SiteNotBuiltError extends Error {}
+
+/**
+ * Reads what the server is built from: the contract through the gate, its releases, the product
+ * facts, and llms.txt and llms-full.txt as `npm run build` wrote them into `siteDirectory`.
+ */
+export async function readKnowledgeSource(projectDirectory: string, siteDirectory = path.join(projectDirectory, 'dist')): Promise<KnowledgeSource> {
+  const built = (file: string) => {
+    const absolute = path.join(siteDirectory, file);
+    if (!existsSync(absolute)) throw new SiteNotBuiltError(`${absolute} is missing: the server answers from the pages the build writes; run \`npm run build\` first.`);
+    return readFileSync(absolute, 'utf8');
+  };
+  const { document } = await loadGatedContract(projectDirectory, { bundleDirectory: '.generated/mcp-server' });
+  return {
+    document,
+    releases: readReleases(projectDirectory).map((release) => ({ version: release.version, date: release.date, document: loadSnapshot(projectDirectory, release) })),
+    facts: readProductFacts(projectDirectory),
+    llmsTxt: built(llmsTxtPath),
+    llmsFullTxt: built(llmsFullTxtPath),
+  };
+}
+
+/** Everything the Node process answers from, the request check included. */
+export async function loadKnowledge(projectDirectory: string, siteDirectory?: string): Promise<ProductKnowledge> {
+  const source = await readKnowledgeSource(projectDirectory, siteDirectory);
+  return knowledgeFrom(source, createRequestCheck(readExecutableContract(source.document)));
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { codeSamples, sampleLanguages, sampleStatuses, thingsToFillIn } from '../../lib/code-samples.ts';
+import { listInWords } from '../../lib/prose.ts';
+import { actionErrorAnswers } from '../../lib/error-bodies.ts';
+import { actionPagePath, guidePaths } from '../../lib/navigation.ts';
+import type { ProductKnowledge } from '../knowledge.ts';
+import { defineTool, docsAddress, jsonObject, jsonValue, nonEmpty } from './tool.ts';
+
+/**
+ * The site's own code sample for an action, in one of the languages the site shows: the same
+ * function writes the reference page's tab, and the tests run every one against the sandbox.
+ */
+export function codeSampleTool({ model }: ProductKnowledge) {
+  const statuses = sampleStatuses(model.responses);
+  return defineTool({
+    inputSchema: z.object({
+      action: z.enum(nonEmpty(model.actions.map((action) => action.identifier), 'action')).describe('The action identifier'),
+      language: z.enum(sampleLanguages).describe('The language of the sample'),
+    }),
+    outputSchema: z.object({
+      action: z.string(),
+      language: z.string(),
+      label: z.string(),
+      code: z.string(),
+      fillIn: z.string().describe('What to replace before running it'),
+      request: jsonObject,
+      success: z.object({ status: z.number().int(), body: jsonValue }),
+      errors: z.array(z.object({ status: z.number().int(), summary: z.string(), body: jsonValue })),
+      retrying: z.string().describe('Where the retrying client and the retry policy are'),
+      page: z.string(),
+    }),
+    run: ({ action: identifier, language }) => {
+      const action = model.actions.find((candidate) => candidate.identifier === identifier);
+      if (action === undefined) throw new Error(`No action ${identifier}`);
+      const sample = codeSamples(model.endpoint, action.requestExample.value, statuses).find((candidate) => candidate.language === language);
+      if (sample === undefined) throw new Error(`No ${language} sample`);
+      return {
+        action: identifier,
+        language,
+        label: sample.label,
+        code: sample.code,
+        fillIn: listInWords(thingsToFillIn(model.endpoint, action.requestExample.value), 'and'),
+        request: action.requestExample.value as Record<string, z.core.util.JSONType>,
+        success: { status: Number(statuses.success), body: action.successExample.value as z.core.util.JSONType },
+        errors: actionErrorAnswers(model, action).bodies.map((body) => ({ status: Number(body.status), summary: body.summary, body: body.value as z.core.util.JSONType })),
+        retrying: `This sample sends once. The retrying client (JavaScript and Python) and the retry policy are in the errors guide: ${docsAddress(guidePaths.errors)}`,
+        page: docsAddress(actionPagePath(identifier)),
+      };
+    },
+  });
+}

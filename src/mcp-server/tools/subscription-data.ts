@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { factsOf } from '../../lib/facts.ts';
+import { endpointPagePath, guidePaths } from '../../lib/navigation.ts';
+import { refusalDetails } from '../../lib/responses.ts';
+import { endpointSections } from '../../lib/reference-pages.ts';
+import type { ProductKnowledge } from '../knowledge.ts';
+import { defineTool, docsAddress } from './tool.ts';
+
+/**
+ * The answer to any question about a subscription, an order or a customer: this server holds
+ * none of that, and the API itself cannot read, list or announce it. Said plainly, so an agent
+ * does not invent a read operation.
+ */
+export function subscriptionDataTool({ model }: ProductKnowledge) {
+  const facts = factsOf(model);
+  const refusal = refusalDetails(model.responses, model.lifecycle.states);
+  const statusFields = model.resultFields
+    .filter((field) => field.constraints.some((constraint) => constraint.keyword === 'enum' && constraint.values?.every((value) => typeof value === 'string' && model.lifecycle.states.includes(value))))
+    .map((field) => field.name);
+  const answer = {
+    holdsSubscriptionData: false,
+    answer:
+      'This product-information server holds no subscription, order or customer data and cannot look any up. That data stays on each operator’s own site.',
+    apiHasRead: false,
+    apiHasList: false,
+    apiHasWebhooks: false,
+    notInTheApi: `The API has one operation, ${facts.method} ${facts.endpointUrlTemplate}, and it only performs actions: there is no read operation (nothing fetches a subscription or its status), no list or search of subscriptions, and no events or webhooks.`,
+    insteadDo: [
+      `To see a subscription's status, look in the shop's WordPress administration area, or ask the shop's operator.`,
+      `A status comes back only in answers to an action: ${statusFields.map((name) => `\`${name}\``).join(' and ')} of a success, and \`${refusal.detailsMember}.${refusal.currentStatus}\` of a refusal, with \`${refusal.detailsMember}.${refusal.allowedActions}\` listing what that status allows.`,
+      `To change a subscription, send an action to the shop's own endpoint with that site's key in \`${facts.credentialField}\`; the subscription's ID (\`${model.envelope.subject}\`) comes from the shop.`,
+    ],
+    endpoint: `${facts.method} ${facts.endpointUrlTemplate}`,
+    credential: `the ${facts.credentialField} field of the JSON body, a key the site owner generates`,
+    whatTheApiDoesNotHave: docsAddress(`${endpointPagePath}#${endpointSections.notInThisApi.slug}`),
+    guide: docsAddress(guidePaths.quickstart),
+  };
+  return defineTool({
+    inputSchema: z.object({ question: z.string().max(500).optional() }),
+    outputSchema: z.object({
+      holdsSubscriptionData: z.boolean(),
+      answer: z.string(),
+      apiHasRead: z.boolean(),
+      apiHasList: z.boolean(),
+      apiHasWebhooks: z.boolean(),
+      notInTheApi: z.string(),
+      insteadDo: z.array(z.string()),
+      endpoint: z.string(),
+      credential: z.string(),
+      whatTheApiDoesNotHave: z.string(),
+      guide: z.string(),
+    }),
+    run: () => answer,
+  });
+}

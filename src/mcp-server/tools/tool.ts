@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { siteConfig } from '../../site-config.ts';
+
+/**
+ * One tool as plain code: its input and output schemas and what it answers. The server
+ * (src/mcp-server/server.ts) registers it under its catalogue name; nothing here knows MCP.
+ */
+export interface ToolDefinition<Input extends z.ZodObject, Output extends z.ZodObject> {
+  inputSchema: Input;
+  outputSchema: Output;
+  run(input: z.output<Input>): z.output<Output>;
+}
+
+export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(tool: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
+  return tool;
+}
+
+/** A refusal a tool answers with: the message an agent reads, never a stack trace. */
+export class ToolRefusal extends Error {}
+
+export function oneLine(markdown: string): string {
+  return markdown.replace(/\s+/g, ' ').trim();
+}
+
+/** A path of the documentation site as its absolute address. */
+export function docsAddress(pagePath: string): string {
+  return new URL(pagePath, siteConfig.docsUrl).href;
+}
+
+/** The tuple `z.enum` wants, from a list the contract gives; an empty list is a broken contract. */
+export function nonEmpty<T extends string>(values: readonly T[], what: string): [T, ...T[]] {
+  const [first, ...rest] = values;
+  if (first === undefined) throw new Error(`The contract defines no ${what}`);
+  return [first, ...rest];
+}
+
+/**
+ * A JSON value and a JSON object, spelled as `anyOf` branches of one type each: tool schemas stay
+ * portable to clients that map them onto a single-`type` dialect.
+ */
+export const jsonValue = z.json();
+export const jsonObject = z.record(z.string(), z.json());
