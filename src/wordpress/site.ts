@@ -370,13 +370,14 @@ SetEnv WORDPRESS_CONFIG ${paths.configName}
   writeFileSync(paths.apacheConfig, config);
 }
 
-async function answers(url: string): Promise<boolean> {
+async function answers(url: string, attempts = 2): Promise<boolean> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
     await response.arrayBuffer();
     return response.ok;
   } catch {
-    return false;
+    // A kept-alive connection Apache has closed in the meantime fails once; a new one answers.
+    return attempts > 1 ? answers(url, attempts - 1) : false;
   }
 }
 
