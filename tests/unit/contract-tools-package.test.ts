@@ -93,9 +93,10 @@ describe('the published contract tools', { timeout: 60_000 }, () => {
       const ids = [...sandbox.output().matchAll(/^ {4}\S+ (\d+): /gm)].flatMap((match) => ['--subscription', match[1] ?? '']);
       assert.ok(apiKey !== undefined && ids.length > 0, sandbox.output());
       const baseUrl = sandbox.endpointUrl.slice(0, sandbox.endpointUrl.indexOf('/wp-json/'));
-      const run = await exitOf(npx(['conformance', '--base-url', baseUrl, '--api-key', apiKey, ...ids, '--junit', path.join(workDirectory, 'site.xml')]));
+      // The sandbox's default seed has one subscription in every status, fewer than every case needs.
+      const run = await exitOf(npx(['conformance', '--base-url', baseUrl, '--api-key', apiKey, ...ids, '--allow-unreached', '--junit', path.join(workDirectory, 'site.xml')]));
       assert.equal(run.code, 0, run.output);
-      assert.match(run.output, /The deployment answers as the document says/);
+      assert.match(run.output, /answer as the document says.* 0 failed/);
     } finally {
       const stopped = new Promise((resolve) => sandbox.child.once('exit', resolve));
       process.kill(-(sandbox.child.pid ?? 0), 'SIGTERM');
