@@ -28,6 +28,10 @@ const description =
 export default defineConfig({
   site: siteConfig.docsUrl,
   trailingSlash: 'always',
+  // Astro 7's default ('jsx') follows JSX and drops a line break next to an element: a sentence
+  // whose inline `<code>` or `<a>` starts a new source line lost its space ("whose<code>"). The
+  // lossless compression keeps the whitespace a browser would show.
+  compressHTML: true,
   // The actions have no index of their own: the reference's index lists them.
   redirects: { [actionsIndexPath]: referenceIndexPath },
   // A reader arrives on one page from a search or a link: everything that page needs comes in its
