@@ -268,16 +268,18 @@ if ( ${statuses.success} === $status ) {
 }
 
 /**
- * Reads the answer's headers into `$headers`, names in lower case, as curl hands them over one
- * line at a time; shared by the plain-PHP sample and the PHP retrying client.
+ * A PHP closure that reads the answer's headers into `$headers`, names in lower case, as curl
+ * hands them over one line at a time; the plain-PHP sample and the PHP retrying client share it.
  */
-export const phpHeaderCollector = `function ( $curl, string $line ) use ( &$headers ): int {
-            $parts = explode( ':', $line, 2 );
-            if ( 2 === count( $parts ) ) {
-                $headers[ strtolower( trim( $parts[0] ) ) ] = trim( $parts[1] );
-            }
-            return strlen( $line );
-        }`;
+export function phpHeaderCollector(indent: string): string {
+  return `function ( $curl, string $line ) use ( &$headers ): int {
+${indent}    $parts = explode( ':', $line, 2 );
+${indent}    if ( 2 === count( $parts ) ) {
+${indent}        $headers[ strtolower( trim( $parts[0] ) ) ] = trim( $parts[1] );
+${indent}    }
+${indent}    return strlen( $line );
+${indent}}`;
+}
 
 function phpSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
   const code = statuses.codeField;
@@ -290,7 +292,9 @@ ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)
 $payload = ${phpLiteral(body)};
 
 $headers = array();
-$curl    = curl_init( "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}" );
+$collect = ${phpHeaderCollector('')};
+
+$curl = curl_init( "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}" );
 curl_setopt_array(
     $curl,
     array(
@@ -301,7 +305,7 @@ curl_setopt_array(
         CURLOPT_TIMEOUT        => ${attemptTimeoutSeconds},
         CURLOPT_FOLLOWLOCATION => false,
         CURLOPT_RETURNTRANSFER => true,
-        CURLOPT_HEADERFUNCTION => ${phpHeaderCollector},
+        CURLOPT_HEADERFUNCTION => $collect,
     )
 );
 $text = curl_exec( $curl );

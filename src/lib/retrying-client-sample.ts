@@ -453,6 +453,7 @@ final class Client {
     /** One attempt: [status, headers with names in lower case, body], or what went wrong. */
     private function attempt( array $body ): array|string {
         $headers = array();
+        $collect = ${phpHeaderCollector('        ')};
         $curl    = curl_init( $this->url );
         curl_setopt_array(
             $curl,
@@ -465,7 +466,7 @@ final class Client {
                 // A redirect would turn the POST into a GET: report it instead.
                 CURLOPT_FOLLOWLOCATION => false,
                 CURLOPT_RETURNTRANSFER => true,
-                CURLOPT_HEADERFUNCTION => ${phpHeaderCollector.replaceAll('\n', '\n    ')},
+                CURLOPT_HEADERFUNCTION => $collect,
             )
         );
         $text = curl_exec( $curl );
