@@ -84,6 +84,17 @@ for (const [name, viewport] of Object.entries({ phone: widths.phone, narrowPhone
         await page.goto(pagePath);
         await page.locator('main details').evaluateAll((disclosures) => disclosures.forEach((element) => element.setAttribute('open', '')));
         expect.soft(await wordsBrokenMidWord(page), `headers or identifiers broken mid-word on ${pagePath}`).toEqual([]);
+        // An identifier that does not break must still fit: inside its cell and inside the window.
+        const overflowing = await page.locator('main code:not(pre code)').evaluateAll((codes) =>
+          codes
+            .filter((code) => {
+              const box = code.getBoundingClientRect();
+              const cell = code.closest('td, th')?.getBoundingClientRect();
+              return box.width > 0 && (box.right > window.innerWidth + 1 || (cell !== undefined && box.right > cell.right + 1));
+            })
+            .map((code) => code.textContent ?? ''),
+        );
+        expect.soft(overflowing, `identifiers sticking out of their cell or the window on ${pagePath}`).toEqual([]);
         const tabsOutside = await page.locator('main [role="tab"]').evaluateAll((tabs) =>
           tabs
             .filter((tab) => {
