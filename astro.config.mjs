@@ -2,6 +2,7 @@
 import starlight from '@astrojs/starlight';
 import { defineConfig } from 'astro/config';
 import starlightLinksValidator from 'starlight-links-validator';
+import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
 import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/content-security-policy.ts';
@@ -28,6 +29,10 @@ const description =
 export default defineConfig({
   site: siteConfig.docsUrl,
   trailingSlash: 'always',
+  // Astro 7's default ('jsx') follows JSX and drops a line break next to an element: a sentence
+  // whose inline `<code>` or `<a>` starts a new source line lost its space ("whose<code>"). The
+  // lossless compression keeps the whitespace a browser would show.
+  compressHTML: true,
   // The actions have no index of their own: the reference's index lists them.
   redirects: { [actionsIndexPath]: referenceIndexPath },
   // A reader arrives on one page from a search or a link: everything that page needs comes in its
@@ -69,6 +74,7 @@ export default defineConfig({
   integrations: [
     publishedSiteGuard(),
     inlineScriptHashes(),
+    identifierBreaks(),
     starlight({
       title,
       description,
@@ -76,7 +82,9 @@ export default defineConfig({
       routeMiddleware: './src/route-data.ts',
       // One code theme for both colour schemes: a second one doubles the colour data of every
       // highlighted token, and the reference pages are mostly code.
-      expressiveCode: { themes: ['starlight-dark'] },
+      // Long lines wrap, indented as they began, so no code block scrolls sideways and none
+      // needs a script to become focusable for the keyboard.
+      expressiveCode: { themes: ['starlight-dark'], defaultProps: { wrap: true } },
       components: { Search: './src/components/overrides/Search.astro' },
       customCss: ['./src/styles/narrow-tables.css', './src/styles/site-title.css'],
       head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],

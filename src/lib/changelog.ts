@@ -144,8 +144,29 @@ export function sentenceParts(sentence: string): SentencePart[] {
 }
 
 /** The heading of a version's section: its number, marked when it is not released yet. */
+/** The word every page uses for a version of the contract that is not released: a draft. */
+export const draftLabel = 'draft, not released';
+
 export function versionTitle(version: Pick<ChangelogVersion, 'version' | 'released'>): string {
-  return version.released ? version.version : `${version.version} (unreleased)`;
+  return version.released ? version.version : `${version.version} (${draftLabel})`;
+}
+
+/**
+ * Which version the site describes and which one is released, as every page that names a
+ * version says it: read from the releases folder and the document's `info.version`, through the
+ * changelog, and nowhere else.
+ */
+export interface VersionStatus {
+  /** The version the site and its downloads describe: the document's `info.version`. */
+  described: ChangelogVersion;
+  /** The newest released version; the described one when it is released. */
+  latestRelease: ChangelogVersion | undefined;
+}
+
+export function versionStatus(changelog: Changelog): VersionStatus {
+  const [described] = changelog.versions;
+  if (described === undefined) throw new Error('The changelog lists no version of the contract');
+  return { described, latestRelease: changelog.versions.find((version) => version.released) };
 }
 
 export const deprecatedNowAnchor = 'deprecated-now';

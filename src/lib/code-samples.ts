@@ -15,9 +15,31 @@ import {
 import { retryPolicy } from './retry-policy.ts';
 import { contractError } from './schemas.ts';
 
-/** The languages the site shows a sample in, in the order of its tabs. */
-export const sampleLanguages = ['curl', 'javascript', 'php', 'python'] as const;
-export type SampleLanguage = (typeof sampleLanguages)[number];
+/**
+ * The languages the action pages show a sample in, in the order of their tabs. Pages, the
+ * sample tests and the browser tests all read this list. Plain PHP uses the curl extension
+ * rather than Guzzle: it needs no Composer package, and Guzzle itself sends through it wherever
+ * the extension is installed, so a shop that can run Guzzle can run this.
+ */
+export const sampleLanguages = [
+  { language: 'curl', label: 'curl', highlight: 'sh' },
+  { language: 'javascript', label: 'JavaScript', highlight: 'js' },
+  { language: 'php', label: 'PHP', highlight: 'php' },
+  { language: 'wordpress', label: 'WordPress', highlight: 'php' },
+  { language: 'python', label: 'Python', highlight: 'python' },
+] as const;
+
+export type SampleLanguage = (typeof sampleLanguages)[number]['language'];
+
+/** The languages' names alone, in the order of the tabs: what a tool or a test takes as input. */
+export const sampleLanguageNames = sampleLanguages.map((entry) => entry.language) as [SampleLanguage, ...SampleLanguage[]];
+
+/** The tab label and highlighting of a language. */
+export function sampleLanguage(language: SampleLanguage): (typeof sampleLanguages)[number] {
+  const found = sampleLanguages.find((candidate) => candidate.language === language);
+  if (found === undefined) throw new Error(`No sample language ${language}`);
+  return found;
+}
 
 export interface CodeSample {
   language: SampleLanguage;
@@ -94,7 +116,7 @@ export function javascriptLiteral(value: unknown, indent = ''): string {
   return JSON.stringify(value);
 }
 
-function phpString(value: string): string {
+export function phpString(value: string): string {
   return `'${value.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
@@ -213,7 +235,7 @@ else throw new Error(\`HTTP \${response.status} from the host, ${statuses.retryA
 `;
 }
 
-function phpSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+function wordpressSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
   const code = statuses.codeField;
   // `wp_remote_post()` sends a POST, as the one operation asks.
   if (endpoint.method !== 'POST') throw contractError(endpoint.pointer, 'the PHP sample posts with wp_remote_post(), but the operation is not a POST');
@@ -248,6 +270,66 @@ if ( ${statuses.success} === $status ) {
 `;
 }
 
+/**
+ * A PHP closure that reads the answer's headers into `$headers`, names in lower case, as curl
+ * hands them over one line at a time; the plain-PHP sample and the PHP retrying client share it.
+ */
+export function phpHeaderCollector(indent: string): string {
+  return `function ( $curl, string $line ) use ( &$headers ): int {
+${indent}    $parts = explode( ':', $line, 2 );
+${indent}    if ( 2 === count( $parts ) ) {
+${indent}        $headers[ strtolower( trim( $parts[0] ) ) ] = trim( $parts[1] );
+${indent}    }
+${indent}    return strlen( $line );
+${indent}}`;
+}
+
+function phpSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
+  const code = statuses.codeField;
+  if (endpoint.method !== 'POST') throw contractError(endpoint.pointer, 'the PHP sample posts with CURLOPT_POST, but the operation is not a POST');
+  return `<?php
+// Plain PHP with the curl extension (ext-curl): no Composer package to add.
+${fillInComment('//', thingsToFillIn(endpoint, body))}
+${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)};`)}
+
+$payload = ${phpLiteral(body)};
+
+$headers = array();
+$collect = ${phpHeaderCollector('')};
+
+$curl = curl_init( "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}" );
+curl_setopt_array(
+    $curl,
+    array(
+        CURLOPT_POST           => true,
+        CURLOPT_HTTPHEADER     => array( 'Content-Type: application/json' ),
+        CURLOPT_POSTFIELDS     => json_encode( $payload ),
+        CURLOPT_CONNECTTIMEOUT => ${connectTimeoutSeconds},
+        CURLOPT_TIMEOUT        => ${attemptTimeoutSeconds},
+        CURLOPT_FOLLOWLOCATION => false,
+        CURLOPT_RETURNTRANSFER => true,
+        CURLOPT_HEADERFUNCTION => $collect,
+    )
+);
+$text = curl_exec( $curl );
+if ( false === $text ) {
+    throw new RuntimeException( curl_error( $curl ) );
+}
+${answerComment('//', statuses)}
+$type   = $headers['content-type'] ?? '';
+$answer = 0 === stripos( $type, 'application/json' ) ? json_decode( $text, true ) : null;
+$status = curl_getinfo( $curl, CURLINFO_RESPONSE_CODE );
+if ( ${statuses.success} === $status ) {
+    print_r( $answer );
+} elseif ( isset( $answer['${code}'] ) ) {
+    throw new RuntimeException( $answer['${code}'] );
+} else {
+    $wait = $headers['${statuses.retryAfter.toLowerCase()}'] ?? '';
+    throw new RuntimeException( "HTTP {$status} from the host, ${statuses.retryAfter}: {$wait}" );
+}
+`;
+}
+
 function pythonSample(endpoint: Endpoint, body: unknown, statuses: SampleStatuses): string {
   const code = statuses.codeField;
   return `import requests  # pip install requests
@@ -275,12 +357,15 @@ else:
 `;
 }
 
-/** The four samples of an action, generated from its request example. */
+const writers: Record<SampleLanguage, (endpoint: Endpoint, body: Record<string, unknown>, statuses: SampleStatuses) => string> = {
+  curl: curlSample,
+  javascript: javascriptSample,
+  php: phpSample,
+  wordpress: wordpressSample,
+  python: pythonSample,
+};
+
+/** An action's sample in every language of `sampleLanguages`, generated from its request example. */
 export function codeSamples(endpoint: Endpoint, body: Record<string, unknown>, statuses: SampleStatuses): CodeSample[] {
-  return [
-    { language: 'curl', label: 'curl', highlight: 'sh', code: curlSample(endpoint, body) },
-    { language: 'javascript', label: 'JavaScript', highlight: 'js', code: javascriptSample(endpoint, body, statuses) },
-    { language: 'php', label: 'PHP (WordPress)', highlight: 'php', code: phpSample(endpoint, body, statuses) },
-    { language: 'python', label: 'Python', highlight: 'python', code: pythonSample(endpoint, body, statuses) },
-  ];
+  return sampleLanguages.map(({ language, label, highlight }) => ({ language, label, highlight, code: writers[language](endpoint, body, statuses) }));
 }

@@ -24,6 +24,37 @@ function codeOf(value: unknown): string | undefined {
   return isRecord(value) && typeof value[errorCodeField] === 'string' ? value[errorCodeField] : undefined;
 }
 
+/** Every string inside a JSON value, keys included. */
+function stringsIn(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsIn);
+  if (isRecord(value)) return Object.entries(value).flatMap(([key, item]) => [key, ...stringsIn(item)]);
+  return [];
+}
+
+function replaceInStrings(value: unknown, replace: (text: string) => string): unknown {
+  if (typeof value === 'string') return replace(value);
+  if (Array.isArray(value)) return value.map((item) => replaceInStrings(item, replace));
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([key, item]) => [replace(key), replaceInStrings(item, replace)]));
+  return value;
+}
+
+const wholeWord = (identifier: string): RegExp => new RegExp(`(?<![\\w-])${identifier.replace(/[-]/g, '\\-')}(?![\\w-])`, 'g');
+
+/**
+ * An error example the document shares between every action may name one action: the unknown
+ * field example says which action does not accept the field. On another action's page it is put
+ * in that action's name, so no page quotes a refusal of some other action. An example that names
+ * several actions (the list of every action) is about none of them and stays as it is.
+ */
+export function exampleForAction(value: unknown, identifiers: readonly string[], action: string): { value: unknown; retargeted: boolean } {
+  const text = stringsIn(value);
+  const named = identifiers.filter((identifier) => text.some((line) => wholeWord(identifier).test(line)));
+  const [only] = named;
+  if (named.length !== 1 || only === undefined || only === action) return { value, retargeted: false };
+  return { value: replaceInStrings(value, (line) => line.replace(wholeWord(only), action)), retargeted: true };
+}
+
 /**
  * The 409 this action answers from `current`: the document's refusal example with this action,
  * this status and the actions the status allows put in, the way the example words them.
@@ -66,9 +97,12 @@ export function actionErrorAnswers(model: ReferenceModel, action: Action): Actio
       }
       continue;
     }
+    const identifiers = model.actions.map((candidate) => candidate.identifier);
     for (const example of response.examples) {
       const code = codeOf(example.value);
-      if (code !== undefined && codes.has(code)) bodies.push({ status, summary: example.summary, value: example.value, derived: false });
+      if (code === undefined || !codes.has(code)) continue;
+      const { value, retargeted } = exampleForAction(example.value, identifiers, action.identifier);
+      bodies.push({ status, summary: example.summary, value, derived: retargeted });
     }
   }
   const throttledRow = throttledResponse(model.responses);

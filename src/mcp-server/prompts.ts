@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { sampleLanguages } from '../lib/code-samples.ts';
+import { sampleLanguageNames } from '../lib/code-samples.ts';
 import { guidePaths } from '../lib/navigation.ts';
 import type { ProductKnowledge } from './knowledge.ts';
 import { docsAddress, nonEmpty } from './tools/tool.ts';
@@ -34,7 +34,7 @@ export function promptDefinitions(knowledge: ProductKnowledge): Record<string, P
     integrate_action: {
       title: 'Integrate an action',
       description: 'Write client code that sends one lifecycle action to a shop and reads every answer it can get.',
-      argsSchema: z.object({ action: z.enum(actions), language: z.enum(sampleLanguages).optional() }),
+      argsSchema: z.object({ action: z.enum(actions), language: z.enum(sampleLanguageNames).optional() }),
       messages: ({ action, language }) => [
         text(
           [

@@ -17,15 +17,30 @@ export interface SampleRun {
 
 const shim = path.join(import.meta.dirname, 'wordpress-shim.php');
 
+interface Runner {
+  file: string;
+  command: (file: string) => [string, string[]];
+  /** A command that exits 0 where the language's program (and what its samples import) is here. */
+  probe: [string, string[]];
+}
+
 /** The program that runs a sample of each language, and the file name it wants. */
-const runners: Record<SampleLanguage, { file: string; command: (file: string) => [string, string[]] }> = {
-  curl: { file: 'sample.sh', command: (file) => ['bash', [file]] },
+const runners: Record<SampleLanguage, Runner> = {
+  curl: { file: 'sample.sh', command: (file) => ['bash', [file]], probe: ['curl', ['--version']] },
   // The project's own Node, with top-level await in an ES module, as a reader runs it.
-  javascript: { file: 'sample.mjs', command: (file) => [process.execPath, [file]] },
-  python: { file: 'sample.py', command: (file) => ['python3', [file]] },
+  javascript: { file: 'sample.mjs', command: (file) => [process.execPath, [file]], probe: [process.execPath, ['--version']] },
+  python: { file: 'sample.py', command: (file) => ['python3', [file]], probe: ['python3', ['-c', 'import requests']] },
+  // Debian's php-cli with php-curl (`.ci/run` installs both).
+  php: { file: 'sample.php', command: (file) => ['php', [file]], probe: ['php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']] },
   // The samples run inside WordPress; outside it, a shim provides the functions they call.
-  php: { file: 'sample.php', command: (file) => ['php', ['-d', `auto_prepend_file=${shim}`, file]] },
+  wordpress: { file: 'sample.php', command: (file) => ['php', ['-d', `auto_prepend_file=${shim}`, file]], probe: ['php', ['--version']] },
 };
+
+/** Why a language's samples cannot run here, or false when they can. */
+export function missingRunner(language: SampleLanguage): string | false {
+  const [command, args] = runners[language].probe;
+  return runsHere(command, args) ? false : `${command} ${args.join(' ')} fails here: ${language} samples cannot run`;
+}
 
 /**
  * The sample as a reader fills it in for a site: the example host becomes the site's host, the

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { readReferenceModel, type ReferenceModel } from '../../src/lib/actions.ts';
 import { isRecord } from '../../src/lib/document.ts';
-import { actionErrorAnswers } from '../../src/lib/error-bodies.ts';
+import { actionErrorAnswers, exampleForAction } from '../../src/lib/error-bodies.ts';
 import { loadGatedContract } from '../../src/lib/gated-contract.ts';
 import { allowedActions } from '../../src/lib/lifecycle.ts';
 import { conflictStatus } from '../../src/lib/responses.ts';
@@ -20,6 +20,19 @@ describe('the error bodies of the action pages', () => {
         assert.ok(shown.has(JSON.stringify(example.value)), `the ${response.status} example “${example.summary}” is on no action page`);
       }
     }
+  });
+
+  test('an example that names one action is put in the name of the page’s action; one that lists them all is left', () => {
+    const identifiers = model.actions.map((action) => action.identifier);
+    const [first, second] = identifiers;
+    assert.ok(first !== undefined && second !== undefined, 'the contract has two actions');
+    const naming = { message: `x is not a field that ${first} accepts.`, data: { params: { x: `x is not a field that ${first} accepts.` } } };
+    const retargeted = exampleForAction(naming, identifiers, second);
+    assert.equal(retargeted.retargeted, true);
+    assert.equal(JSON.stringify(retargeted.value).includes(first), false);
+    assert.equal(JSON.stringify(retargeted.value).split(second).length - 1, 2);
+    const listing = { message: `action is not one of ${identifiers.join(', ')}.` };
+    assert.deepEqual(exampleForAction(listing, identifiers, second), { value: listing, retargeted: false });
   });
 
   test('each action page shows a 409 for one of its own refused statuses, with the actions that status allows', () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { specifiedActions } from '../../scripts/contract/checks.ts';
 import { readReferenceModel } from '../../src/lib/actions.ts';
+import { sampleLanguages } from '../../src/lib/code-samples.ts';
 import { isRecord, resolvePointer } from '../../src/lib/document.ts';
 import { acceptedStates, lifecycleEdges, targetStates } from '../../src/lib/lifecycle.ts';
 import { actionPagePath, actionsIndexPath, endpointPagePath, generatedPaths, referenceIndexPath, referenceSidebarItems } from '../../src/lib/navigation.ts';
@@ -263,7 +264,7 @@ describe('the pages and the sidebar', () => {
       assert.equal(page.title, page.action.identifier);
       assert.deepEqual(
         page.samples.map((sample) => sample.language),
-        ['curl', 'javascript', 'php', 'python'],
+        sampleLanguages.map((entry) => entry.language),
       );
       for (const slug of ['fields', 'request-example', 'success-response', 'errors', 'code-samples']) {
         assert.ok(page.headings.some((heading) => heading.slug === slug), `${page.slug} has #${slug}`);

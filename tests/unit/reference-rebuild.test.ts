@@ -47,8 +47,9 @@ function editYaml(file: string, edit: (document: Record<string, unknown>) => voi
   writeFileSync(absolute, stringify(document));
 }
 
+/** A built page without the marks of where an identifier may wrap, which a reader never sees. */
 function page(urlPath: string): string {
-  return readFileSync(path.join(copy, 'dist', urlPath, 'index.html'), 'utf8');
+  return readFileSync(path.join(copy, 'dist', urlPath, 'index.html'), 'utf8').replaceAll('<wbr>', '');
 }
 
 /** The HTML of one row of the request fields table, or undefined when the page has no such row. */

@@ -59,8 +59,19 @@ describe('the samples of every action', () => {
       assert.ok(curl.includes(`--header 'Content-Type: application/json'`));
     });
 
-    test(`${action.identifier}: the PHP sample posts the example with wp_remote_post`, () => {
+    test(`${action.identifier}: the plain PHP sample posts the example with ext-curl, with the policy's timeouts`, () => {
       const php = sampleOf(samples, 'php');
+      assert.ok(php.startsWith('<?php\n'));
+      assert.ok(php.includes(`"https://{$site}/wp-json/service/v1/action"`));
+      assert.ok(php.includes(`$payload = ${phpLiteral(action.requestExample.value)};`));
+      assert.ok(php.includes(`CURLOPT_CONNECTTIMEOUT => ${retryPolicy.connectTimeoutSeconds},`), 'a connect timeout');
+      assert.ok(php.includes(`CURLOPT_TIMEOUT        => ${retryPolicy.attemptTimeoutSeconds},`), 'a timeout');
+      assert.ok(php.includes('CURLOPT_FOLLOWLOCATION => false,'), 'no redirect followed');
+      assert.ok(php.includes(`0 === stripos( $type, 'application/json' )`), 'only a JSON body is read as the envelope');
+    });
+
+    test(`${action.identifier}: the WordPress sample posts the example with wp_remote_post`, () => {
+      const php = sampleOf(samples, 'wordpress');
       assert.ok(php.startsWith('<?php\n'));
       assert.ok(php.includes('wp_remote_post('));
       assert.ok(php.includes(`"https://{$site}/wp-json/service/v1/action"`));

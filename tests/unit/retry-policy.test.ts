@@ -12,12 +12,12 @@ import { jsonMediaType } from '../../src/lib/request-body.ts';
 import { serviceFailureResponse, successResponse } from '../../src/lib/responses.ts';
 import { backoffRangeSeconds, retryPolicy } from '../../src/lib/retry-policy.ts';
 import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
-import { pythonWithRequests } from '../samples/run-sample.ts';
+import { missingRunner, runSample } from '../samples/run-sample.ts';
 import { bundledDocument, startRecordingServer, type RecordedRequest, type ScriptedAnswer } from './reference-fixture.ts';
 
 /**
- * The retry policy, proved by running the retrying clients of the errors guide, in JavaScript
- * and in Python, against a real HTTP server that answers as a shop's host might. The waits are
+ * The retry policy, proved by running the retrying clients of the errors guide, in every
+ * language it shows them in, against a real HTTP server that answers as a shop's host might. The waits are
  * measured where the server receives the attempts; the server asks for `Retry-After: 1` so the
  * real waits stay short.
  */
@@ -50,36 +50,33 @@ assert.ok(success);
 async function runClient(language: SampleLanguage, host: string, change: (code: string) => string = (code) => code) {
   const sample = retryingClientSamples(model.endpoint, statuses, firstAction.requestExample.value).find((candidate) => candidate.language === language);
   assert.ok(sample, `a ${language} retrying client`);
-  const pointed = sample.code
-    .replaceAll('https://', 'http://')
-    .replaceAll(JSON.stringify(site.defaultValue), JSON.stringify(host));
+  const pointed = sample.code.replaceAll('https://', 'http://').replaceAll(site.defaultValue, host);
   assert.notEqual(pointed, sample.code, 'the client names the example site');
-  const file = path.join(workspace, language === 'python' ? `client-${Date.now()}.py` : `client-${Date.now()}.mjs`);
-  writeFileSync(file, change(pointed));
-  const command = language === 'python' ? 'python3' : process.execPath;
-  try {
-    const { stdout, stderr } = await run(command, [file], { timeout: 60_000 });
-    return { ok: true, stdout, stderr };
-  } catch (error) {
-    const failed = error as { stdout?: string; stderr?: string; code?: number };
-    return { ok: false, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '', code: failed.code };
-  }
+  const result = await runSample(sample, change(pointed), 60_000);
+  return { ok: result.exitCode === 0, stdout: result.stdout, stderr: result.stderr, code: result.exitCode };
 }
 
 /** Sets one number of the policy in a client's source, the way a reader would edit it. */
 function withSetting(language: SampleLanguage, setting: 'maxAttempts' | 'attemptTimeout', value: number): (code: string) => string {
+  const settings: Partial<Record<SampleLanguage, Record<typeof setting, { pattern: RegExp; replacement: string }>>> = {
+    javascript: {
+      maxAttempts: { pattern: /maxAttempts: \d+,/, replacement: `maxAttempts: ${value},` },
+      attemptTimeout: { pattern: /attemptTimeout: \d+,/, replacement: `attemptTimeout: ${value},` },
+    },
+    php: {
+      maxAttempts: { pattern: /^const MAX_ATTEMPTS( +)= \d+;/m, replacement: `const MAX_ATTEMPTS$1= ${value};` },
+      attemptTimeout: { pattern: /^const ATTEMPT_TIMEOUT( +)= \d+;/m, replacement: `const ATTEMPT_TIMEOUT$1= ${value / 1000};` },
+    },
+    python: {
+      maxAttempts: { pattern: /^MAX_ATTEMPTS = \d+/m, replacement: `MAX_ATTEMPTS = ${value}` },
+      attemptTimeout: { pattern: /^READ_TIMEOUT = \d+/m, replacement: `READ_TIMEOUT = ${value / 1000}` },
+    },
+  };
   return (code) => {
-    const patterns = {
-      javascript: { maxAttempts: /maxAttempts: \d+,/, attemptTimeout: /attemptTimeout: \d+,/ },
-      python: { maxAttempts: /^MAX_ATTEMPTS = \d+/m, attemptTimeout: /^READ_TIMEOUT = \d+/m },
-    } as const;
-    const pattern = patterns[language === 'python' ? 'python' : 'javascript'][setting];
-    const replacement =
-      language === 'python'
-        ? `${setting === 'maxAttempts' ? 'MAX_ATTEMPTS' : 'READ_TIMEOUT'} = ${setting === 'attemptTimeout' ? value / 1000 : value}`
-        : `${setting}: ${value},`;
-    assert.match(code, pattern, `the ${language} client has the ${setting} setting`);
-    return code.replace(pattern, replacement);
+    const edit = settings[language]?.[setting];
+    assert.ok(edit, `the test knows how to set ${setting} in the ${language} client`);
+    assert.match(code, edit.pattern, `the ${language} client has the ${setting} setting`);
+    return code.replace(edit.pattern, edit.replacement);
   };
 }
 
@@ -95,10 +92,8 @@ function assertSameRequest(requests: RecordedRequest[]): void {
   }
 }
 
-const languages: { language: SampleLanguage; skip: string | false }[] = [
-  { language: 'javascript', skip: false },
-  { language: 'python', skip: !pythonWithRequests() && 'python3 with the requests library is not installed' },
-];
+/** Every language the errors guide has a retrying client in. */
+const languages = retryingClientSamples(model.endpoint, statuses, firstAction.requestExample.value).map(({ language }) => ({ language, skip: missingRunner(language) }));
 
 for (const { language, skip } of languages) {
   describe(`[7.1] the ${language} retrying client follows the retry policy`, { skip }, () => {

@@ -5,29 +5,24 @@
  * are measured where the sandbox receives the attempts.
  */
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { readReferenceModel, type ReferenceModel } from '../../src/lib/actions.ts';
-import { placeholdersIn, sampleStatuses, type SampleLanguage } from '../../src/lib/code-samples.ts';
+import { placeholdersIn, sampleStatuses } from '../../src/lib/code-samples.ts';
 import { loadGatedContract } from '../../src/lib/gated-contract.ts';
 import { outcomeOf } from '../../src/lib/lifecycle.ts';
 import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { fillIn, pythonWithRequests, runSample } from '../samples/run-sample.ts';
+import { fillIn, missingRunner, runSample } from '../samples/run-sample.ts';
 
-let model: ReferenceModel;
-
-before(async () => {
-  model = readReferenceModel((await loadGatedContract()).document);
-});
+// Read at the top, so the tests can be declared per language the errors guide shows.
+const model: ReferenceModel = readReferenceModel((await loadGatedContract()).document);
 
 
 /** Milliseconds a wait may run late on a busy two-core machine. */
 const lateness = 1500;
 
-const languages: { language: SampleLanguage; skip: string | false }[] = [
-  { language: 'javascript', skip: false },
-  { language: 'python', skip: !pythonWithRequests() && 'python3 with the requests library is not installed' },
-];
+/** Every language the errors guide has a retrying client in. */
+const languages = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), {}).map(({ language }) => ({ language, skip: missingRunner(language) }));
 
 describe('[7.1] the retrying clients honour the sandbox’s 429 and Retry-After', () => {
   for (const { language, skip } of languages) {

@@ -1,6 +1,6 @@
 /**
- * Every code sample the reference pages show runs, as printed, against the sandbox: curl,
- * JavaScript, Python and PHP (the PHP one with a shim of the WordPress HTTP functions it calls),
+ * Every code sample the reference pages show runs, as printed, against the sandbox, in every
+ * language of `sampleLanguages` (the WordPress one with a shim of the WordPress HTTP functions it calls),
  * for every action. Each must carry out its action on a subscription whose status accepts it,
  * report the 409 on one whose status refuses it, and report a host's 429 without changing
  * anything. The sandbox's own records say whether the action happened, not only the output.
@@ -8,25 +8,17 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { readReferenceModel, type Action, type ReferenceModel } from '../../src/lib/actions.ts';
-import { placeholdersIn, type CodeSample } from '../../src/lib/code-samples.ts';
+import { placeholdersIn, sampleLanguages, type CodeSample } from '../../src/lib/code-samples.ts';
 import { loadGatedContract } from '../../src/lib/gated-contract.ts';
 import { outcomeOf } from '../../src/lib/lifecycle.ts';
 import { actionReferencePages, type ActionPage } from '../../src/lib/reference-pages.ts';
 import { conflictStatus, responseWithStatus, throttledResponse } from '../../src/lib/responses.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { fillIn, runSample, runsHere, type SampleRun } from '../samples/run-sample.ts';
+import { fillIn, missingRunner, runSample, type SampleRun } from '../samples/run-sample.ts';
 
 let model: ReferenceModel;
 let pages: ActionPage[];
 
-
-// PHP comes from Debian's php-cli (`.ci/run` installs it); Python needs `requests` when the sample imports it.
-const available = {
-  curl: runsHere('curl'),
-  javascript: true,
-  python: runsHere('python3'),
-  php: runsHere('php'),
-};
 
 before(async () => {
   const { document } = await loadGatedContract();
@@ -72,8 +64,8 @@ function describeRun(run: SampleRun): string {
 
 describe('every code sample runs against the sandbox', { concurrency: 4 }, () => {
   // The pages are read in `before`, so the tests are declared per action identifier known up front.
-  for (const language of ['curl', 'javascript', 'python', 'php'] as const) {
-    test(`${language}: each action succeeds, reports a 409 and a 429`, { skip: available[language] ? false : `${language} is not installed` }, async () => {
+  for (const { language } of sampleLanguages) {
+    test(`${language}: each action succeeds, reports a 409 and a 429`, { skip: missingRunner(language) }, async () => {
       const refused = responseWithStatus(model.responses, conflictStatus, 'to an action the status refuses');
       const [refusedCode] = refused.errorCodes;
       assert.ok(refusedCode, 'the 409 names its error code');

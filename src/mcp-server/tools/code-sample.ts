@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { codeSamples, sampleLanguages, sampleStatuses, thingsToFillIn } from '../../lib/code-samples.ts';
+import { codeSamples, sampleLanguageNames, sampleStatuses, thingsToFillIn } from '../../lib/code-samples.ts';
 import { listInWords } from '../../lib/prose.ts';
 import { actionErrorAnswers } from '../../lib/error-bodies.ts';
 import { actionPagePath, guidePaths } from '../../lib/navigation.ts';
@@ -15,7 +15,7 @@ export function codeSampleTool({ model }: ProductKnowledge) {
   return defineTool({
     inputSchema: z.object({
       action: z.enum(nonEmpty(model.actions.map((action) => action.identifier), 'action')).describe('The action identifier'),
-      language: z.enum(sampleLanguages).describe('The language of the sample'),
+      language: z.enum(sampleLanguageNames).describe('The language of the sample'),
     }),
     outputSchema: z.object({
       action: z.string(),

@@ -1,0 +1,19 @@
+/**
+ * Where an identifier may wrap: after an underscore, a hyphen, a slash or a dot, so that
+ * `service_transition_not_allowed` or a URL path breaks between its parts and never inside a
+ * word. The characters stay as they are; a `<wbr>` after each marks the opportunity.
+ */
+const breakAfter = /([_\-/.])(?=[^_\-/.])/g;
+
+/** Inline code with plain text inside: no markup, so the text can be edited safely. */
+const inlineCode = /(<pre\b[^>]*>\s*)?<code\b([^>]*)>([^<]+)<\/code>/g;
+
+/**
+ * Marks the break opportunities of every inline `<code>` of a page. Code blocks (`<pre>`) are
+ * left alone: their lines wrap on their own, and what a reader copies must stay the same.
+ */
+export function markIdentifierBreaks(html: string): string {
+  return html.replace(inlineCode, (whole, pre: string | undefined, attributes: string, text: string) =>
+    pre === undefined ? `<code${attributes}>${text.replace(breakAfter, '$1<wbr>')}</code>` : whole,
+  );
+}

@@ -1,0 +1,69 @@
+import { expect, test, type Page } from '@playwright/test';
+import { sampleLanguages } from '../../src/lib/code-samples.ts';
+import { actions } from './support/contract.ts';
+import { actionPath } from './support/site.ts';
+
+/**
+ * The request builder of an action page: what a reader types fills every sample and the request
+ * example in place, and goes nowhere: no request, no storage, no cookie, no change of URL.
+ */
+
+const typedSite = 'my-own-shop.test';
+const typedKey = 'typed-key-7Hq2xZ';
+
+async function storedEverywhere(page: Page): Promise<string> {
+  const inPage = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie, url: location.href }));
+  const cookies = JSON.stringify(await page.context().cookies());
+  return `${inPage}${cookies}`;
+}
+
+test('typing a site and a key fills every sample and the request example, and nothing leaves the page', async ({ page }) => {
+  const [action] = actions;
+  if (action === undefined) throw new Error('the contract has no action');
+  await page.goto(actionPath(action.identifier));
+  const builder = page.locator('request-builder');
+  await expect(builder).toBeVisible();
+  const keyInput = builder.locator('input[type="password"]');
+  await expect(keyInput, 'the key is typed into a password field').toHaveCount(1);
+  const urlBefore = page.url();
+
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(request.url()));
+  await builder.locator('input[type="text"]').first().pressSequentially(typedSite);
+  await keyInput.pressSequentially(typedKey);
+
+  for (const { language, label } of sampleLanguages) {
+    await page.locator('.code-samples').getByRole('tab', { name: label, exact: true }).click();
+    const sample = page.locator(`[data-sample-language="${language}"] pre`);
+    await expect(sample, `the ${language} sample is shown`).toBeVisible();
+    await expect(sample, `the ${language} sample names the typed site`).toContainText(typedSite);
+    await expect(sample, `the ${language} sample carries the typed key`).toContainText(typedKey);
+    await expect(sample).not.toContainText('<API_KEY>');
+  }
+  const requestExample = page.locator('xpath=//*[@id="request-example"]/following::pre[1]');
+  await expect(requestExample).toContainText(typedKey);
+
+  expect(requested, 'typing sends nothing').toEqual([]);
+  expect(page.url(), 'the URL keeps nothing of it').toBe(urlBefore);
+  const stored = await storedEverywhere(page);
+  expect(stored.includes(typedKey) || stored.includes(typedSite), `nothing typed is stored: ${stored}`).toBe(false);
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the builder stays hidden and the samples keep their placeholders', async ({ page }) => {
+    const [action] = actions;
+    if (action === undefined) throw new Error('the contract has no action');
+    await page.goto(actionPath(action.identifier));
+    await expect(page.locator('request-builder')).toBeHidden();
+    await expect(page.locator('[data-sample-language="curl"] pre')).toContainText('<API_KEY>');
+  });
+});
+
+test('only action pages carry the builder', async ({ page }) => {
+  for (const pagePath of ['/', '/reference/', '/reference/endpoint/', '/errors-and-rate-limits/']) {
+    await page.goto(pagePath);
+    await expect(page.locator('request-builder'), pagePath).toHaveCount(0);
+  }
+});

@@ -1,0 +1,138 @@
+import { expect, test, type Page } from '@playwright/test';
+import { actions } from './support/contract.ts';
+import { actionPath, sitemapPagePaths } from './support/site.ts';
+
+/**
+ * The layout claims, measured in the browser (boxes and scroll sizes, not pictures): on a wide
+ * screen nothing stands empty beside the errors and no code block scrolls sideways; at every
+ * width no header or identifier breaks inside a word and the sample tabs fit; and with
+ * JavaScript off every box that can scroll can take the keyboard's focus.
+ */
+
+const widths = { wide: { width: 1440, height: 900 }, phone: { width: 390, height: 844 }, narrowPhone: { width: 360, height: 780 } };
+
+/**
+ * Every place where a line of a header or of inline code ends between two letters or digits:
+ * a word broken in two. An identifier may only wrap after `_`, `-`, `/` or `.`, and a header
+ * only between words.
+ */
+async function wordsBrokenMidWord(page: Page): Promise<string[]> {
+  return page.locator('main :is(thead th, code:not(pre code))').evaluateAll((elements) => {
+    const broken: string[] = [];
+    const isWordCharacter = (character: string): boolean => /[\p{L}\p{N}]/u.test(character);
+    for (const element of elements) {
+      if (element.getClientRects().length === 0) continue;
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      let previous: { character: string; top: number } | undefined;
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (let index = 0; index < text.length; index += 1) {
+          const range = document.createRange();
+          range.setStart(node, index);
+          range.setEnd(node, index + 1);
+          const box = range.getClientRects()[0];
+          if (box === undefined) continue;
+          const character = text.charAt(index);
+          if (previous !== undefined && box.top > previous.top + 2 && isWordCharacter(previous.character) && isWordCharacter(character)) {
+            broken.push(`${(element.textContent ?? '').slice(0, 60)} (between "${previous.character}" and "${character}")`);
+          }
+          previous = { character, top: box.top };
+        }
+      }
+    }
+    return broken;
+  });
+}
+
+/** Boxes in the page's main part that scroll sideways, by a short description. */
+async function sidewaysScrollingCode(page: Page): Promise<string[]> {
+  return page.locator('main pre').evaluateAll((blocks) =>
+    blocks
+      .filter((block) => block.getClientRects().length > 0 && block.scrollWidth > block.clientWidth + 1)
+      .map((block) => `${(block.textContent ?? '').slice(0, 50)}… (${block.scrollWidth} px in ${block.clientWidth} px)`),
+  );
+}
+
+test('at 1440 px the errors use the full width beside nothing, and no code block scrolls sideways', async ({ page, request }) => {
+  await page.setViewportSize(widths.wide);
+  for (const action of actions) {
+    await test.step(action.identifier, async () => {
+      await page.goto(actionPath(action.identifier));
+      const layout = await page.locator('.action-layout').boundingBox();
+      const errors = await page.locator('main table.errors').boundingBox();
+      expect(layout && errors, 'the page has a layout and an errors table').toBeTruthy();
+      if (layout === null || errors === null) return;
+      // The errors run under both columns: as wide as the two-pane part, give or take a margin.
+      expect(errors.width, `the errors table is ${Math.round(errors.width)} px of ${Math.round(layout.width)} px`).toBeGreaterThan(layout.width * 0.9);
+    });
+  }
+  for (const pagePath of await sitemapPagePaths(request)) {
+    await test.step(pagePath, async () => {
+      await page.goto(pagePath);
+      await page.locator('main details').evaluateAll((disclosures) => disclosures.forEach((element) => element.setAttribute('open', '')));
+      expect.soft(await sidewaysScrollingCode(page), `code blocks scrolling sideways on ${pagePath}`).toEqual([]);
+      expect.soft(await wordsBrokenMidWord(page), `headers or identifiers broken mid-word on ${pagePath}`).toEqual([]);
+    });
+  }
+});
+
+for (const [name, viewport] of Object.entries({ phone: widths.phone, narrowPhone: widths.narrowPhone })) {
+  test(`at ${viewport.width} px no header or identifier breaks mid-word, and the sample tabs fit (${name})`, async ({ page, request }) => {
+    await page.setViewportSize(viewport);
+    for (const pagePath of await sitemapPagePaths(request)) {
+      await test.step(pagePath, async () => {
+        await page.goto(pagePath);
+        await page.locator('main details').evaluateAll((disclosures) => disclosures.forEach((element) => element.setAttribute('open', '')));
+        expect.soft(await wordsBrokenMidWord(page), `headers or identifiers broken mid-word on ${pagePath}`).toEqual([]);
+        // An identifier that does not break must still fit: inside its cell and inside the window.
+        const overflowing = await page.locator('main code:not(pre code)').evaluateAll((codes) =>
+          codes
+            .filter((code) => {
+              const box = code.getBoundingClientRect();
+              const cell = code.closest('td, th')?.getBoundingClientRect();
+              return box.width > 0 && (box.right > window.innerWidth + 1 || (cell !== undefined && box.right > cell.right + 1));
+            })
+            .map((code) => code.textContent ?? ''),
+        );
+        expect.soft(overflowing, `identifiers sticking out of their cell or the window on ${pagePath}`).toEqual([]);
+        const tabsOutside = await page.locator('main [role="tab"]').evaluateAll((tabs) =>
+          tabs
+            .filter((tab) => {
+              const box = tab.getBoundingClientRect();
+              const list = tab.closest('[role="tablist"]')?.getBoundingClientRect();
+              return box.left < 0 || box.right > window.innerWidth || (list !== undefined && box.right > list.right + 1);
+            })
+            .map((tab) => tab.textContent?.trim() ?? ''),
+        );
+        expect.soft(tabsOutside, `tabs cut off on ${pagePath}`).toEqual([]);
+      });
+    }
+  });
+}
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('every box that can scroll takes the keyboard focus, at 1440, 390 and 360 px', async ({ page, request }) => {
+    const pagePaths = await sitemapPagePaths(request);
+    for (const viewport of Object.values(widths)) {
+      await page.setViewportSize(viewport);
+      for (const pagePath of pagePaths) {
+        await test.step(`${viewport.width} px ${pagePath}`, async () => {
+          await page.goto(pagePath);
+          const unfocusable = await page.locator('main *').evaluateAll((elements) =>
+            elements
+              .filter((element) => {
+                const style = getComputedStyle(element);
+                const scrollsX = /auto|scroll/.test(style.overflowX) && element.scrollWidth > element.clientWidth + 1;
+                const scrollsY = /auto|scroll/.test(style.overflowY) && element.scrollHeight > element.clientHeight + 1;
+                return (scrollsX || scrollsY) && element.getClientRects().length > 0 && element.getAttribute('tabindex') !== '0';
+              })
+              .map((element) => `<${element.tagName.toLowerCase()} class="${element.className}"> ${(element.textContent ?? '').slice(0, 40)}`),
+          );
+          expect.soft(unfocusable, `boxes that scroll but take no focus at ${viewport.width} px on ${pagePath}`).toEqual([]);
+        });
+      }
+    }
+  });
+});
