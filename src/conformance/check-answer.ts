@@ -4,17 +4,13 @@ import type { ExecutableContract } from '../lib/executable-contract.ts';
 import { jsonMediaType } from '../lib/request-body.ts';
 import { errorDataField } from '../lib/responses.ts';
 import type { Expectation } from './cases.ts';
+import { isRetryAfter } from '../lib/http/retry-after.ts';
 
 /** An answer as it came back: status, headers (names in lower case) and the body's text. */
 export interface ReceivedAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
-}
-
-/** A `Retry-After` value as RFC 9110 (section 10.2.3) allows it: seconds, or an HTTP date. */
-export function isRetryAfter(value: string): boolean {
-  return /^\d+$/.test(value) || /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value);
 }
 
 /**
