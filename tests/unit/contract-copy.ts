@@ -2,9 +2,31 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { bundleContract } from '../../src/lib/bundle.ts';
+import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/document.ts';
 
 /** The repository this test suite belongs to. */
 export const projectDirectory = path.resolve(import.meta.dirname, '../..');
+
+let bundled: OpenApiDocument | undefined;
+
+/**
+ * The project's contract, bundled once by the real Redocly CLI into a temporary directory that is
+ * removed at once, so a test reads the document the build does without depending on a previous
+ * build or racing one for `.generated/`. Each call returns a fresh copy that a test may break.
+ */
+export function bundledDocument(): OpenApiDocument {
+  if (bundled === undefined) {
+    const output = mkdtempSync(path.join(tmpdir(), 'contract-bundle-'));
+    try {
+      const contract = bundleContract(projectDirectory, undefined, output);
+      bundled = asOpenApiDocument(contract.document, contract.jsonPath);
+    } finally {
+      rmSync(output, { recursive: true, force: true });
+    }
+  }
+  return structuredClone(bundled);
+}
 
 /**
  * A throw-away copy of the contract (`openapi/` and `redocly.yaml`) in a temporary directory,
