@@ -8,6 +8,7 @@ import { cutRelease } from '../../scripts/release.ts';
 import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
 import { buildChangelog, changelogSections, type Changelog } from '../../src/lib/changelog.ts';
 import { asOpenApiDocument } from '../../src/lib/document.ts';
+import { readReleases } from '../../src/lib/releases.ts';
 import { additiveEdits, releaseAsIs, setVersion } from './compatibility-fixture.ts';
 import { copyContract, projectDirectory, type ContractCopy } from './contract-copy.ts';
 
@@ -36,12 +37,15 @@ describe('the changelog model', { concurrency: 2 }, () => {
     assert.deepEqual(changelog.deprecated, []);
   });
 
-  it('lists what the unreleased contract changed: responses opened to additions, Retry-After no longer marked required', () => {
+  it('lists what the version after 1.0.0 changed, released or not: responses opened to additions, Retry-After no longer marked required', () => {
     const changelog = changelogOf(projectDirectory);
-    const [newest] = changelog.versions;
-    // Once the contract is released, there is nothing unreleased left to show.
-    if (newest?.released !== false) return;
-    const sentences = newest.entries.map((entry) => `${entry.category}: ${entry.sentence}`);
+    // The versions run newest first, so the one after 1.0.0 is next to last, whether it is still
+    // the unreleased contract or a release by now: its changes are listed either way.
+    const after = changelog.versions.at(-2);
+    assert.ok(after !== undefined, 'a version after 1.0.0 is listed');
+    assert.equal(after.released, readReleases(projectDirectory).some((release) => release.version === after.version), `${after.version} is marked as the release index says`);
+    assert.equal(after.released, after.date !== undefined, 'a release has a date, an unreleased version none');
+    const sentences = after.entries.map((entry) => `${entry.category}: ${entry.sentence}`);
     for (const expected of [
       /^changed: The body of the `200` response may now carry fields it does not list, which a client ignores\.$/,
       /^changed: Field `action` in the `200` response is now an extensible enum/,
