@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { specifiedActions } from '../../scripts/contract/checks.ts';
@@ -10,7 +10,7 @@ import { buildChangelog, changelogSections, type Changelog } from '../../src/lib
 import { asOpenApiDocument } from '../../src/lib/document.ts';
 import { readReleases } from '../../src/lib/releases.ts';
 import { additiveEdits, releaseAsIs, setVersion } from './compatibility-fixture.ts';
-import { copyContract, projectDirectory, type ContractCopy } from './contract-copy.ts';
+import { copyContract, copyProject, projectDirectory, type ContractCopy } from './contract-copy.ts';
 
 const optionalField = additiveEdits.find((edit) => edit.name === 'a new optional request field');
 
@@ -117,29 +117,11 @@ describe('the changelog model', { concurrency: 2 }, () => {
   });
 });
 
-/**
- * A copy of the whole project (without installed packages and build output) whose
- * `node_modules` links to this project's, so the real `astro build` runs on it. It lives in the
- * project's ignored `.generated/`: from the system's temporary folder, Astro's build looks for
- * the linked packages' components under the copy and fails ("No cached compile metadata found").
- */
-function copyProject(): string {
-  const parent = path.join(projectDirectory, '.generated/site-copies');
-  mkdirSync(parent, { recursive: true });
-  const directory = mkdtempSync(path.join(parent, 'changelog-'));
-  const skipped = new Set(['node_modules', 'dist', '.astro', '.generated', '.git', 'test-results', 'playwright-report', 'bench-results']);
-  for (const entry of readdirSync(projectDirectory)) {
-    if (!skipped.has(entry)) cpSync(path.join(projectDirectory, entry), path.join(directory, entry), { recursive: true });
-  }
-  symlinkSync(realpathSync(path.join(projectDirectory, 'node_modules')), path.join(directory, 'node_modules'), 'dir');
-  return directory;
-}
-
 describe('the changelog page', () => {
   it('shows a release cut after an additive change, built by the real astro build', async () => {
     assert.ok(optionalField);
     const contract = copyContract();
-    const site = copyProject();
+    const site = copyProject().directory;
     try {
       const baseline = releaseAsIs(contract);
       optionalField.apply(contract);

@@ -1,7 +1,8 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { copyBuildableProject } from '../../src/bench/project-copy.ts';
 import { bundleContract } from '../../src/lib/bundle.ts';
 import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/document.ts';
 
@@ -50,21 +51,13 @@ export function copyContract(): ContractCopy {
   return contractCopyAt(directory);
 }
 
-/** What a build leaves behind, and the dependencies, which the copy links to instead. */
-const notCopied = new Set(['node_modules', '.git', 'dist', '.astro', '.generated', 'test-results', 'playwright-report', 'bench-results']);
-
 /**
- * A throw-away copy of the whole project, sources and configuration, sharing the real
- * `node_modules` through a link: enough to run `astro build` or `astro dev` over a broken contract.
+ * A throw-away copy of the whole project, sources and configuration, that the real `astro build`
+ * or `astro dev` runs on (src/bench/project-copy.ts says how): enough to build over a changed or a
+ * broken contract. It lives in the project's ignored `.generated/`.
  */
 export function copyProject(): ContractCopy {
-  const directory = mkdtempSync(path.join(tmpdir(), 'project-copy-'));
-  for (const entry of readdirSync(projectDirectory)) {
-    if (notCopied.has(entry)) continue;
-    cpSync(path.join(projectDirectory, entry), path.join(directory, entry), { recursive: true });
-  }
-  symlinkSync(path.join(projectDirectory, 'node_modules'), path.join(directory, 'node_modules'), 'dir');
-  return contractCopyAt(directory);
+  return contractCopyAt(copyBuildableProject(projectDirectory, 'project-copy-').directory);
 }
 
 function contractCopyAt(directory: string): ContractCopy {
