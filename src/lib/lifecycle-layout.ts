@@ -10,9 +10,9 @@ import { drawFrameArrows, drawRoutes, routeEdges, spreadHorizontally, spreadPort
  * draw (the same for both variants), statuses in rows, routes between them, the points of each
  * arrow, then the labels. No layout library: the graph is small, and the stages are short enough
  * to read. The layout checks itself: no label may cover an arrow, an arrowhead, a status or
- * another label. When the actions' names find no such place, each arrow is labelled with a
- * number instead, named in a key beside the drawing; a lifecycle for which even numbers find no
- * place is drawn with gaps wide enough for them, so a contract the gate accepts always draws.
+ * another label. When the actions' names find no such place, arrows are labelled with numbers
+ * instead, named in a key beside the drawing (see `layOutLifecycle`); a contract the gate accepts
+ * always draws, so adding actions never stops the build.
  */
 
 export type DiagramVariant = 'wide' | 'narrow';
@@ -194,7 +194,10 @@ function layOut({ lifecycle, plan, variant, labelStyle, keys, rowGap, extra, len
   const { width, frameBox } = spreadHorizontally(routes, lanes, placement, at, settings, extra, plan.hasFrame);
 
   // Frame arrows reserve their place on their target's top first, estimated from the target.
-  const framePorts = plan.frameExits.map(([to, actions]) => ({ to, actions, port: { box: to, side: 'top', key: at.centreX(to), tieBreak: -1 } satisfies Port as Port }));
+  const framePorts = plan.frameExits.map(([to, actions]) => {
+    const port: Port = { box: to, side: 'top', key: at.centreX(to), tieBreak: -1 };
+    return { to, actions, port };
+  });
   spreadPorts([...routes.flatMap((route) => [route.start, route.end]), ...framePorts.map(({ port }) => port)], placement.boxes);
   const arrows = drawRoutes(routes, rowGap);
   if (frameBox !== undefined) arrows.push(...drawFrameArrows(frameBox, framePorts, arrows, placement, at, lenient));
