@@ -1,6 +1,4 @@
-import Ajv2020 from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createContractValidator, type ErrorObject } from '../../src/lib/contract-validator.ts';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import {
   ContractError,
@@ -14,6 +12,7 @@ import { extensibleValues } from '../../src/lib/extensible-enum.ts';
 import { ruleLabel, type SpecRuleId } from '../../src/lib/spec-rules.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator, pointerFrom } from './source-files.ts';
+import { httpMethods } from '../../src/lib/http/methods.ts';
 
 /** The eight action identifiers of rule 4.1c (src/lib/spec-rules.ts), exactly as specified. */
 export const specifiedActions = [
@@ -63,8 +62,6 @@ interface Located<T> {
   node: T;
   pointer: string;
 }
-
-const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 function isSchemaObject(value: unknown): value is SchemaObject {
   return isRecord(value) && !isReference(value);
@@ -520,40 +517,13 @@ export const rateLimitResponseCheck: ContractCheck = {
 
 /* Validating examples: the branch schemas, resolved from the bundled document's components. */
 
-const componentsSchemaId = 'https://contract.invalid/components.json';
-
-/** Rewrites `#/components/schemas/X` into a reference Ajv can resolve from any schema. */
-function withAbsoluteReferences(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withAbsoluteReferences);
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(
-    Object.entries(value).map(([key, member]) => [
-      key,
-      key === '$ref' && typeof member === 'string' && member.startsWith('#/components/schemas/')
-        ? `${componentsSchemaId}#/$defs/${member.slice('#/components/schemas/'.length)}`
-        : withAbsoluteReferences(member),
-    ]),
-  );
-}
-
 type BranchValidator = (value: unknown) => ErrorObject[] | undefined;
 
+/** Each branch validated by the model's one Ajv set-up (src/lib/contract-validator.ts), as the document is published. */
 function createBranchValidator(document: OpenApiDocument): (branch: ActionBranch) => BranchValidator {
-  // OpenAPI adds keywords (discriminator, example, x-*) that strict JSON Schema would refuse.
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats(ajv);
-  ajv.addSchema({ $id: componentsSchemaId, $defs: withAbsoluteReferences(document.components?.schemas ?? {}) });
-  const compiled = new Map<string, ValidateFunction>();
+  const validator = createContractValidator(document, 'published');
   return (branch) => {
-    let validate = compiled.get(branch.pointer);
-    if (validate === undefined) {
-      const component = branch.pointer.startsWith('#/components/schemas/')
-        ? ajv.getSchema(`${componentsSchemaId}#/$defs/${branch.pointer.slice('#/components/schemas/'.length)}`)
-        : undefined;
-      validate = component ?? ajv.compile(withAbsoluteReferences(branch.node) as object);
-      compiled.set(branch.pointer, validate);
-    }
-    const checked = validate;
+    const checked = validator.schemaAt(branch.pointer);
     return (value) => (checked(value) ? undefined : [...(checked.errors ?? [])]);
   };
 }

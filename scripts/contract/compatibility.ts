@@ -7,6 +7,8 @@
  * Standalone: `node scripts/contract/compatibility.ts [--project <dir>]` bundles the contract
  * and runs only this step.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleContract, contractRoot, runRedocly } from '../../src/lib/bundle.ts';
@@ -175,15 +177,20 @@ const ownBreakingChecks: Partial<Record<ContractChange['kind'], string>> = {
 };
 
 function runRedoclyDiff(projectDirectory: string, release: Release, bundlePath: string): DiffChange[] {
-  let output: string;
+  // The report goes to a file, not through a pipe: it grows with the document (about 2 MiB for
+  // 200 actions), past what a child process's output buffer holds.
+  const reportDirectory = mkdtempSync(path.join(tmpdir(), 'redocly-diff-'));
+  const reportPath = path.join(reportDirectory, 'diff.json');
   try {
     // `--fail-on none`: Redocly reports, and this step decides, because of the ratings above.
-    output = runRedocly(['diff', snapshotFile(release.version), bundlePath, '--format', 'json', '--fail-on', 'none', '--lint-config=error'], projectDirectory);
+    runRedocly(['diff', snapshotFile(release.version), bundlePath, '--format', 'json', '--output', reportPath, '--fail-on', 'none', '--lint-config=error'], projectDirectory);
+    return readDiffReport(readFileSync(reportPath, 'utf8'));
   } catch (error) {
     const failure = error as { stderr?: string; message?: string };
-    throw new Error(`Redocly diff could not compare the contract with release ${release.version}: ${(failure.stderr ?? failure.message ?? '').trim()}`);
+    throw new Error(`Redocly diff could not compare the contract with release ${release.version}: ${(failure.stderr || failure.message || '').trim()}`);
+  } finally {
+    rmSync(reportDirectory, { recursive: true, force: true });
   }
-  return readDiffReport(output);
 }
 
 export interface CompatibilityReport {

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { pointerFrom, pointerSegments } from '../../src/lib/contract/json-pointer.ts';
 
 /** A place in the contract's source: the file a maintainer opens, and the line when known. */
 export interface SourcePlace {
@@ -14,19 +15,7 @@ export interface SourcePlace {
  */
 export type SourceLocator = (pointer: string) => SourcePlace;
 
-/** Splits `#/paths/~1action/post` into `['paths', '/action', 'post']`. */
-export function pointerSegments(pointer: string): string[] {
-  const body = pointer.replace(/^#\/?/, '');
-  if (body === '') return [];
-  return body
-    .split('/')
-    .map((segment) => decodeURIComponent(segment).replaceAll('~1', '/').replaceAll('~0', '~'));
-}
-
-/** Builds `#/paths/~1action/post` from its segments. */
-export function pointerFrom(segments: readonly (string | number)[]): string {
-  return `#/${segments.map((segment) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1')).join('/')}`;
-}
+export { pointerFrom, pointerSegments };
 
 interface ParsedFile {
   contents: Node | null;

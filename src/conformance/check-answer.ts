@@ -1,5 +1,6 @@
 import { describeSchemaErrors } from '../lib/contract-validator.ts';
 import { isRecord } from '../lib/document.ts';
+import { isRetryAfter } from '../lib/http/retry-after.ts';
 import type { ExecutableContract } from '../lib/executable-contract.ts';
 import { jsonMediaType } from '../lib/request-body.ts';
 import { errorDataField } from '../lib/responses.ts';
@@ -11,11 +12,6 @@ export interface ReceivedAnswer {
   status: number;
   headers: Record<string, string>;
   body: string;
-}
-
-/** A `Retry-After` value as RFC 9110 (section 10.2.3) allows it: seconds, or an HTTP date. */
-export function isRetryAfter(value: string): boolean {
-  return /^\d+$/.test(value) || /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value);
 }
 
 /** What the document alone says of an answer: mismatches, and members it does not name. */

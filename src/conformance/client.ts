@@ -1,6 +1,7 @@
 import { retryAfterHeader } from '../lib/responses.ts';
 import type { CaseRequest } from './cases.ts';
 import type { ReceivedAnswer } from './check-answer.ts';
+import { retryAfterDelay } from '../lib/http/retry-after.ts';
 
 /** A request sent and what came of it: the answer, or why there was none. */
 export interface Exchange {
@@ -62,10 +63,8 @@ export function isLoopback(baseUrl: string): boolean {
 
 /** Seconds to wait for a `Retry-After` value: a delay, or an HTTP date (RFC 9110, section 10.2.3). */
 export function retryAfterSeconds(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value.trim());
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+  const delay = value === undefined ? undefined : retryAfterDelay(value, now);
+  return delay === undefined ? undefined : Math.ceil(delay / 1000);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,6 +1,8 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { dereference, isRecord, isReference, type OpenApiDocument } from './document.ts';
+import { encodePointerSegment } from './contract/json-pointer.ts';
 import { extensibleValues } from './extensible-enum.ts';
+import { httpMethods } from './http/methods.ts';
 
 /** How a change reads in the changelog. */
 export type ChangeCategory = 'added' | 'deprecated' | 'changed' | 'removed';
@@ -58,18 +60,12 @@ export interface Deprecation {
 type Direction = 'request' | 'response';
 type SchemaNode = OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject;
 
-const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
 interface Operation {
   /** `POST /action` */
   label: string;
   /** `#/paths/~1action/post` */
   pointer: string;
   operation: OpenAPIV3_1.OperationObject;
-}
-
-function pointerSegment(segment: string): string {
-  return segment.replaceAll('~', '~0').replaceAll('/', '~1');
 }
 
 function operationsOf(document: OpenApiDocument): Map<string, Operation> {
@@ -81,7 +77,7 @@ function operationsOf(document: OpenApiDocument): Map<string, Operation> {
       const operation = item[method];
       if (!isRecord(operation)) continue;
       const label = `${method.toUpperCase()} ${pathName}`;
-      operations.set(label, { label, pointer: `#/paths/${pointerSegment(pathName)}/${method}`, operation });
+      operations.set(label, { label, pointer: `#/paths/${encodePointerSegment(pathName)}/${method}`, operation });
     }
   }
   return operations;
@@ -495,7 +491,7 @@ function compareOperation(comparison: Comparison, label: string, baseOperation: 
         impact: 'major',
         sentence: `Action \`${identifier}\` was removed.`,
         action: identifier,
-        pointer: `${baseRequestPointer}/content/${pointerSegment(mediaType)}/schema/discriminator/mapping/${pointerSegment(identifier)}`,
+        pointer: `${baseRequestPointer}/content/${encodePointerSegment(mediaType)}/schema/discriminator/mapping/${encodePointerSegment(identifier)}`,
       });
     }
     compareExamples(comparison, baseMedia, revisionMedia, 'of the request body');
@@ -618,7 +614,7 @@ function compareTransitions(comparison: Comparison): void {
   const base = transitionsOf(comparison.base);
   const revision = transitionsOf(comparison.revision);
   // Changes are told where the revision has the action's entry, or had the table's, for one taken out.
-  const pointer = (action: string): string => (revision.has(action) ? `#/x-transitions/actions/${pointerSegment(action)}` : '#/x-transitions/actions');
+  const pointer = (action: string): string => (revision.has(action) ? `#/x-transitions/actions/${encodePointerSegment(action)}` : '#/x-transitions/actions');
   const widened = (action: string, sentence: string): void =>
     add(comparison, { kind: 'transition-widened', category: 'changed', impact: 'minor', sentence, action, pointer: pointer(action) });
   const narrowed = (action: string, sentence: string): void =>

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { bundleDirectory } from './bundle.ts';
+import { pointerSegments } from './contract/json-pointer.ts';
 
 export type OpenApiDocument = OpenAPIV3_1.Document;
 export type SchemaObject = OpenAPIV3_1.SchemaObject;
@@ -70,8 +71,7 @@ export function resolvePointer(document: OpenApiDocument, pointer: string): unkn
     throw new ContractError(pointer, 'only local references are expected in a bundled document');
   }
   let node: unknown = document;
-  for (const rawSegment of pointer.slice(2).split('/')) {
-    const segment = decodeURIComponent(rawSegment).replaceAll('~1', '/').replaceAll('~0', '~');
+  for (const segment of pointerSegments(pointer)) {
     if (!isRecord(node) && !Array.isArray(node)) {
       throw new ContractError(pointer, `cannot descend into "${segment}"`);
     }

@@ -2,6 +2,7 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import type { OpenApiDocument } from './document.ts';
 import { isRecord } from './document.ts';
 import { childPointer, contractError, requiredString } from './schemas.ts';
+import { httpMethods } from './http/methods.ts';
 
 export interface ServerVariable {
   name: string;
@@ -36,8 +37,6 @@ export interface Endpoint {
   /** JSON pointer of the operation in the bundled document. */
   pointer: string;
 }
-
-const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /**
  * Reads the endpoint from `servers` and `paths`. The interface specification gives the service

@@ -74,3 +74,22 @@ export const guidePaths = {
   product: '/product/',
   productInformationServer: '/product-information-server/',
 } as const;
+
+/**
+ * Most action pages the sidebar links on one page. A sidebar that linked every action on every
+ * page would make each page grow with the number of actions, and the site with its square: with
+ * more actions than this, a page's sidebar lists the actions around its own (or the first ones,
+ * on a page that is not an action's) and a link to the reference's index, which lists them all.
+ * The previous and next links at the foot of a page still walk through every action.
+ */
+export const sidebarActionLimit = 9;
+
+/**
+ * Which of `count` actions a page's sidebar lists: `limit` of them, centred on the page's own
+ * action (`current`, undefined elsewhere), as `[start, end)`.
+ */
+export function sidebarActionRange(count: number, current: number | undefined, limit = sidebarActionLimit): [number, number] {
+  if (count <= limit) return [0, count];
+  const start = current === undefined ? 0 : Math.min(Math.max(current - Math.floor(limit / 2), 0), count - limit);
+  return [start, start + limit];
+}

@@ -1,4 +1,5 @@
 import type { OpenApiDocument, SchemaObject } from './document.ts';
+import { childPointer } from './contract/json-pointer.ts';
 import { ContractError, isRecord, isReference, resolvePointer } from './document.ts';
 
 /**
@@ -13,12 +14,7 @@ export function describeLocation(pointer: string): string {
   return `${pointer} (openapi/)`;
 }
 
-/** Appends segments to a JSON pointer, escaping them as RFC 6901 asks. */
-export function childPointer(pointer: string, ...segments: (string | number)[]): string {
-  return [pointer, ...segments.map((segment) => String(segment).replaceAll('~', '~0').replaceAll('/', '~1'))].join(
-    '/',
-  );
-}
+export { childPointer };
 
 /** Throws a `ContractError` that names the place in the contract and what is wrong there. */
 export function contractError(pointer: string, problem: string): ContractError {
@@ -37,10 +33,12 @@ export interface ResolvedSchema {
  * siblings of `$ref` (JSON Schema 2020-12), and the contract uses them to give a shared schema
  * such as `SubscriptionStatus` a description that fits the field, or to mark it deprecated.
  */
-export function resolveSchema(document: OpenApiDocument, value: unknown, pointer: string): ResolvedSchema {
+export function resolveSchema(document: OpenApiDocument, value: unknown, pointer: string, followed: readonly string[] = []): ResolvedSchema {
   if (isReference(value)) {
     const { $ref, ...siblings } = value;
-    const target = resolveSchema(document, resolveReference(document, $ref, pointer), $ref);
+    // A chain of references that comes back to where it started would never end: it is named instead.
+    if (followed.includes($ref)) throw contractError(pointer, `is a circular reference: ${[...followed, $ref].join(' → ')}`);
+    const target = resolveSchema(document, resolveReference(document, $ref, pointer), $ref, [...followed, $ref]);
     return { schema: { ...target.schema, ...siblings }, pointer: target.pointer };
   }
   if (!isRecord(value)) throw contractError(pointer, 'is expected to be a schema object');

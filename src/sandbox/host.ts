@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { ExecutableContract } from '../lib/executable-contract.ts';
 import type { Answer } from './answer.ts';
 import { errorAnswer, hostAnswer } from './answer.ts';
+import { isRetryAfter } from '../lib/http/retry-after.ts';
 
 /**
  * The sandbox stands in for a whole WordPress site, host included, so it can also give the
@@ -33,11 +34,6 @@ function headerValue(headers: IncomingHttpHeaders, name: string): string | undef
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-/** A delay in seconds, or an HTTP date, as `Retry-After` may carry either (RFC 9110, section 10.2.3). */
-function isRetryAfterValue(value: string): boolean {
-  return /^\d{1,9}$/.test(value) || (/[A-Za-z]/.test(value) && !Number.isNaN(Date.parse(value)));
-}
-
 function refusedControl(contract: ExecutableContract, header: string, reason: string): Answer {
   const { invalidParameter, paramsMember } = contract.errors;
   return errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${header}`, { [paramsMember]: { [header]: reason } });
@@ -47,7 +43,7 @@ function refusedControl(contract: ExecutableContract, header: string, reason: st
 export function imitateHost(contract: ExecutableContract, headers: IncomingHttpHeaders): Answer | undefined {
   const throttle = headerValue(headers, throttleHeader)?.trim();
   if (throttle !== undefined) {
-    if (!isRetryAfterValue(throttle)) {
+    if (!isRetryAfter(throttle)) {
       return refusedControl(contract, throttleHeader, `${throttleHeader} is expected to be a number of seconds or an HTTP date.`);
     }
     return hostAnswer(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { specifiedActions } from '../../scripts/contract/checks.ts';
@@ -8,8 +8,9 @@ import { cutRelease } from '../../scripts/release.ts';
 import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
 import { buildChangelog, changelogSections, draftLabel, type Changelog } from '../../src/lib/changelog.ts';
 import { asOpenApiDocument } from '../../src/lib/document.ts';
+import { readReleases } from '../../src/lib/releases.ts';
 import { additiveEdits, releaseAsIs, setVersion } from './compatibility-fixture.ts';
-import { copyContract, projectDirectory, type ContractCopy } from './contract-copy.ts';
+import { copyContract, copyProject, projectDirectory, type ContractCopy } from './contract-copy.ts';
 
 const optionalField = additiveEdits.find((edit) => edit.name === 'a new optional request field');
 
@@ -36,12 +37,15 @@ describe('the changelog model', { concurrency: 2 }, () => {
     assert.deepEqual(changelog.deprecated, []);
   });
 
-  it('lists what the unreleased contract changed: responses opened to additions, Retry-After no longer marked required', () => {
+  it('lists what the version after 1.0.0 changed, released or not: responses opened to additions, Retry-After no longer marked required', () => {
     const changelog = changelogOf(projectDirectory);
-    const [newest] = changelog.versions;
-    // Once the contract is released, there is nothing unreleased left to show.
-    if (newest?.released !== false) return;
-    const sentences = newest.entries.map((entry) => `${entry.category}: ${entry.sentence}`);
+    // The versions run newest first, so the one after 1.0.0 is next to last, whether it is still
+    // the unreleased contract or a release by now: its changes are listed either way.
+    const after = changelog.versions.at(-2);
+    assert.ok(after !== undefined, 'a version after 1.0.0 is listed');
+    assert.equal(after.released, readReleases(projectDirectory).some((release) => release.version === after.version), `${after.version} is marked as the release index says`);
+    assert.equal(after.released, after.date !== undefined, 'a release has a date, an unreleased version none');
+    const sentences = after.entries.map((entry) => `${entry.category}: ${entry.sentence}`);
     for (const expected of [
       /^changed: The body of the `200` response may now carry fields it does not list, which a client ignores\.$/,
       /^changed: Field `action` in the `200` response is now an extensible enum/,
@@ -113,29 +117,11 @@ describe('the changelog model', { concurrency: 2 }, () => {
   });
 });
 
-/**
- * A copy of the whole project (without installed packages and build output) whose
- * `node_modules` links to this project's, so the real `astro build` runs on it. It lives in the
- * project's ignored `.generated/`: from the system's temporary folder, Astro's build looks for
- * the linked packages' components under the copy and fails ("No cached compile metadata found").
- */
-function copyProject(): string {
-  const parent = path.join(projectDirectory, '.generated/site-copies');
-  mkdirSync(parent, { recursive: true });
-  const directory = mkdtempSync(path.join(parent, 'changelog-'));
-  const skipped = new Set(['node_modules', 'dist', '.astro', '.generated', '.git', 'test-results', 'playwright-report', 'bench-results']);
-  for (const entry of readdirSync(projectDirectory)) {
-    if (!skipped.has(entry)) cpSync(path.join(projectDirectory, entry), path.join(directory, entry), { recursive: true });
-  }
-  symlinkSync(realpathSync(path.join(projectDirectory, 'node_modules')), path.join(directory, 'node_modules'), 'dir');
-  return directory;
-}
-
 describe('the changelog page', () => {
   it('shows a release cut after an additive change, built by the real astro build', async () => {
     assert.ok(optionalField);
     const contract = copyContract();
-    const site = copyProject();
+    const site = copyProject().directory;
     try {
       const baseline = releaseAsIs(contract);
       optionalField.apply(contract);

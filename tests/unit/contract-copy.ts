@@ -1,10 +1,33 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { copyBuildableProject } from '../../src/bench/project-copy.ts';
+import { bundleContract } from '../../src/lib/bundle.ts';
+import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/document.ts';
 
 /** The repository this test suite belongs to. */
 export const projectDirectory = path.resolve(import.meta.dirname, '../..');
+
+let bundled: OpenApiDocument | undefined;
+
+/**
+ * The project's contract, bundled once by the real Redocly CLI into a temporary directory that is
+ * removed at once, so a test reads the document the build does without depending on a previous
+ * build or racing one for `.generated/`. Each call returns a fresh copy that a test may break.
+ */
+export function bundledDocument(): OpenApiDocument {
+  if (bundled === undefined) {
+    const output = mkdtempSync(path.join(tmpdir(), 'contract-bundle-'));
+    try {
+      const contract = bundleContract(projectDirectory, undefined, output);
+      bundled = asOpenApiDocument(contract.document, contract.jsonPath);
+    } finally {
+      rmSync(output, { recursive: true, force: true });
+    }
+  }
+  return structuredClone(bundled);
+}
 
 /**
  * A throw-away copy of the contract (`openapi/` and `redocly.yaml`) in a temporary directory,
@@ -28,21 +51,13 @@ export function copyContract(): ContractCopy {
   return contractCopyAt(directory);
 }
 
-/** What a build leaves behind, and the dependencies, which the copy links to instead. */
-const notCopied = new Set(['node_modules', '.git', 'dist', '.astro', '.generated', 'test-results', 'playwright-report', 'bench-results']);
-
 /**
- * A throw-away copy of the whole project, sources and configuration, sharing the real
- * `node_modules` through a link: enough to run `astro build` or `astro dev` over a broken contract.
+ * A throw-away copy of the whole project, sources and configuration, that the real `astro build`
+ * or `astro dev` runs on (src/bench/project-copy.ts says how): enough to build over a changed or a
+ * broken contract. It lives in the project's ignored `.generated/`.
  */
 export function copyProject(): ContractCopy {
-  const directory = mkdtempSync(path.join(tmpdir(), 'project-copy-'));
-  for (const entry of readdirSync(projectDirectory)) {
-    if (notCopied.has(entry)) continue;
-    cpSync(path.join(projectDirectory, entry), path.join(directory, entry), { recursive: true });
-  }
-  symlinkSync(path.join(projectDirectory, 'node_modules'), path.join(directory, 'node_modules'), 'dir');
-  return contractCopyAt(directory);
+  return contractCopyAt(copyBuildableProject(projectDirectory, 'project-copy-').directory);
 }
 
 function contractCopyAt(directory: string): ContractCopy {

@@ -20,7 +20,7 @@ import { documentPolicyDirectives, hostPolicy } from '../../src/lib/content-secu
 import { endpointPagePath } from '../../src/lib/navigation.ts';
 import { HeadersFileError, headersFor, joinedHeadersFor, parseHeadersFile } from '../../src/lib/static-headers.ts';
 import { siteConfig } from '../../src/site-config.ts';
-import { projectDirectory } from './contract-fixture.ts';
+import { projectDirectory } from './contract-copy.ts';
 
 const headersText = readFileSync(path.join(projectDirectory, 'public/_headers'), 'utf8');
 const rules = parseHeadersFile(headersText, 'public/_headers');

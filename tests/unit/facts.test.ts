@@ -4,11 +4,11 @@ import { specifiedActions } from '../../scripts/contract/checks.ts';
 import { readReferenceModel } from '../../src/lib/actions.ts';
 import { ContractError, type OpenApiDocument } from '../../src/lib/document.ts';
 import { quickstartExamples, readFacts } from '../../src/lib/facts.ts';
-import { bundleForTest } from './contract-fixture.ts';
+import { bundledDocument } from './contract-copy.ts';
 
 let document: OpenApiDocument;
 before(() => {
-  document = bundleForTest();
+  document = bundledDocument();
 });
 
 /** A deep copy the test may change without touching the shared document. */

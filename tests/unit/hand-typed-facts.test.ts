@@ -5,7 +5,7 @@ import { before, describe, it } from 'node:test';
 import { isRecord, type OpenApiDocument } from '../../src/lib/document.ts';
 import { readFacts } from '../../src/lib/facts.ts';
 import { siteConfig } from '../../src/site-config.ts';
-import { bundleForTest, projectDirectory } from './contract-fixture.ts';
+import { bundledDocument, projectDirectory } from './contract-copy.ts';
 
 /**
  * Guides name the API's facts through `<Fact>` and the generated components; they never type
@@ -106,7 +106,7 @@ let vocabulary: Vocabulary;
 const configuredHosts = [new URL(siteConfig.docsUrl).host, new URL(siteConfig.mcpUrl).host];
 
 before(() => {
-  vocabulary = vocabularyOf(bundleForTest());
+  vocabulary = vocabularyOf(bundledDocument());
 });
 
 describe('hand-written pages', () => {

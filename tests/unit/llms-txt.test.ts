@@ -11,7 +11,7 @@ import { actionPagePath } from '../../src/lib/navigation.ts';
 import { referencePages } from '../../src/lib/reference-pages.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { LlmsTxtParseError, parseLlmsTxt } from '../e2e/support/llms-txt.ts';
-import { projectDirectory } from './contract-fixture.ts';
+import { projectDirectory } from './contract-copy.ts';
 import { bundledDocument } from './reference-fixture.ts';
 
 const model = readReferenceModel(bundledDocument());

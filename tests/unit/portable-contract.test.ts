@@ -15,12 +15,12 @@ import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/document.ts';
 import { siteConfig } from '../../src/site-config.ts';
-import { bundleForTest } from './contract-fixture.ts';
+import { bundledDocument } from './contract-copy.ts';
 
 let document: OpenApiDocument;
 
 before(() => {
-  document = bundleForTest();
+  document = bundledDocument();
 });
 
 /** Spectral rules this project decided not to follow, each with the reason. */

@@ -1,34 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { bundleContract } from '../../src/lib/bundle.ts';
-import type { OpenApiDocument } from '../../src/lib/document.ts';
-import { asOpenApiDocument } from '../../src/lib/document.ts';
 
-export const projectDirectory = fileURLToPath(new URL('../..', import.meta.url));
-
-let bundled: OpenApiDocument | undefined;
-
-/**
- * The project's contract, bundled by the real Redocly CLI into a directory of its own, so a test
- * never races a build for `.generated/`. Each call returns a fresh copy that a test may break.
- */
-export function bundledDocument(): OpenApiDocument {
-  if (bundled === undefined) {
-    const output = mkdtempSync(path.join(tmpdir(), 'reference-bundle-'));
-    try {
-      const contract = bundleContract(projectDirectory, undefined, output);
-      bundled = asOpenApiDocument(contract.document, contract.jsonPath);
-    } finally {
-      rmSync(output, { recursive: true, force: true });
-    }
-  }
-  return structuredClone(bundled);
-}
+/** The contract fixture lives in contract-copy.ts; the reference tests import it from here too. */
+export { bundledDocument, projectDirectory } from './contract-copy.ts';
 
 export interface RecordedRequest {
   method: string;

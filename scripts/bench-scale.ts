@@ -1,0 +1,17 @@
+/**
+ * `npm run bench:scale`: copies of the project with 8, 50 and 200 actions (each added action a
+ * copy of an existing one) taken through the gate, the build, the sandbox and the
+ * product-information server; prints how time and bytes grow with the actions (src/bench/scale-bench.ts).
+ *   npm run bench:scale -- [--sizes 8,50,200]
+ */
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { runScaleBench } from '../src/bench/scale-bench.ts';
+
+const { values } = parseArgs({ options: { sizes: { type: 'string', default: '8,50,200' } } });
+const sizes = (values.sizes ?? '').split(',').map(Number);
+if (sizes.length === 0 || sizes.some((size) => !Number.isInteger(size) || size < 8)) {
+  console.error('--sizes must list whole numbers of actions, 8 (the contract as it is) or more, such as 8,50,200.');
+  process.exit(2);
+}
+console.log(await runScaleBench(path.resolve(import.meta.dirname, '..'), sizes));
