@@ -521,7 +521,7 @@ type BranchValidator = (value: unknown) => ErrorObject[] | undefined;
 
 /** Each branch validated by the model's one Ajv set-up (src/lib/contract-validator.ts), as the document is published. */
 function createBranchValidator(document: OpenApiDocument): (branch: ActionBranch) => BranchValidator {
-  const validator = createContractValidator(document, 'published');
+  const validator = createContractValidator(document);
   return (branch) => {
     const checked = validator.schemaAt(branch.pointer);
     return (value) => (checked(value) ? undefined : [...(checked.errors ?? [])]);

@@ -61,7 +61,7 @@ function endpointData(contract: ExecutableContract, routeArguments: readonly Rou
   };
 }
 
-function namespaceData(contract: ExecutableContract, restRoot: string) {
+function namespaceData(contract: ExecutableContract) {
   const namespace = endpointNamespace(contract);
   return { namespace, methods: ['GET'], endpoints: [{ methods: ['GET'], args: { namespace: { default: namespace, required: false }, context: { default: 'view', required: false } } }] };
 }
@@ -70,13 +70,13 @@ function namespaceData(contract: ExecutableContract, restRoot: string) {
 export function coreAnswer(contract: ExecutableContract, routeArguments: readonly RouteArgument[], request: RestRequest, matched: MatchedRoute): Answer | undefined {
   const { restRoot } = request;
   if (request.method === 'OPTIONS') {
-    const data = matched.kind === 'endpoint' ? endpointData(contract, routeArguments, true, restRoot) : namespaceData(contract, restRoot);
+    const data = matched.kind === 'endpoint' ? endpointData(contract, routeArguments, true, restRoot) : namespaceData(contract);
     return jsonAnswer(200, data);
   }
   if (!methodsOf(contract, matched).includes(request.method)) return undefined;
   const namespace = endpointNamespace(contract);
   const routes = {
-    [`/${namespace}`]: { ...namespaceData(contract, restRoot), _links: { self: [{ href: `${restRoot}${namespace}` }] } },
+    [`/${namespace}`]: { ...namespaceData(contract), _links: { self: [{ href: `${restRoot}${namespace}` }] } },
     [endpointRoute(contract)]: endpointData(contract, routeArguments, false, restRoot),
   };
   if (matched.kind === 'namespace') return jsonAnswer(200, { namespace, routes, _links: { up: [{ href: restRoot }] } });
