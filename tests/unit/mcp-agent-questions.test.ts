@@ -203,7 +203,7 @@ describe('the request check and the sandbox answer alike', () => {
 
   test('a key the site does not take gets the 401 the sandbox gives', async () => {
     const body = { ...model.actions[0]?.requestExample.value, [envelope.subject]: 1, [envelope.credential]: 'wrong' };
-    const checked = await ask('check_request', { body, current_status: cases[0]?.status, key_accepted: false });
+    const checked = await ask('check_request', { body, current_status: cases[0]?.status, site_accepts_credential: false });
     const response = await fetch(sandbox.endpointUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const [answer] = checked.answers as { status: number; body: unknown }[];
     assert.equal(answer?.status, response.status);

@@ -12,14 +12,14 @@ export function checkRequestTool({ model }: ProductKnowledge, checkRequest: Requ
     inputSchema: z.object({
       body: jsonObject.describe(`The JSON body you would send, with "${envelope.selector}", "${envelope.subject}" and "${envelope.credential}" (any placeholder key)`),
       current_status: z.enum(nonEmpty(lifecycle.states, 'status')).optional().describe('The status the subscription has now; leave out to see the answer from every status'),
-      key_accepted: z.boolean().default(true).describe('Whether the site takes the key; false shows what a wrong key gets'),
+      site_accepts_credential: z.boolean().default(true).describe('Whether the site takes the credential in the body; false shows what a wrong one gets'),
     }),
     outputSchema: z.object({
       answers: z.array(z.object({ currentStatus: z.string(), status: z.number().int(), body: jsonValue })),
       sameForEveryStatus: z.boolean().describe('True when the status does not matter: the body is refused before the subscription is read'),
       note: z.string(),
     }),
-    run: ({ body, current_status: currentStatus, key_accepted: keyAccepted }) => {
+    run: ({ body, current_status: currentStatus, site_accepts_credential: keyAccepted }) => {
       const answers = (currentStatus === undefined ? lifecycle.states : [currentStatus]).map((status) => ({ currentStatus: status, ...checkRequest(body, status, keyAccepted) })).map((answer) => ({ ...answer, body: answer.body as z.core.util.JSONType }));
       const first = answers[0];
       const same = first !== undefined && answers.every((answer) => answer.status === first.status && JSON.stringify(answer.body) === JSON.stringify(first.body));
