@@ -5,10 +5,10 @@ import starlightLinksValidator from 'starlight-links-validator';
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
-import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/content-security-policy.ts';
-import { serviceDescHeadEntry } from './src/lib/discovery.ts';
-import { ContractRefusedError, loadGatedContract } from './src/lib/gated-contract.ts';
-import { actionsIndexPath, generatedPaths, referenceIndexPath, referenceSidebarItems } from './src/lib/navigation.ts';
+import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/site/content-security-policy.ts';
+import { serviceDescHeadEntry } from './src/lib/site/discovery.ts';
+import { ContractRefusedError, loadGatedContract } from './src/lib/contract/gated-contract.ts';
+import { actionsIndexPath, generatedPaths, referenceIndexPath, referenceSidebarItems } from './src/lib/site/navigation.ts';
 import { siteConfig } from './src/site-config.ts';
 
 // The gate of `npm run lint` runs first, so a contract it refuses stops `astro build`, `astro dev`
@@ -46,7 +46,7 @@ export default defineConfig({
   // Every page gets a policy with a hash for each of its inline scripts and styles, computed at
   // build (Astro's, completed by `inlineScriptHashes` for `is:inline` scripts), so an inline
   // script added anywhere is allowed without a hand-kept list. Off in `astro dev`. See
-  // src/lib/content-security-policy.ts for the header half of the policy.
+  // src/lib/site/content-security-policy.ts for the header half of the policy.
   // Code is highlighted by Starlight's Expressive Code; Astro's own Shiki pass never sees a code
   // block, and turning it off says so to Astro, which warns about Shiki under a policy otherwise.
   markdown: { syntaxHighlight: false },

@@ -37,7 +37,7 @@ export default defineConfig({
   },
   webServer: {
     // The pages are read as they ship: the production build, served by the server behind
-    // `npm run preview` (scripts/static-host.ts), which applies `_headers` as the host does.
+    // `npm run preview` (src/host/static-host.ts), which applies `_headers` as the host does.
     // Both are started directly, not through npm, which has nothing to add but its own notices.
     command: `node_modules/.bin/astro build && node scripts/serve-dist.ts --port ${port}`,
     url: `${baseURL}/`,

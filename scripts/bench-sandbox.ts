@@ -18,9 +18,9 @@ import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundleContract } from '../src/lib/bundle.ts';
-import { asOpenApiDocument } from '../src/lib/document.ts';
-import { readExecutableContract } from '../src/lib/executable-contract.ts';
+import { bundleContract } from '../src/lib/contract/bundle.ts';
+import { asOpenApiDocument } from '../src/lib/contract/document.ts';
+import { readExecutableContract } from '../src/lib/contract/executable-contract.ts';
 import { validBody } from '../src/conformance/cases.ts';
 import { defaultApiKey } from '../src/sandbox/seed.ts';
 

@@ -14,12 +14,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from '@playwright/test';
-import { runRedocly } from '../src/lib/bundle.ts';
-import { loadReferenceModel } from '../src/lib/actions.ts';
-import { actionPagePath } from '../src/lib/navigation.ts';
+import { runRedocly } from '../src/lib/contract/bundle.ts';
+import { loadReferenceModel } from '../src/lib/contract/actions.ts';
+import { actionPagePath } from '../src/lib/site/navigation.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { writeStrippedPage } from './bench/stripped-page.ts';
-import { serveLikeAStaticHost, type StaticHostTls } from './static-host.ts';
+import { serveLikeAStaticHost, type StaticHostTls } from '../src/host/static-host.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
 

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { hostOnlyTests, scanWithObservatory } from '../src/security/observatory.ts';
-import { serveLikeAStaticHost } from './static-host.ts';
+import { serveLikeAStaticHost } from '../src/host/static-host.ts';
 
 const distDirectory = path.resolve(import.meta.dirname, '../dist');
 if (!existsSync(distDirectory)) {

@@ -12,8 +12,8 @@ import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isSeq, parseDocument, Scalar } from 'yaml';
-import { bundleContract, ContractBundleError, contractRoot } from '../src/lib/bundle.ts';
-import { asOpenApiDocument } from '../src/lib/document.ts';
+import { bundleContract, ContractBundleError, contractRoot } from '../src/lib/contract/bundle.ts';
+import { asOpenApiDocument } from '../src/lib/contract/document.ts';
 import {
   compareVersions,
   latestRelease,
@@ -25,8 +25,8 @@ import {
   snapshotFile,
   versionOf,
   type Release,
-} from '../src/lib/releases.ts';
-import { runGate } from './contract/run-gate.ts';
+} from '../src/lib/releases/releases.ts';
+import { runGate } from '../src/lib/contract/gate/run-gate.ts';
 
 /** The release was not cut; the message says why and what to do. */
 export class ReleaseRefused extends Error {

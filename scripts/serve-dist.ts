@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { serveLikeAStaticHost } from './static-host.ts';
+import { serveLikeAStaticHost } from '../src/host/static-host.ts';
 
 const usage = 'Usage: npm run preview -- [--port <number>] [--host <address>]';
 let values: { port?: string; host?: string; help?: boolean };

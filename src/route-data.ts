@@ -1,7 +1,7 @@
 import { defineRouteMiddleware } from '@astrojs/starlight/route-data';
-import { changelogSections, loadChangelog } from './lib/changelog.ts';
-import { actionsIndexPath, referenceIndexPath, sidebarActionRange } from './lib/navigation.ts';
-import { referenceIndexSections } from './lib/reference-pages.ts';
+import { changelogSections, loadChangelog } from './lib/releases/changelog.ts';
+import { actionsIndexPath, referenceIndexPath, sidebarActionRange } from './lib/site/navigation.ts';
+import { referenceIndexSections } from './lib/site/reference-pages.ts';
 
 type StarlightRoute = App.Locals['starlightRoute'];
 type SidebarEntry = StarlightRoute['sidebar'][number];
@@ -17,7 +17,7 @@ function fillChangelogContents(route: StarlightRoute): void {
 
 /**
  * The reference's group lists the actions around the page's own, and a link to all of them, once
- * there are more than `sidebarActionLimit` (src/lib/navigation.ts says why).
+ * there are more than `sidebarActionLimit` (src/lib/site/navigation.ts says why).
  */
 function limitSidebarActions(sidebar: SidebarEntry[]): void {
   for (const group of sidebar) {

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { actionPagePath, referenceIndexPath } from '../lib/navigation.ts';
+import { actionPagePath, referenceIndexPath } from '../lib/site/navigation.ts';
 import { startProductInformationServer } from '../mcp-server/http.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { copyBuildableProject } from './project-copy.ts';

@@ -1,10 +1,10 @@
-import type { Action } from '../lib/actions.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import type { Field } from '../lib/fields.ts';
-import type { ChosenTransition, TransitionOutcome } from '../lib/lifecycle.ts';
-import { allowedActions, outcomeOf } from '../lib/lifecycle.ts';
-import { jsonMediaType } from '../lib/request-body.ts';
-import { successResponse } from '../lib/responses.ts';
+import type { Action } from '../lib/contract/actions.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import type { Field } from '../lib/contract/fields.ts';
+import type { ChosenTransition, TransitionOutcome } from '../lib/contract/lifecycle.ts';
+import { allowedActions, outcomeOf } from '../lib/contract/lifecycle.ts';
+import { jsonMediaType } from '../lib/contract/request-body.ts';
+import { successResponse } from '../lib/contract/responses.ts';
 
 /** A request as the suite sends it; `path` is appended to the base URL. */
 export interface CaseRequest {

@@ -1,9 +1,9 @@
-import { describeSchemaErrors } from '../lib/contract-validator.ts';
-import { isRecord } from '../lib/document.ts';
+import { describeSchemaErrors } from '../lib/contract/schema-validator.ts';
+import { isRecord } from '../lib/contract/document.ts';
 import { isRetryAfter } from '../lib/http/retry-after.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import { jsonMediaType } from '../lib/request-body.ts';
-import { errorDataField } from '../lib/responses.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import { jsonMediaType } from '../lib/contract/request-body.ts';
+import { errorDataField } from '../lib/contract/responses.ts';
 import type { Expectation } from './cases.ts';
 import { unnamedMembers } from './unnamed-members.ts';
 

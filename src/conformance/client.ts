@@ -1,4 +1,4 @@
-import { retryAfterHeader } from '../lib/responses.ts';
+import { retryAfterHeader } from '../lib/contract/responses.ts';
 import type { CaseRequest } from './cases.ts';
 import type { ReceivedAnswer } from './check-answer.ts';
 import { retryAfterDelay } from '../lib/http/retry-after.ts';

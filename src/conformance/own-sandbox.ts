@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { defaultApiKey } from '../sandbox/seed.ts';
 import type { Sandbox } from '../sandbox/server.ts';
 import { startSandbox } from '../sandbox/server.ts';

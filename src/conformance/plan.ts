@@ -1,6 +1,6 @@
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import type { ChosenTransition } from '../lib/lifecycle.ts';
-import { outcomeOf, reachableByMoves } from '../lib/lifecycle.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import type { ChosenTransition } from '../lib/contract/lifecycle.ts';
+import { outcomeOf, reachableByMoves } from '../lib/contract/lifecycle.ts';
 import type { ConformanceCase } from './cases.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import type { TransitionOutcome } from '../lib/lifecycle.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import type { TransitionOutcome } from '../lib/contract/lifecycle.ts';
 import type { CaseResult, CaseStatus, ConformanceReport } from './runner.ts';
 import { describeRequest, isUnreached } from './runner.ts';
 

@@ -1,7 +1,7 @@
-import { isRecord } from '../lib/document.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import type { ChosenTransition } from '../lib/lifecycle.ts';
-import { errorDataField } from '../lib/responses.ts';
+import { isRecord } from '../lib/contract/document.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import type { ChosenTransition } from '../lib/contract/lifecycle.ts';
+import { errorDataField } from '../lib/contract/responses.ts';
 import type { CaseRequest, ConformanceCase, Expectation } from './cases.ts';
 import { generateCases, postRequest, probeTarget, validBody } from './cases.ts';
 import type { ReceivedAnswer } from './check-answer.ts';

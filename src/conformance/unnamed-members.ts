@@ -1,5 +1,5 @@
-import type { OpenApiDocument } from '../lib/document.ts';
-import { isRecord, resolvePointer } from '../lib/document.ts';
+import type { OpenApiDocument } from '../lib/contract/document.ts';
+import { isRecord, resolvePointer } from '../lib/contract/document.ts';
 
 /** A member of an answer that no schema reaching it names, and where it is (`data.details`). */
 export interface UnnamedMember {

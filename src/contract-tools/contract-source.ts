@@ -1,6 +1,6 @@
-import { ContractError, loadBundledDocument } from '../lib/document.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import { readExecutableContract } from '../lib/executable-contract.ts';
+import { ContractError, loadBundledDocument } from '../lib/contract/document.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import { readExecutableContract } from '../lib/contract/executable-contract.ts';
 
 /** The contract cannot be served or checked against; the message says why, for the user. */
 export class ContractUnavailable extends Error {

@@ -1,5 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
-import { markIdentifierBreaks } from '../lib/identifier-breaks.ts';
+import { markIdentifierBreaks } from '../lib/site/identifier-breaks.ts';
 
 export const onRequest = defineMiddleware(async (_context, next) => {
   const response = await next();

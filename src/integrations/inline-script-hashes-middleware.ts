@@ -1,5 +1,5 @@
 import { defineMiddleware } from 'astro:middleware';
-import { withInlineHashes } from '../lib/content-security-policy.ts';
+import { withInlineHashes } from '../lib/site/content-security-policy.ts';
 
 export const onRequest = defineMiddleware(async (_context, next) => {
   const response = await next();

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
-import { publishedSiteViolations, type PublishedSiteViolation } from '../lib/published-site.ts';
+import { publishedSiteViolations, type PublishedSiteViolation } from '../lib/site/published-site.ts';
 
 /** Names the file a maintainer has to open: the source in `public/` when the file came from there. */
 function sourceOf(violation: PublishedSiteViolation, root: string, outputDirectory: string): string {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { serverCardPath } from '../lib/discovery.ts';
+import { serverCardPath } from '../lib/site/discovery.ts';
 
 /** The fields of the published server card the server takes its identity from. */
 export interface ServerCard {

@@ -1,6 +1,6 @@
-import { readReferenceModel, type ReferenceModel } from '../lib/actions.ts';
-import type { OpenApiDocument } from '../lib/document.ts';
-import { llmsFullSections, type LlmsFullPage } from '../lib/llms-txt.ts';
+import { readReferenceModel, type ReferenceModel } from '../lib/contract/actions.ts';
+import type { OpenApiDocument } from '../lib/contract/document.ts';
+import { llmsFullSections, type LlmsFullPage } from '../lib/site/llms-txt.ts';
 import type { ProductFacts } from '../lib/product-facts.ts';
 import { buildSearchIndex, type SearchIndex } from './search-index.ts';
 

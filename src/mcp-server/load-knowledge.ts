@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { readExecutableContract } from '../lib/executable-contract.ts';
-import { loadGatedContract } from '../lib/gated-contract.ts';
-import { llmsFullTxtPath, llmsTxtPath } from '../lib/llms-txt.ts';
+import { readExecutableContract } from '../lib/contract/executable-contract.ts';
+import { loadGatedContract } from '../lib/contract/gated-contract.ts';
+import { llmsFullTxtPath, llmsTxtPath } from '../lib/site/llms-txt.ts';
 import { readProductFacts } from '../lib/product-facts.ts';
-import { loadSnapshot, readReleases } from '../lib/releases.ts';
+import { loadSnapshot, readReleases } from '../lib/releases/releases.ts';
 import { knowledgeFrom, type KnowledgeSource, type ProductKnowledge } from './knowledge.ts';
 import { createRequestCheck } from './request-check.ts';
 

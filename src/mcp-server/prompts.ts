@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { sampleLanguageNames } from '../lib/code-samples.ts';
-import { guidePaths } from '../lib/navigation.ts';
+import { sampleLanguageNames } from '../lib/samples/code-samples.ts';
+import { guidePaths } from '../lib/site/navigation.ts';
 import type { ProductKnowledge } from './knowledge.ts';
 import { docsAddress, nonEmpty } from './tools/tool.ts';
 

@@ -1,4 +1,4 @@
-import type { ExecutableContract } from '../lib/executable-contract.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { answerRequest } from '../sandbox/server.ts';
 import { openStore } from '../sandbox/store.ts';
 import type { RequestCheck } from './knowledge.ts';

@@ -1,5 +1,5 @@
-import { openApiJsonPath } from '../lib/discovery.ts';
-import { llmsTxtPath } from '../lib/llms-txt.ts';
+import { openApiJsonPath } from '../lib/site/discovery.ts';
+import { llmsTxtPath } from '../lib/site/llms-txt.ts';
 import type { ProductKnowledge } from './knowledge.ts';
 import { docsAddress } from './tools/tool.ts';
 

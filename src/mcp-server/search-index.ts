@@ -1,7 +1,7 @@
-import type { ReferenceModel } from '../lib/actions.ts';
-import type { LlmsFullPage } from '../lib/llms-txt.ts';
-import { actionPagePath, endpointPagePath, guidePaths, referenceIndexPath } from '../lib/navigation.ts';
-import { publishedUrl } from '../lib/reference-markdown.ts';
+import type { ReferenceModel } from '../lib/contract/actions.ts';
+import type { LlmsFullPage } from '../lib/site/llms-txt.ts';
+import { actionPagePath, endpointPagePath, guidePaths, referenceIndexPath } from '../lib/site/navigation.ts';
+import { publishedUrl } from '../lib/site/reference-markdown.ts';
 
 /** Which part of the site a page belongs to, for search filters. */
 export const pageKinds = ['guides', 'reference', 'product'] as const;

@@ -5,12 +5,12 @@ import { loadRenderers } from 'astro:container';
 import { getCollection, render } from 'astro:content';
 import ActionPage from '../components/reference/ActionPage.astro';
 import EndpointPage from '../components/reference/EndpointPage.astro';
-import { loadReferenceModel } from '../lib/actions.ts';
-import { renderedGuideMarkdown } from '../lib/guide-markdown.ts';
-import { guidePath, listedGuides, llmsFullPages, llmsFullTxt } from '../lib/llms-txt.ts';
-import { actionPagePath, endpointPagePath } from '../lib/navigation.ts';
-import { publishedUrl } from '../lib/reference-markdown.ts';
-import { actionReferencePages, endpointReferencePage } from '../lib/reference-pages.ts';
+import { loadReferenceModel } from '../lib/contract/actions.ts';
+import { renderedGuideMarkdown } from '../lib/site/guide-markdown.ts';
+import { guidePath, listedGuides, llmsFullPages, llmsFullTxt } from '../lib/site/llms-txt.ts';
+import { actionPagePath, endpointPagePath } from '../lib/site/navigation.ts';
+import { publishedUrl } from '../lib/site/reference-markdown.ts';
+import { actionReferencePages, endpointReferencePage } from '../lib/site/reference-pages.ts';
 
 /**
  * Every page of the site in one Markdown file, rendered by Astro with the components the pages

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
 import { getCollection } from 'astro:content';
-import { loadReferenceModel } from '../lib/actions.ts';
-import { llmsIndex, llmsTxt } from '../lib/llms-txt.ts';
+import { loadReferenceModel } from '../lib/contract/actions.ts';
+import { llmsIndex, llmsTxt } from '../lib/site/llms-txt.ts';
 
 /** The llms.txt proposal's index of this site: the guides, the reference pages and the downloads. */
 export const GET: APIRoute = async () => {

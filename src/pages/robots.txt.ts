@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { robotsTxt } from '../lib/discovery.ts';
+import { robotsTxt } from '../lib/site/discovery.ts';
 import { siteConfig } from '../site-config.ts';
 
 export const GET: APIRoute = () =>

@@ -1,7 +1,7 @@
 import { STATUS_CODES } from 'node:http';
-import type { ServiceError } from '../lib/response-shapes.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import { jsonMediaType } from '../lib/request-body.ts';
+import type { ServiceError } from '../lib/contract/response-shapes.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import { jsonMediaType } from '../lib/contract/request-body.ts';
 
 /** What the sandbox sends back: a status, its headers and the body, already serialised. */
 export interface Answer {

@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ContractError } from '../lib/document.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import { readExecutableContract } from '../lib/executable-contract.ts';
-import { ContractRefusedError, loadGatedContract as loadGatedDocument } from '../lib/gated-contract.ts';
-import { formatGateProblem } from '../../scripts/contract/gate.ts';
+import { ContractError } from '../lib/contract/document.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import { readExecutableContract } from '../lib/contract/executable-contract.ts';
+import { ContractRefusedError, loadGatedContract as loadGatedDocument } from '../lib/contract/gated-contract.ts';
+import { formatGateProblem } from '../lib/contract/gate/gate.ts';
 
 /** The contract failed the gate, so nothing may be served from it; `lines` say where and why. */
 export class ContractRefused extends Error {

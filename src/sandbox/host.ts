@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Answer } from './answer.ts';
 import { errorAnswer, hostAnswer } from './answer.ts';
 import { isRetryAfter } from '../lib/http/retry-after.ts';

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { isRecord } from '../lib/document.ts';
-import { wordpressRestPrefix } from '../lib/endpoint.ts';
+import { isRecord } from '../lib/contract/document.ts';
+import { wordpressRestPrefix } from '../lib/contract/endpoint.ts';
 
 /**
  * How WordPress core turns an HTTP request into a REST request, before any plugin sees it

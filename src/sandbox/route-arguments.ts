@@ -1,6 +1,6 @@
-import type { Action } from '../lib/actions.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import type { Field, LiteralValue } from '../lib/fields.ts';
+import type { Action } from '../lib/contract/actions.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import type { Field, LiteralValue } from '../lib/contract/fields.ts';
 
 /**
  * The JSON Schema keywords WordPress's `rest_validate_value_from_schema` understands for a route

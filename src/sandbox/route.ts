@@ -1,5 +1,5 @@
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import { wordpressRestPrefix } from '../lib/endpoint.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import { wordpressRestPrefix } from '../lib/contract/endpoint.ts';
 import type { RestRequest } from './rest-request.ts';
 
 /**

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Answer } from './answer.ts';
 import { errorAnswer } from './answer.ts';
 import { applyAction } from './apply.ts';

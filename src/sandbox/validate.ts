@@ -1,6 +1,6 @@
-import type { Action } from '../lib/actions.ts';
-import { isRecord } from '../lib/document.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
+import type { Action } from '../lib/contract/actions.ts';
+import { isRecord } from '../lib/contract/document.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Answer, StageResult } from './answer.ts';
 import { errorAnswer } from './answer.ts';
 import { sanitizeArgument, validateArgument } from './argument-validation.ts';

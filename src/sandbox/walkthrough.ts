@@ -1,11 +1,11 @@
 import type { Answer } from './answer.ts';
-import { curlSample } from '../lib/code-samples.ts';
-import { isRecord, oncePerBundle, type OpenApiDocument } from '../lib/document.ts';
-import { readExecutableContract } from '../lib/executable-contract.ts';
-import { acceptedStates } from '../lib/lifecycle.ts';
-import { quickstartExamples } from '../lib/facts.ts';
-import { jsonMediaType } from '../lib/request-body.ts';
-import { errorDataField } from '../lib/responses.ts';
+import { curlSample } from '../lib/samples/code-samples.ts';
+import { isRecord, oncePerBundle, type OpenApiDocument } from '../lib/contract/document.ts';
+import { readExecutableContract } from '../lib/contract/executable-contract.ts';
+import { acceptedStates } from '../lib/contract/lifecycle.ts';
+import { quickstartExamples } from '../lib/contract/facts.ts';
+import { jsonMediaType } from '../lib/contract/request-body.ts';
+import { errorDataField } from '../lib/contract/responses.ts';
 import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } from './host.ts';
 import { defaultApiKey, defaultSeed } from './seed.ts';
 import { answerRequest, defaultPort } from './server.ts';

@@ -1,4 +1,4 @@
-import type { ExecutableContract } from '../lib/executable-contract.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Answer } from './answer.ts';
 import { hostAnswer, jsonAnswer } from './answer.ts';
 import type { RestRequest } from './rest-request.ts';

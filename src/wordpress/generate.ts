@@ -1,11 +1,11 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
-import { wordpressRestPrefix } from '../lib/endpoint.ts';
-import type { Field } from '../lib/fields.ts';
-import { allowedActions } from '../lib/lifecycle.ts';
-import { successResponse } from '../lib/responses.ts';
-import type { ServiceError } from '../lib/response-shapes.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
+import { wordpressRestPrefix } from '../lib/contract/endpoint.ts';
+import type { Field } from '../lib/contract/fields.ts';
+import { allowedActions } from '../lib/contract/lifecycle.ts';
+import { successResponse } from '../lib/contract/responses.ts';
+import type { ServiceError } from '../lib/contract/response-shapes.ts';
 
 /** Where the plugin looks for its contract, relative to the project. */
 export const pluginDirectory = 'wordpress-plugin/service-reference';

@@ -4,7 +4,7 @@ import { chownSync, existsSync, globSync, mkdirSync, openSync, closeSync, readFi
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { neededSubscriptions } from '../conformance/own-sandbox.ts';
-import type { ExecutableContract } from '../lib/executable-contract.ts';
+import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { loadGatedContract } from '../sandbox/contract-gate.ts';
 import { readSeedFile } from '../sandbox/seed.ts';
 import type { Subscription } from '../sandbox/store.ts';

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { sampleLanguages } from '../../src/lib/code-samples.ts';
+import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
 import { actions } from './support/contract.ts';
 import { actionPath } from './support/site.ts';
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { dereference, isRecord } from '../../src/lib/document.ts';
+import { dereference, isRecord } from '../../src/lib/contract/document.ts';
 import { expectedDocument } from './support/contract.ts';
 
 /**

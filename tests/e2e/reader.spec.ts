@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { sampleLanguages as sampleLanguageList } from '../../src/lib/code-samples.ts';
+import { sampleLanguages as sampleLanguageList } from '../../src/lib/samples/code-samples.ts';
 import { actions, expectedStates } from './support/contract.ts';
 import { actionPath, sitemapPagePaths } from './support/site.ts';
 

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
-import { readReferenceModel } from '../../src/lib/actions.ts';
-import { conflictStatus, refusalDetails, responseWithStatus } from '../../src/lib/responses.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import { conflictStatus, refusalDetails, responseWithStatus } from '../../src/lib/contract/responses.ts';
 import { expectedDocument } from './support/contract.ts';
 
 /**

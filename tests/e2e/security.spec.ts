@@ -4,7 +4,7 @@
  * switching the colour scheme, changing a tab) breaks none of it.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { hostPolicy } from '../../src/lib/content-security-policy.ts';
+import { hostPolicy } from '../../src/lib/site/content-security-policy.ts';
 import { hostOnlyTests, scanWithObservatory } from '../../src/security/observatory.ts';
 import { sitemapPagePaths } from './support/site.ts';
 

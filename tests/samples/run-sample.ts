@@ -2,8 +2,8 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CodeSample, SampleLanguage } from '../../src/lib/code-samples.ts';
-import type { Endpoint } from '../../src/lib/endpoint.ts';
+import type { CodeSample, SampleLanguage } from '../../src/lib/samples/code-samples.ts';
+import type { Endpoint } from '../../src/lib/contract/endpoint.ts';
 
 /** What a sample printed and how it ended. */
 export interface SampleRun {

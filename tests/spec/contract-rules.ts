@@ -8,8 +8,8 @@ import {
   singleEndpointCheck,
   siteVariableCheck,
   type ContractCheck,
-} from '../../scripts/contract/checks.ts';
-import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/document.ts';
+} from '../../src/lib/contract/gate/checks.ts';
+import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import type { SpecRuleId } from '../../src/lib/spec-rules.ts';
 import type { RuleCheck } from './rule-check.ts';
 

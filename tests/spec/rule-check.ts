@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from '../../src/lib/document.ts';
+import type { OpenApiDocument } from '../../src/lib/contract/document.ts';
 import type { SpecRuleId } from '../../src/lib/spec-rules.ts';
 import type { BuiltPage } from './built-page.ts';
 

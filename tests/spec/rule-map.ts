@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadBundledDocument } from '../../src/lib/document.ts';
+import { loadBundledDocument } from '../../src/lib/contract/document.ts';
 import { specRules, type SpecRuleId } from '../../src/lib/spec-rules.ts';
 import { readBuiltPage, type BuiltPage } from './built-page.ts';
 import { contractRuleChecks } from './contract-rules.ts';

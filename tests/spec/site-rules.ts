@@ -1,14 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serverCardPath } from '../../src/lib/discovery.ts';
-import { publishedSiteViolations } from '../../src/lib/published-site.ts';
+import { serverCardPath } from '../../src/lib/site/discovery.ts';
+import { publishedSiteViolations } from '../../src/lib/site/published-site.ts';
 import type { SpecRuleId } from '../../src/lib/spec-rules.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import type { RuleCheck } from './rule-check.ts';
 
 /**
- * Runs the build's own guard (src/lib/published-site.ts) over the built site, and over a scratch
+ * Runs the build's own guard (src/lib/site/published-site.ts) over the built site, and over a scratch
  * site that holds the forbidden file, so the guard is proven to notice it every time it runs.
  */
 function guardCheck(rule: SpecRuleId, keeps: string, forbidden: { file: string; text: string; what: string }): RuleCheck {

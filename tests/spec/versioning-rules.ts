@@ -1,6 +1,6 @@
-import { buildChangelog } from '../../src/lib/changelog.ts';
-import { compareContracts } from '../../src/lib/contract-changes.ts';
-import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/document.ts';
+import { buildChangelog } from '../../src/lib/releases/changelog.ts';
+import { compareContracts } from '../../src/lib/releases/contract-changes.ts';
+import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import type { RuleCheck } from './rule-check.ts';
 
 type Mapping = Record<string, unknown>;

@@ -3,12 +3,12 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { specifiedActions } from '../../scripts/contract/checks.ts';
+import { specifiedActions } from '../../src/lib/contract/gate/checks.ts';
 import { cutRelease } from '../../scripts/release.ts';
-import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
-import { buildChangelog, changelogSections, draftLabel, type Changelog } from '../../src/lib/changelog.ts';
-import { asOpenApiDocument } from '../../src/lib/document.ts';
-import { readReleases } from '../../src/lib/releases.ts';
+import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
+import { buildChangelog, changelogSections, draftLabel, type Changelog } from '../../src/lib/releases/changelog.ts';
+import { asOpenApiDocument } from '../../src/lib/contract/document.ts';
+import { readReleases } from '../../src/lib/releases/releases.ts';
 import { additiveEdits, releaseAsIs, setVersion } from './compatibility-fixture.ts';
 import { copyContract, copyProject, projectDirectory, type ContractCopy } from './contract-copy.ts';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compatibilityStep } from '../../scripts/contract/compatibility.ts';
-import type { GateProblem } from '../../scripts/contract/gate.ts';
-import { runGate } from '../../scripts/contract/run-gate.ts';
-import { latestRelease, readReleases } from '../../src/lib/releases.ts';
+import { compatibilityStep } from '../../src/lib/contract/gate/compatibility.ts';
+import type { GateProblem } from '../../src/lib/contract/gate/gate.ts';
+import { runGate } from '../../src/lib/contract/gate/run-gate.ts';
+import { latestRelease, readReleases } from '../../src/lib/releases/releases.ts';
 import { additiveEdits, breakingEdits, checkCopy, releaseAsIs, setVersion } from './compatibility-fixture.ts';
 import { copyContract, projectDirectory, type ContractCopy } from './contract-copy.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { withInlineHashes } from '../../src/lib/content-security-policy.ts';
+import { withInlineHashes } from '../../src/lib/site/content-security-policy.ts';
 
 function hashOf(text: string): string {
   return `'sha256-${createHash('sha256').update(text).digest('base64')}'`;

@@ -5,16 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
-import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/document.ts';
+import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
+import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import {
   contractChecks,
   contractChecksStep,
   isReservedExampleHost,
   runContractChecks,
   specifiedActions,
-} from '../../scripts/contract/checks.ts';
-import { createSourceLocator } from '../../scripts/contract/source-files.ts';
+} from '../../src/lib/contract/gate/checks.ts';
+import { createSourceLocator } from '../../src/lib/contract/gate/source-files.ts';
 import { isSpecRuleId } from '../../src/lib/spec-rules.ts';
 import { copyContract, type ContractCopy } from './contract-copy.ts';
 

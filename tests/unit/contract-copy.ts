@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { copyBuildableProject } from '../../src/bench/project-copy.ts';
-import { bundleContract } from '../../src/lib/bundle.ts';
-import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/document.ts';
+import { bundleContract } from '../../src/lib/contract/bundle.ts';
+import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 
 /** The repository this test suite belongs to. */
 export const projectDirectory = path.resolve(import.meta.dirname, '../..');

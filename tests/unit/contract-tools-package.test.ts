@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packContractTools, type PackedTools } from '../../src/contract-tools/pack.ts';
 import { toolsCommand, toolsContractFile, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
-import { loadBundledDocument } from '../../src/lib/document.ts';
+import { loadBundledDocument } from '../../src/lib/contract/document.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../../src/lib/node-engine.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
 import { projectDirectory } from './contract-copy.ts';

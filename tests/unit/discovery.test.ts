@@ -15,10 +15,10 @@ import {
   serverCardType,
   serviceDescHeadEntry,
   sitemapPath,
-} from '../../src/lib/discovery.ts';
-import { documentPolicyDirectives, hostPolicy } from '../../src/lib/content-security-policy.ts';
-import { endpointPagePath } from '../../src/lib/navigation.ts';
-import { HeadersFileError, headersFor, joinedHeadersFor, parseHeadersFile } from '../../src/lib/static-headers.ts';
+} from '../../src/lib/site/discovery.ts';
+import { documentPolicyDirectives, hostPolicy } from '../../src/lib/site/content-security-policy.ts';
+import { endpointPagePath } from '../../src/lib/site/navigation.ts';
+import { HeadersFileError, headersFor, joinedHeadersFor, parseHeadersFile } from '../../src/lib/site/static-headers.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { projectDirectory } from './contract-copy.ts';
 

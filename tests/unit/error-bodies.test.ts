@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { readReferenceModel, type ReferenceModel } from '../../src/lib/actions.ts';
-import { isRecord } from '../../src/lib/document.ts';
-import { actionErrorAnswers, exampleForAction } from '../../src/lib/error-bodies.ts';
-import { loadGatedContract } from '../../src/lib/gated-contract.ts';
-import { allowedActions } from '../../src/lib/lifecycle.ts';
-import { conflictStatus } from '../../src/lib/responses.ts';
+import { readReferenceModel, type ReferenceModel } from '../../src/lib/contract/actions.ts';
+import { isRecord } from '../../src/lib/contract/document.ts';
+import { actionErrorAnswers, exampleForAction } from '../../src/lib/contract/error-bodies.ts';
+import { loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
+import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
+import { conflictStatus } from '../../src/lib/contract/responses.ts';
 
 let model: ReferenceModel;
 before(async () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { specifiedActions } from '../../scripts/contract/checks.ts';
-import { readReferenceModel } from '../../src/lib/actions.ts';
-import { ContractError, type OpenApiDocument } from '../../src/lib/document.ts';
-import { quickstartExamples, readFacts } from '../../src/lib/facts.ts';
+import { specifiedActions } from '../../src/lib/contract/gate/checks.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import { ContractError, type OpenApiDocument } from '../../src/lib/contract/document.ts';
+import { quickstartExamples, readFacts } from '../../src/lib/contract/facts.ts';
 import { bundledDocument } from './contract-copy.ts';
 
 let document: OpenApiDocument;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, it } from 'node:test';
-import { isRecord, type OpenApiDocument } from '../../src/lib/document.ts';
-import { readFacts } from '../../src/lib/facts.ts';
+import { isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
+import { readFacts } from '../../src/lib/contract/facts.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { bundledDocument, projectDirectory } from './contract-copy.ts';
 

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { childPointer, decodePointerSegment, encodePointerSegment, pointerFrom, pointerSegments } from '../../src/lib/contract/json-pointer.ts';
-import { ContractError, resolvePointer, type OpenApiDocument } from '../../src/lib/document.ts';
-import { resolveSchema } from '../../src/lib/schemas.ts';
+import { ContractError, resolvePointer, type OpenApiDocument } from '../../src/lib/contract/document.ts';
+import { resolveSchema } from '../../src/lib/contract/schemas.ts';
 
 describe('the JSON-pointer codec', () => {
   test('escapes ~ before / and unescapes ~1 before ~0, so that each key comes back as it was', () => {

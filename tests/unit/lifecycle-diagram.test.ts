@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { drawActionDiagram } from '../../src/lib/action-diagram.ts';
-import { readReferenceModel } from '../../src/lib/actions.ts';
-import { lifecycleEdges, type Lifecycle } from '../../src/lib/lifecycle.ts';
-import { drawStateDiagram } from '../../src/lib/state-diagram.ts';
+import { drawActionDiagram } from '../../src/lib/site/diagrams/action-diagram.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import { lifecycleEdges, type Lifecycle } from '../../src/lib/contract/lifecycle.ts';
+import { drawStateDiagram } from '../../src/lib/site/diagrams/state-diagram.ts';
 import { bundledDocument } from './reference-fixture.ts';
 
 interface Point {

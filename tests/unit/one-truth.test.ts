@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { readReferenceModel } from '../../src/lib/actions.ts';
-import { actionsThatChange } from '../../src/lib/lifecycle.ts';
-import { refusalDetails, retryAfterHeader, throttledResponse } from '../../src/lib/responses.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import { actionsThatChange } from '../../src/lib/contract/lifecycle.ts';
+import { refusalDetails, retryAfterHeader, throttledResponse } from '../../src/lib/contract/responses.ts';
 import { bundledDocument, projectDirectory } from './reference-fixture.ts';
 
 /**

@@ -13,7 +13,7 @@ import prismValidator from '@stoplight/prism-http/dist/validator/index.js';
 import spectralCore, { type RulesetDefinition } from '@stoplight/spectral-core';
 import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
-import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/document.ts';
+import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { bundledDocument } from './contract-copy.ts';
 

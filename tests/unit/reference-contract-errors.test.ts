@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readReferenceModel } from '../../src/lib/actions.ts';
-import type { OpenApiDocument } from '../../src/lib/document.ts';
-import { ContractError, isRecord, resolvePointer } from '../../src/lib/document.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import type { OpenApiDocument } from '../../src/lib/contract/document.ts';
+import { ContractError, isRecord, resolvePointer } from '../../src/lib/contract/document.ts';
 import { bundledDocument } from './reference-fixture.ts';
 
 /** Breaks a fresh copy of the bundled contract and expects the model to refuse it, saying where and what. */

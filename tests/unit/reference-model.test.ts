@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { specifiedActions } from '../../scripts/contract/checks.ts';
-import { readReferenceModel } from '../../src/lib/actions.ts';
-import { sampleLanguages } from '../../src/lib/code-samples.ts';
-import { isRecord, resolvePointer } from '../../src/lib/document.ts';
-import { acceptedStates, lifecycleEdges, targetStates } from '../../src/lib/lifecycle.ts';
-import { actionPagePath, actionsIndexPath, endpointPagePath, generatedPaths, referenceIndexPath, referenceSidebarItems } from '../../src/lib/navigation.ts';
-import { referencePages } from '../../src/lib/reference-pages.ts';
-import { conflictStatus, errorEnvelope, errorTable, rejectedKeyError, throttledResponse } from '../../src/lib/responses.ts';
-import { drawStateDiagram } from '../../src/lib/state-diagram.ts';
+import { specifiedActions } from '../../src/lib/contract/gate/checks.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
+import { isRecord, resolvePointer } from '../../src/lib/contract/document.ts';
+import { acceptedStates, lifecycleEdges, targetStates } from '../../src/lib/contract/lifecycle.ts';
+import { actionPagePath, actionsIndexPath, endpointPagePath, generatedPaths, referenceIndexPath, referenceSidebarItems } from '../../src/lib/site/navigation.ts';
+import { referencePages } from '../../src/lib/site/reference-pages.ts';
+import { conflictStatus, errorEnvelope, errorTable, rejectedKeyError, throttledResponse } from '../../src/lib/contract/responses.ts';
+import { drawStateDiagram } from '../../src/lib/site/diagrams/state-diagram.ts';
 import { bundledDocument } from './reference-fixture.ts';
 
 const document = bundledDocument();

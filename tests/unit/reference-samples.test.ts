@@ -5,11 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { readReferenceModel } from '../../src/lib/actions.ts';
-import type { CodeSample, SampleLanguage } from '../../src/lib/code-samples.ts';
-import { codeSamples, phpLiteral, pythonLiteral, sampleStatuses, shellQuote } from '../../src/lib/code-samples.ts';
-import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
-import { retryPolicy } from '../../src/lib/retry-policy.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import type { CodeSample, SampleLanguage } from '../../src/lib/samples/code-samples.ts';
+import { codeSamples, phpLiteral, pythonLiteral, sampleStatuses, shellQuote } from '../../src/lib/samples/code-samples.ts';
+import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
+import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { pythonWithRequests, runsHere } from '../samples/run-sample.ts';
 import { bundledDocument, startRecordingServer } from './reference-fixture.ts';
 

@@ -4,8 +4,8 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import { cutRelease, ReleaseRefused } from '../../scripts/release.ts';
-import { bundleContract, contractRoot } from '../../src/lib/bundle.ts';
-import { readReleases } from '../../src/lib/releases.ts';
+import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
+import { readReleases } from '../../src/lib/releases/releases.ts';
 import { additiveEdits, checkCopy, setVersion } from './compatibility-fixture.ts';
 import { copyContract, projectDirectory } from './contract-copy.ts';
 

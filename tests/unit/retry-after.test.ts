@@ -6,10 +6,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readReferenceModel } from '../../src/lib/actions.ts';
-import { sampleStatuses } from '../../src/lib/code-samples.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import { sampleStatuses } from '../../src/lib/samples/code-samples.ts';
 import { isRetryAfter, parseHttpDate, retryAfterDelay } from '../../src/lib/http/retry-after.ts';
-import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
+import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { bundledDocument } from './contract-copy.ts';
 
 const now = Date.UTC(2026, 10, 20, 14, 0, 0);

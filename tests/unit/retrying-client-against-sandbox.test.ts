@@ -6,11 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { readReferenceModel, type ReferenceModel } from '../../src/lib/actions.ts';
-import { placeholdersIn, sampleStatuses } from '../../src/lib/code-samples.ts';
-import { loadGatedContract } from '../../src/lib/gated-contract.ts';
-import { outcomeOf } from '../../src/lib/lifecycle.ts';
-import { retryingClientSamples } from '../../src/lib/retrying-client-sample.ts';
+import { readReferenceModel, type ReferenceModel } from '../../src/lib/contract/actions.ts';
+import { placeholdersIn, sampleStatuses } from '../../src/lib/samples/code-samples.ts';
+import { loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
+import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
+import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { fillIn, missingRunner, runSample } from '../samples/run-sample.ts';
 

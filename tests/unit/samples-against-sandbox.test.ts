@@ -7,12 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { readReferenceModel, type Action, type ReferenceModel } from '../../src/lib/actions.ts';
-import { placeholdersIn, sampleLanguages, type CodeSample } from '../../src/lib/code-samples.ts';
-import { loadGatedContract } from '../../src/lib/gated-contract.ts';
-import { outcomeOf } from '../../src/lib/lifecycle.ts';
-import { actionReferencePages, type ActionPage } from '../../src/lib/reference-pages.ts';
-import { conflictStatus, responseWithStatus, throttledResponse } from '../../src/lib/responses.ts';
+import { readReferenceModel, type Action, type ReferenceModel } from '../../src/lib/contract/actions.ts';
+import { placeholdersIn, sampleLanguages, type CodeSample } from '../../src/lib/samples/code-samples.ts';
+import { loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
+import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
+import { actionReferencePages, type ActionPage } from '../../src/lib/site/reference-pages.ts';
+import { conflictStatus, responseWithStatus, throttledResponse } from '../../src/lib/contract/responses.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { fillIn, missingRunner, runSample, type SampleRun } from '../samples/run-sample.ts';
 

@@ -1,11 +1,11 @@
 /**
  * The sidebar lists a window of actions, so that a page does not grow with every action the
- * contract adds (src/lib/navigation.ts says why): all of them while they fit, else the ones
+ * contract adds (src/lib/site/navigation.ts says why): all of them while they fit, else the ones
  * around the page's own action, which is always among them.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { sidebarActionLimit, sidebarActionRange } from '../../src/lib/navigation.ts';
+import { sidebarActionLimit, sidebarActionRange } from '../../src/lib/site/navigation.ts';
 
 describe('the actions a page lists in its sidebar', () => {
   test('every action while they fit', () => {

@@ -9,7 +9,7 @@ import http2 from 'node:http2';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { serveLikeAStaticHost, type StaticHost } from '../../scripts/static-host.ts';
+import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
 import { projectDirectory } from './contract-copy.ts';
 
 let site: StaticHost;

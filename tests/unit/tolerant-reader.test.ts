@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
-import { readReferenceModel } from '../../src/lib/actions.ts';
-import { isRecord } from '../../src/lib/document.ts';
-import { conflictStatus, successResponse } from '../../src/lib/responses.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import { isRecord } from '../../src/lib/contract/document.ts';
+import { conflictStatus, successResponse } from '../../src/lib/contract/responses.ts';
 import { bundledDocument } from './reference-fixture.ts';
 
 /**

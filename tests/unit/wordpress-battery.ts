@@ -6,9 +6,9 @@
  */
 import { request as httpRequest } from 'node:http';
 import { validBody } from '../../src/conformance/cases.ts';
-import type { ExecutableContract } from '../../src/lib/executable-contract.ts';
-import { wordpressRestPrefix } from '../../src/lib/endpoint.ts';
-import { isRecord } from '../../src/lib/document.ts';
+import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { wordpressRestPrefix } from '../../src/lib/contract/endpoint.ts';
+import { isRecord } from '../../src/lib/contract/document.ts';
 import { routeArguments } from '../../src/sandbox/route-arguments.ts';
 
 export interface BatteryRequest {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Action } from '../../lib/actions.ts';
-import { actionErrorAnswers } from '../../lib/error-bodies.ts';
-import type { Field } from '../../lib/fields.ts';
-import { acceptedStates, targetStates } from '../../lib/lifecycle.ts';
-import { actionPagePath } from '../../lib/navigation.ts';
+import type { Action } from '../../lib/contract/actions.ts';
+import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';
+import type { Field } from '../../lib/contract/fields.ts';
+import { acceptedStates, targetStates } from '../../lib/contract/lifecycle.ts';
+import { actionPagePath } from '../../lib/site/navigation.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { defineTool, docsAddress, jsonObject, jsonValue, nonEmpty, oneLine } from './tool.ts';
 

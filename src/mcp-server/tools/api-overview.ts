@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { factsOf } from '../../lib/facts.ts';
-import { actionPagePath, guidePaths } from '../../lib/navigation.ts';
-import { sampleStatuses } from '../../lib/code-samples.ts';
-import { backoffSchedule, retryPolicy } from '../../lib/retry-policy.ts';
+import { factsOf } from '../../lib/contract/facts.ts';
+import { actionPagePath, guidePaths } from '../../lib/site/navigation.ts';
+import { sampleStatuses } from '../../lib/samples/code-samples.ts';
+import { backoffSchedule, retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { siteConfig } from '../../site-config.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { defineTool, docsAddress } from './tool.ts';

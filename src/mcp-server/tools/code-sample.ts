@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { codeSamples, sampleLanguageNames, sampleStatuses, thingsToFillIn } from '../../lib/code-samples.ts';
+import { codeSamples, sampleLanguageNames, sampleStatuses, thingsToFillIn } from '../../lib/samples/code-samples.ts';
 import { listInWords } from '../../lib/prose.ts';
-import { actionErrorAnswers } from '../../lib/error-bodies.ts';
-import { actionPagePath, guidePaths } from '../../lib/navigation.ts';
+import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';
+import { actionPagePath, guidePaths } from '../../lib/site/navigation.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { defineTool, docsAddress, jsonObject, jsonValue, nonEmpty } from './tool.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { allowedActions, outcomeOf } from '../../lib/lifecycle.ts';
-import { guidePaths } from '../../lib/navigation.ts';
+import { allowedActions, outcomeOf } from '../../lib/contract/lifecycle.ts';
+import { guidePaths } from '../../lib/site/navigation.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { defineTool, docsAddress, nonEmpty } from './tool.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ReferenceModel } from '../../lib/actions.ts';
-import { guidePaths } from '../../lib/navigation.ts';
+import type { ReferenceModel } from '../../lib/contract/actions.ts';
+import { guidePaths } from '../../lib/site/navigation.ts';
 import { notYetPublished, type ProductFacts } from '../../lib/product-facts.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { defineTool, docsAddress } from './tool.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { LlmsFullPage } from '../../lib/llms-txt.ts';
+import type { LlmsFullPage } from '../../lib/site/llms-txt.ts';
 import { siteConfig } from '../../site-config.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { defineTool, ToolRefusal } from './tool.ts';

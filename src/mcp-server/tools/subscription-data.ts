@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { factsOf } from '../../lib/facts.ts';
-import { endpointPagePath, guidePaths } from '../../lib/navigation.ts';
-import { refusalDetails } from '../../lib/responses.ts';
-import { endpointSections } from '../../lib/reference-pages.ts';
+import { factsOf } from '../../lib/contract/facts.ts';
+import { endpointPagePath, guidePaths } from '../../lib/site/navigation.ts';
+import { refusalDetails } from '../../lib/contract/responses.ts';
+import { endpointSections } from '../../lib/site/reference-pages.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { defineTool, docsAddress } from './tool.ts';
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { readServerIdentity } from '../../mcp-server/identity.ts';
-import { serverCardPath } from '../../lib/discovery.ts';
+import { serverCardPath } from '../../lib/site/discovery.ts';
 import { siteConfig } from '../../site-config.ts';
 
 /**

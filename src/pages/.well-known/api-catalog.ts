@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { apiCatalog, apiCatalogType } from '../../lib/discovery.ts';
+import { apiCatalog, apiCatalogType } from '../../lib/site/discovery.ts';
 import { siteConfig } from '../../site-config.ts';
 
 // Static hosts serve this file without an extension; `public/_headers` gives it its media type.

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { APIRoute } from 'astro';
-import { bundleDirectory } from '../../lib/bundle.ts';
+import { bundleDirectory } from '../../lib/contract/bundle.ts';
 
 /** The bundled contract as Redocly wrote it, published unchanged. */
 export const GET: APIRoute = () =>

@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleContract, contractRoot } from '../../../src/lib/bundle.ts';
+import { bundleContract, contractRoot } from '../../../src/lib/contract/bundle.ts';
 import {
   asOpenApiDocument,
   dereference,
   isRecord,
   type OpenApiDocument,
-} from '../../../src/lib/document.ts';
+} from '../../../src/lib/contract/document.ts';
 
 export const projectRoot = fileURLToPath(new URL('../../../', import.meta.url));
 

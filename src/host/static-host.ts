@@ -1,0 +1,202 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import { createSecureServer, type Http2ServerRequest, type Http2Session } from 'node:http2';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { detachedHeadersFor, joinedHeadersFor, parseHeadersFile, type HeaderRule } from '../lib/site/static-headers.ts';
+
+/** Media types by extension, as static hosts send them; `_headers` may set others per path. */
+const contentTypes: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.json': 'application/json',
+  '.map': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/markdown; charset=utf-8',
+  '.xml': 'application/xml',
+  '.yaml': 'application/yaml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+  '.wasm': 'application/wasm',
+};
+
+/** Types worth compressing; images, fonts and Pagefind's pre-compressed index are not. */
+function isCompressible(contentType: string): boolean {
+  return /^text\/|javascript|json|xml|yaml|svg|wasm|markdown/.test(contentType);
+}
+
+export interface StaticHost {
+  origin: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A key and certificate (PEM) to serve HTTPS with HTTP/2, as the production hosts do, instead of
+ * plain HTTP/1.1. Over HTTP/2 the response headers, the same long security set on every
+ * response, are compressed across the responses of a page load (HPACK), so a page of several
+ * files pays for them about once, as it does in production.
+ */
+export interface StaticHostTls {
+  key: string;
+  cert: string;
+}
+
+/** What the server reads of a request, which HTTP/1.1's and HTTP/2's compatible ones both give. */
+type AnyRequest = Pick<IncomingMessage | Http2ServerRequest, 'url' | 'method' | 'headers'>;
+
+/** What the server does with a response, which HTTP/1.1's and HTTP/2's compatible ones both allow. */
+interface AnyResponse {
+  writeHead(status: number, headers?: Record<string, string | number>): unknown;
+  end(): unknown;
+  end(body: Buffer | string): unknown;
+}
+
+/**
+ * The site's `_headers`, read again whenever it changes: the server may start before the build
+ * that writes it ends. A file the hosts would reject stops the response with its line number.
+ */
+function headerRulesOf(siteRoot: string): () => readonly HeaderRule[] {
+  const headersFile = path.join(siteRoot, '_headers');
+  let cached: { modified: number; rules: readonly HeaderRule[] } | undefined;
+  return () => {
+    if (!existsSync(headersFile)) return [];
+    const modified = statSync(headersFile).mtimeMs;
+    if (cached?.modified !== modified) {
+      cached = { modified, rules: parseHeadersFile(readFileSync(headersFile, 'utf8'), '_headers') };
+    }
+    return cached.rules;
+  };
+}
+
+/**
+ * Serves a built site the way the production host (see the README's deploy section) does, so
+ * people, the browser tests and the benchmark all meet it as readers will:
+ * - a file is served at its exact path, extension or not (`/.well-known/api-catalog`);
+ * - `/dir/` answers with `dir/index.html`, and `/dir` redirects there (301);
+ * - anything else answers 404 with the site's `404.html`;
+ * - the rules of the site's `_headers` file apply, values of a header set by several matching
+ *   rules joined with commas as the hosts join them, a `! Name` line detaching what earlier
+ *   rules set (Cloudflare Pages), and the file itself is not served;
+ * - text goes out gzipped (level 9, as hosts pre-compress static files) when the browser
+ *   accepts it, so byte counts compare like with like.
+ */
+export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0.0.1', tls?: StaticHostTls): Promise<StaticHost> {
+  const siteRoot = path.resolve(root);
+  const headerRules = headerRulesOf(siteRoot);
+  const compressed = new Map<string, Buffer>();
+
+  function send(
+    request: AnyRequest,
+    response: AnyResponse,
+    status: number,
+    pathname: string,
+    file: string | undefined,
+    extraHeaders: Record<string, string> = {},
+  ): void {
+    const headers: Record<string, string | number> = { 'Cache-Control': 'no-cache', ...extraHeaders };
+    let body: Buffer = Buffer.alloc(0);
+    if (file !== undefined) {
+      body = readFileSync(file);
+      headers['Content-Type'] = contentTypes[path.extname(file)] ?? 'application/octet-stream';
+    }
+    // Rules are matched on the path asked for, as the hosts match them; they replace the defaults,
+    // and a detached header (`! Name`) loses its default too.
+    for (const name of detachedHeadersFor(headerRules(), pathname)) {
+      const existing = Object.keys(headers).find((key) => key.toLowerCase() === name);
+      if (existing !== undefined) delete headers[existing];
+    }
+    for (const [name, value] of joinedHeadersFor(headerRules(), pathname)) {
+      const existing = Object.keys(headers).find((key) => key.toLowerCase() === name);
+      if (existing !== undefined) delete headers[existing];
+      headers[name] = value;
+    }
+    const contentType = String(Object.entries(headers).find(([key]) => key.toLowerCase() === 'content-type')?.[1] ?? '');
+    if (file !== undefined && isCompressible(contentType) && /\bgzip\b/.test(String(request.headers['accept-encoding']))) {
+      // Keyed by modification time too: a rebuild while the server runs must not serve old bytes.
+      const key = `${file}\0${statSync(file).mtimeMs}`;
+      const packed = compressed.get(key) ?? gzipSync(body, { level: 9 });
+      compressed.set(key, packed);
+      body = packed;
+      headers['Content-Encoding'] = 'gzip';
+      headers.Vary = 'Accept-Encoding';
+    }
+    headers['Content-Length'] = body.length;
+    response.writeHead(status, headers);
+    if (request.method === 'HEAD') response.end();
+    else response.end(body);
+  }
+
+  function answer(request: AnyRequest, response: AnyResponse): void {
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://127.0.0.1').pathname);
+    } catch {
+      response.writeHead(400);
+      response.end();
+      return;
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      response.writeHead(405, { Allow: 'GET, HEAD' });
+      response.end();
+      return;
+    }
+    try {
+      const file = path.join(siteRoot, pathname);
+      const inside = file === siteRoot || file.startsWith(siteRoot + path.sep);
+      const notFound = path.join(siteRoot, '404.html');
+      if (!inside || pathname === '/_headers' || !existsSync(file)) {
+        send(request, response, 404, pathname, existsSync(notFound) ? notFound : undefined);
+      } else if (!statSync(file).isDirectory()) {
+        send(request, response, 200, pathname, file);
+      } else if (!pathname.endsWith('/')) {
+        const query = new URL(request.url ?? '/', 'http://127.0.0.1').search;
+        send(request, response, 301, pathname, undefined, { Location: `${pathname}/${query}` });
+      } else if (existsSync(path.join(file, 'index.html'))) {
+        send(request, response, 200, pathname, path.join(file, 'index.html'));
+      } else {
+        send(request, response, 404, pathname, existsSync(notFound) ? notFound : undefined);
+      }
+    } catch (error) {
+      // A `_headers` file the hosts would reject: say where, instead of serving without it.
+      response.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      response.end(`${(error as Error).message}\n`);
+    }
+  }
+
+  const sessions = new Set<Http2Session>();
+  const server = tls === undefined ? createServer(answer) : createSecureServer({ ...tls, allowHTTP1: true }, answer);
+  if (tls !== undefined) {
+    server.on('session', (session: Http2Session) => {
+      sessions.add(session);
+      session.once('close', () => sessions.delete(session));
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, resolve);
+  });
+  const { port: boundPort } = server.address() as AddressInfo;
+  const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return {
+    origin: `${tls === undefined ? 'http' : 'https'}://${shownHost}:${boundPort}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        if ('closeAllConnections' in server) server.closeAllConnections();
+        for (const session of sessions) session.destroy();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}

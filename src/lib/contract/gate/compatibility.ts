@@ -1,0 +1,342 @@
+/**
+ * The third step of `npm run lint`: version 1 only grows. The bundled contract is compared with
+ * the latest release in `openapi/releases/` by Redocly's own `diff` command (rules and impacts in
+ * `redocly.yaml`), with two checks of our own beside it for what Redocly cannot see, and the
+ * result decides whether the change breaks v1 or which `info.version` it needs.
+ *
+ * Standalone: `node src/lib/contract/gate/compatibility.ts [--project <dir>]` bundles the contract
+ * and runs only this step.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { bundleContract, contractRoot, runRedocly } from '../bundle.ts';
+import { compareContracts, type ChangeImpact, type ContractChange } from '../../releases/contract-changes.ts';
+import { asOpenApiDocument, isRecord, resolvePointer, type OpenApiDocument } from '../document.ts';
+import { extensibleValues } from '../extensible-enum.ts';
+import {
+  compareVersions,
+  formatVersion,
+  latestRelease,
+  loadSnapshot,
+  nextMinorVersion,
+  parseVersion,
+  readReleases,
+  ReleaseError,
+  snapshotFile,
+  versionOf,
+  type Release,
+} from '../../releases/releases.ts';
+import { formatGateProblem, type GateContext, type GateProblem, type GateStep } from './gate.ts';
+import { createSourceLocator } from './source-files.ts';
+
+/** A place Redocly points at: in the release snapshot or in the bundle under test. */
+interface DiffLocation {
+  file: string;
+  pointer: string;
+}
+
+interface DiffVerdict {
+  ruleId: string;
+  impact: ChangeImpact;
+  message: string;
+  location?: DiffLocation;
+}
+
+/** One entry of `redocly diff --format json`, reduced to what the gate reads. */
+interface DiffChange {
+  path: string;
+  kind: string;
+  impact: ChangeImpact;
+  property?: string;
+  verdicts: DiffVerdict[];
+  baseValue?: unknown;
+  revisionValue?: unknown;
+  /** Where the revision has the changed node: the node itself, or its parent when the property went away. */
+  revisionPointer?: string;
+}
+
+const impacts: readonly ChangeImpact[] = ['patch', 'minor', 'major'];
+
+function isImpact(value: unknown): value is ChangeImpact {
+  return typeof value === 'string' && (impacts as readonly string[]).includes(value);
+}
+
+function highest(values: Iterable<ChangeImpact>): ChangeImpact | undefined {
+  let result: ChangeImpact | undefined;
+  for (const value of values) if (result === undefined || impacts.indexOf(value) > impacts.indexOf(result)) result = value;
+  return result;
+}
+
+function locationOf(value: unknown): DiffLocation | undefined {
+  if (!isRecord(value) || typeof value.file !== 'string' || typeof value.pointer !== 'string') return undefined;
+  return { file: value.file, pointer: value.pointer };
+}
+
+/** Narrows Redocly's JSON report (report version 1) to the fields used here, or says what is off. */
+export function readDiffReport(text: string): DiffChange[] {
+  const report: unknown = JSON.parse(text);
+  if (!isRecord(report) || report.reportVersion !== '1' || !Array.isArray(report.changes)) {
+    throw new Error('Redocly diff answered with a report this gate does not know (expected `reportVersion: "1"` and `changes`)');
+  }
+  return report.changes.map((raw: unknown): DiffChange => {
+    if (!isRecord(raw) || typeof raw.path !== 'string' || typeof raw.kind !== 'string' || !isImpact(raw.impact)) {
+      throw new Error('Redocly diff reported a change without `path`, `kind` and `impact`');
+    }
+    const verdicts = (Array.isArray(raw.verdicts) ? raw.verdicts : []).flatMap((verdict: unknown): DiffVerdict[] => {
+      if (!isRecord(verdict) || typeof verdict.ruleId !== 'string' || !isImpact(verdict.impact) || typeof verdict.message !== 'string') return [];
+      const location = locationOf(verdict.location);
+      return [{ ruleId: verdict.ruleId, impact: verdict.impact, message: verdict.message, ...(location === undefined ? {} : { location }) }];
+    });
+    return {
+      path: raw.path,
+      kind: raw.kind,
+      impact: raw.impact,
+      ...(typeof raw.property === 'string' ? { property: raw.property } : {}),
+      verdicts,
+      ...(isRecord(raw.base) && 'value' in raw.base ? { baseValue: raw.base.value } : {}),
+      ...(isRecord(raw.revision) && 'value' in raw.revision ? { revisionValue: raw.revision.value } : {}),
+      ...(isRecord(raw.revision) && typeof raw.revision.pointer === 'string' ? { revisionPointer: raw.revision.pointer } : {}),
+    };
+  });
+}
+
+/** True for a change Redocly found under a response of an operation, rather than in a request. */
+function isInResponse(change: DiffChange): boolean {
+  return /\/responses\/[^/]+(\/|$)/.test(change.path);
+}
+
+/** The schema the revision holds where a change was found, whichever way Redocly pointed at it. */
+function revisionSchema(change: DiffChange, revision: OpenApiDocument): Record<string, unknown> | undefined {
+  if (change.revisionPointer === undefined) return undefined;
+  const suffix = change.property === undefined ? undefined : `/${change.property}`;
+  const pointer = suffix !== undefined && change.revisionPointer.endsWith(suffix) ? change.revisionPointer.slice(0, -suffix.length) : change.revisionPointer;
+  try {
+    const node = resolvePointer(revision, pointer);
+    return isRecord(node) ? node : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Responses are open to additions: a client ignores the fields and the values it does not know
+ * (Zalando's RESTful API guidelines, rules 108 and 112; the versioning page says the same).
+ * Redocly rates two changes `major` that only write this down, since a client validating with
+ * the older document could refuse what the newer one allows. In a response they count as
+ * additive instead: `additionalProperties: false` taken away, and a closed `enum` turned into an
+ * extensible one that still lists every value it had. Anywhere else, in a request above all,
+ * Redocly's rating stands: requests stay strict.
+ */
+function opensResponse(change: DiffChange, verdict: DiffVerdict, revision: OpenApiDocument): boolean {
+  if (!isInResponse(change)) return false;
+  const schema = revisionSchema(change, revision);
+  if (schema === undefined) return false;
+  if (verdict.ruleId === 'schema-constraint-changed' && change.property === 'additionalProperties') {
+    return change.baseValue === false && (schema.additionalProperties === undefined || schema.additionalProperties === true);
+  }
+  if (verdict.ruleId === 'enum-values-added' && change.property === 'enum') {
+    const known = extensibleValues(schema);
+    return known !== undefined && Array.isArray(change.baseValue) && change.baseValue.every((value) => known.includes(value as string));
+  }
+  return false;
+}
+
+/** Keywords that only ever take values away from what a schema accepts. */
+const narrowingKeywords = new Set([
+  'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'description', 'title',
+]);
+
+/**
+ * Redocly cannot pair a `oneOf` branch with its edited self: it reports the old branch removed
+ * and the new one added, and rates the addition major. When the branch is in a response and the
+ * edit only adds constraints (or words), the server promises fewer values than before and a
+ * client reads every one of them as it did, so that verdict counts as a patch. This is how the
+ * Retry-After header's HTTP-date branch gained its pattern without breaking release 1.0.0.
+ */
+function isNarrowedResponseBranch(change: DiffChange, verdict: DiffVerdict, changes: readonly DiffChange[]): boolean {
+  if (verdict.ruleId !== 'schema-combinator-changed' || change.kind !== 'added' || !change.path.includes('/responses/')) return false;
+  if (!/\/(oneOf|anyOf)\/\d+$/.test(change.path)) return false;
+  const removed = changes.find((candidate) => candidate.path === change.path && candidate.kind === 'removed');
+  const before = removed?.baseValue;
+  const after = change.revisionValue;
+  if (!isRecord(before) || !isRecord(after)) return false;
+  const kept = Object.entries(before).every(([key, value]) => key === 'description' || key === 'title' || JSON.stringify(after[key]) === JSON.stringify(value));
+  const added = Object.keys(after).filter((key) => !(key in before));
+  return kept && added.every((key) => narrowingKeywords.has(key));
+}
+
+/** Our own checks beside Redocly's rules, by the change kind of `compareContracts` they rest on. */
+const ownBreakingChecks: Partial<Record<ContractChange['kind'], string>> = {
+  // Redocly sees a removed action only as "`oneOf` subschema was removed"; this names it.
+  'action-removed': 'action-removed',
+  // The lifecycle table is a vendor extension, which `redocly diff` does not compare.
+  'transition-narrowed': 'lifecycle-narrowed',
+};
+
+function runRedoclyDiff(projectDirectory: string, release: Release, bundlePath: string): DiffChange[] {
+  // The report goes to a file, not through a pipe: it grows with the document (about 2 MiB for
+  // 200 actions), past what a child process's output buffer holds.
+  const reportDirectory = mkdtempSync(path.join(tmpdir(), 'redocly-diff-'));
+  const reportPath = path.join(reportDirectory, 'diff.json');
+  try {
+    // `--fail-on none`: Redocly reports, and this step decides, because of the ratings above.
+    runRedocly(['diff', snapshotFile(release.version), bundlePath, '--format', 'json', '--output', reportPath, '--fail-on', 'none', '--lint-config=error'], projectDirectory);
+    return readDiffReport(readFileSync(reportPath, 'utf8'));
+  } catch (error) {
+    const failure = error as { stderr?: string; message?: string };
+    throw new Error(`Redocly diff could not compare the contract with release ${release.version}: ${(failure.stderr || failure.message || '').trim()}`);
+  } finally {
+    rmSync(reportDirectory, { recursive: true, force: true });
+  }
+}
+
+export interface CompatibilityReport {
+  /** The release compared with, or undefined before the first release. */
+  release?: Release;
+  problems: GateProblem[];
+  /** The highest impact found: what kind of release the current contract would be. */
+  impact?: ChangeImpact;
+  /** What changed since the release, in a client developer's terms. */
+  changes: ContractChange[];
+}
+
+/** How the problems of this step name the rules they guard (src/lib/spec-rules.ts). */
+const breakingRule = 'compatibility: rule 9.2, 9.3';
+const versionRule = 'compatibility: rule 9.4';
+const releasesRule = 'compatibility: openapi/releases/README.md';
+
+function breakingMessage(release: Release, what: string, where: string): string {
+  return `breaks release ${release.version}: ${what.replace(/\.$/, '')}${where}. Version 1 only takes additive changes; a breaking change needs a new version namespace.`;
+}
+
+/** The additive changes, told in sentences, for the version message. */
+function additiveSummary(changes: ContractChange[], redoclyAdditions: DiffChange[]): string {
+  const sentences = changes.filter((change) => change.impact === 'minor').map((change) => change.sentence.replace(/\.$/, ''));
+  if (sentences.length === 0) {
+    sentences.push(...redoclyAdditions.map((change) => `the ${change.kind} \`${change.path}\` (Redocly rates it minor)`));
+  }
+  const shown = sentences.slice(0, 5).join('; ');
+  return sentences.length > 5 ? `${shown}; and ${sentences.length - 5} more` : shown;
+}
+
+/** Compares the bundled contract with the latest release; see the module comment. */
+export function checkCompatibility(context: GateContext): CompatibilityReport {
+  const { projectDirectory, root, document } = context;
+  let releases: Release[];
+  try {
+    releases = readReleases(projectDirectory);
+  } catch (error) {
+    if (error instanceof ReleaseError) return { problems: [{ file: error.file, message: error.problem, rule: releasesRule }], changes: [] };
+    throw error;
+  }
+  const release = latestRelease(releases);
+  // Before the first release there is nothing to stay compatible with (see openapi/releases/README.md).
+  if (release === undefined) return { problems: [], changes: [] };
+
+  let base: OpenApiDocument;
+  let redoclyChanges: DiffChange[];
+  try {
+    base = loadSnapshot(projectDirectory, release);
+    redoclyChanges = runRedoclyDiff(projectDirectory, release, context.bundlePath);
+  } catch (error) {
+    if (error instanceof ReleaseError) return { release, problems: [{ file: error.file, message: error.problem, rule: releasesRule }], changes: [] };
+    return { release, problems: [{ file: 'redocly.yaml', message: (error as Error).message, rule: 'Redocly diff' }], changes: [] };
+  }
+
+  const changes = compareContracts(base, document);
+
+  const locate = createSourceLocator(projectDirectory, root);
+  const problems: GateProblem[] = [];
+  const effectiveImpacts: ChangeImpact[] = [];
+  const redoclyAdditions: DiffChange[] = [];
+  const releaseSnapshot = path.resolve(projectDirectory, snapshotFile(release.version));
+  for (const change of redoclyChanges) {
+    const verdictImpacts = change.verdicts.map((verdict) => {
+      const impact =
+        verdict.impact === 'major' && opensResponse(change, verdict, document)
+          ? 'minor'
+          : isNarrowedResponseBranch(change, verdict, redoclyChanges)
+            ? 'patch'
+            : verdict.impact;
+      if (impact === 'major') {
+        const location = verdict.location;
+        const inRelease = location !== undefined && path.resolve(projectDirectory, location.file) === releaseSnapshot;
+        // What was removed exists only in the release, so the source is searched for the place that
+        // held it: its parent. (Looking for the item itself could find its successor in a list.)
+        const place = location === undefined ? { file: root } : locate(inRelease ? location.pointer.replace(/\/[^/]*$/, '') : location.pointer);
+        const where = inRelease ? ` (it was at ${location.pointer} in ${snapshotFile(release.version)})` : '';
+        problems.push({ ...place, message: breakingMessage(release, verdict.message, where), rule: `${breakingRule}; Redocly diff rule ${verdict.ruleId}` });
+      }
+      return impact;
+    });
+    const impact = highest(verdictImpacts) ?? change.impact;
+    if (impact === 'minor') redoclyAdditions.push(change);
+    effectiveImpacts.push(impact);
+  }
+  for (const change of changes) {
+    const check = ownBreakingChecks[change.kind];
+    if (check !== undefined && change.impact === 'major') {
+      const place = change.pointer === undefined ? { file: root } : locate(change.pointer);
+      problems.push({ ...place, message: breakingMessage(release, change.sentence, ''), rule: `${breakingRule}; ${check}` });
+    }
+    // Additions Redocly does not rate minor (a wider lifecycle table, a deprecation) count from ours.
+    if (change.impact === 'minor') effectiveImpacts.push(change.impact);
+  }
+  const impact = highest([...effectiveImpacts, ...(problems.length > 0 ? (['major'] as const) : [])]);
+  if (problems.length > 0) return { release, problems, impact, changes };
+
+  const releaseVersion = versionOf(release);
+  const currentVersion = parseVersion(document.info.version);
+  const versionPlace = locate('#/info/version');
+  if (currentVersion === undefined) {
+    problems.push({ ...versionPlace, message: `info.version "${document.info.version}" must be major.minor.patch, like the releases in openapi/releases/.`, rule: versionRule });
+  } else if (compareVersions(currentVersion, releaseVersion) < 0) {
+    problems.push({ ...versionPlace, message: `info.version ${document.info.version} is lower than the latest release, ${release.version}; versions only go up.`, rule: versionRule });
+  } else if (currentVersion.major !== releaseVersion.major) {
+    problems.push({
+      ...versionPlace,
+      message: `info.version ${document.info.version} leaves major version ${releaseVersion.major}: inside v1 only additive changes land, so raise the minor version instead (${formatVersion(nextMinorVersion(releaseVersion))}).`,
+      rule: versionRule,
+    });
+  } else if (impact === 'minor' && compareVersions(currentVersion, nextMinorVersion(releaseVersion)) < 0) {
+    const needed = formatVersion(nextMinorVersion(releaseVersion));
+    problems.push({
+      ...versionPlace,
+      message: `Since release ${release.version}: ${additiveSummary(changes, redoclyAdditions)}. That is an additive change: raise info.version to ${needed} or higher (it is ${document.info.version}).`,
+      rule: versionRule,
+    });
+  }
+  return { release, problems, ...(impact === undefined ? {} : { impact }), changes };
+}
+
+export const compatibilityStep: GateStep = {
+  name: 'compatibility with the latest release',
+  run: (context) => checkCompatibility(context).problems,
+};
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { project: { type: 'string', default: process.cwd() } } });
+  const projectDirectory = path.resolve(values.project ?? process.cwd());
+  const started = performance.now();
+  const bundle = bundleContract(projectDirectory, contractRoot, '.generated/compatibility');
+  const context: GateContext = {
+    projectDirectory,
+    root: contractRoot,
+    document: asOpenApiDocument(bundle.document, bundle.jsonPath),
+    bundlePath: bundle.jsonPath,
+    format: 'stylish',
+  };
+  const bundled = performance.now();
+  const report = checkCompatibility(context);
+  const finished = performance.now();
+  for (const problem of report.problems) console.error(formatGateProblem(problem));
+  const against = report.release === undefined ? 'no release yet' : `release ${report.release.version}`;
+  const timing = `bundle ${((bundled - started) / 1000).toFixed(2)} s, compatibility step ${((finished - bundled) / 1000).toFixed(2)} s`;
+  console.log(`${report.problems.length === 0 ? '✔' : '✖'} Compared with ${against}: ${report.problems.length} problem(s), highest impact ${report.impact ?? 'none'} (${timing}).`);
+  return report.problems.length === 0 ? 0 : 1;
+}
+
+if (import.meta.main) process.exitCode = await main();

@@ -1,0 +1,140 @@
+import path from 'node:path';
+import { bundleContract, ContractBundleError, contractRoot, type BundledContract } from '../bundle.ts';
+import { asOpenApiDocument, ContractError } from '../document.ts';
+import { contractChecksStep } from './checks.ts';
+import { compatibilityStep } from './compatibility.ts';
+import type { GateContext, GateProblem, GateStep } from './gate.ts';
+import { oneProblemPerCause, redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type RedoclyLintRun } from './redocly-lint.ts';
+
+/** The steps of `npm run lint`, in the order they run, after the bundle. */
+export const gateSteps: readonly GateStep[] = [
+  redoclyLintStep,
+  contractChecksStep,
+  compatibilityStep,
+];
+
+/** Where the gate bundles the contract, inside the project checked (ignored by git). */
+export const gateBundleDirectory = '.generated/lint';
+
+export interface GateOptions {
+  /** The project to check: the repository, or a copy made by a test. */
+  projectDirectory: string;
+  /** Output format requested by the user (`stylish`, `github-actions`). */
+  format?: string;
+  /** The contract's root file, relative to the project. */
+  root?: string;
+  /** The steps to run; the gate's own steps unless a test picks others. */
+  steps?: readonly GateStep[];
+  /**
+   * Where to write the bundle, relative to the project or absolute: `.generated/lint` by default.
+   * `loadGatedContract` passes a folder of its own, and publishes the bundle the gate checked.
+   */
+  bundleDirectory?: string;
+}
+
+export interface StepOutcome {
+  name: string;
+  problems: GateProblem[];
+}
+
+export interface GateResult {
+  ok: boolean;
+  /** Every problem of every step that ran, in the order of the steps. */
+  problems: GateProblem[];
+  /** What each step that ran found; `Redocly bundle` comes first and, if it fails, alone. */
+  steps: StepOutcome[];
+  /** The bundle every step looked at; absent when Redocly could not bundle the contract. */
+  bundle?: BundledContract;
+}
+
+const bundleStepName = 'Redocly bundle';
+
+/**
+ * Turns Redocly's refusal to bundle into problems. Its report names each place as
+ * `[1] openapi/components/x.yaml:18:5 at #/pointer`, followed by a blank line and the message;
+ * a root that is not even YAML is reported as `Failed to parse API description at <file>:`.
+ */
+export function bundleFailureProblems(report: string, projectDirectory: string, root: string): GateProblem[] {
+  const text = withoutProjectDirectory(report, projectDirectory);
+  const problems: GateProblem[] = [];
+  const rule = 'Redocly bundle';
+  const located = /^\[\d+\] (\S+?):(\d+):\d+\b.*\n\n(.+)$/gm;
+  for (const match of text.matchAll(located)) {
+    problems.push({ file: match[1] ?? root, line: Number(match[2]), message: match[3] ?? '', rule });
+  }
+  const unparsable = /^Failed to parse API description at (\S+?):\s*\n\s*(?:- )?(.+)$/m.exec(text);
+  if (unparsable !== null) {
+    const line = /\((\d+):\d+\)\s*$/.exec(unparsable[2] ?? '');
+    problems.push({
+      file: unparsable[1] ?? root,
+      message: `Failed to parse: ${unparsable[2] ?? ''}`,
+      rule,
+      ...(line === null ? {} : { line: Number(line[1]) }),
+    });
+  }
+  if (problems.length === 0) {
+    // Anything else (a broken `redocly.yaml`, say) still tends to quote `in "<file>" (line:column)`.
+    const words = text.replace(/^Redocly could not bundle [^\n]*\n/, '').replace(/\s*\n\s*/g, ' ').trim();
+    const quoted = /in "([^"]+)" \((\d+):\d+\)/.exec(words);
+    problems.push({
+      file: quoted?.[1] ?? root,
+      message: `Redocly cannot bundle the contract: ${words}`,
+      rule,
+      ...(quoted === null ? {} : { line: Number(quoted[2]) }),
+    });
+  }
+  return oneProblemPerCause(problems);
+}
+
+/**
+ * The gate behind `npm run lint`. The contract is bundled first with Redocly's own bundler,
+ * because every later step looks at the bundled document; when Redocly refuses (a YAML syntax
+ * error, a dangling `$ref`), nothing else can be checked and the gate stops there. Otherwise
+ * every step runs, and the problems of all of them are reported together.
+ */
+export async function runGate(options: GateOptions): Promise<GateResult> {
+  const projectDirectory = path.resolve(options.projectDirectory);
+  const root = options.root ?? contractRoot;
+  const format = options.format ?? 'stylish';
+  const steps = options.steps ?? gateSteps;
+
+  // Redocly's lint reads the source files, not the bundle, so it starts at once and runs beside
+  // the bundler: two Redocly processes side by side instead of one after the other.
+  const earlyLint: RedoclyLintRun | undefined = steps.includes(redoclyLintStep) ? startRedoclyLint(projectDirectory, root) : undefined;
+
+  let context: GateContext;
+  let bundle: BundledContract;
+  try {
+    bundle = bundleContract(projectDirectory, root, options.bundleDirectory ?? gateBundleDirectory);
+    context = {
+      projectDirectory,
+      root,
+      document: asOpenApiDocument(bundle.document, path.relative(projectDirectory, bundle.jsonPath)),
+      bundlePath: bundle.jsonPath,
+      format,
+    };
+  } catch (error) {
+    let problems: GateProblem[];
+    if (error instanceof ContractBundleError) {
+      // Redocly's lint reads the same files and says the same, with structured locations, so its
+      // report is preferred to the bundler's text when it names the problem.
+      const linted = earlyLint === undefined ? [] : await earlyLint.problems;
+      problems = linted.some((problem) => problem.line !== undefined) ? linted : bundleFailureProblems(error.message, projectDirectory, root);
+    } else if (error instanceof ContractError) {
+      earlyLint?.cancel();
+      problems = [{ file: root, message: error.message, rule: 'OpenAPI 3.1' }];
+    } else {
+      earlyLint?.cancel();
+      throw error;
+    }
+    return { ok: false, problems, steps: [{ name: bundleStepName, problems }] };
+  }
+
+  const outcomes: StepOutcome[] = [{ name: bundleStepName, problems: [] }];
+  for (const step of steps) {
+    const problems = step === redoclyLintStep && earlyLint !== undefined ? earlyLint.problems : step.run(context);
+    outcomes.push({ name: step.name, problems: await problems });
+  }
+  const problems = outcomes.flatMap((outcome) => outcome.problems);
+  return { ok: problems.length === 0, problems, steps: outcomes, bundle };
+}
