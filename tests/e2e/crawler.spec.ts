@@ -3,7 +3,7 @@ import { parse as parseYaml } from 'yaml';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { referenceMarkdownPages } from '../../src/lib/site/reference-markdown.ts';
 import { expectedDocument } from './support/contract.ts';
-import { parseLlmsTxt } from './support/llms-txt.ts';
+import { parseLlmsTxt } from '../support/llms-txt.ts';
 import { isPublishedUrl, previewPath, publishedOrigin, sitemapPagePaths } from './support/site.ts';
 
 /**

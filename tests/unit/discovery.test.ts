@@ -20,7 +20,7 @@ import { documentPolicyDirectives, hostPolicy } from '../../src/lib/site/content
 import { endpointPagePath } from '../../src/lib/site/navigation.ts';
 import { HeadersFileError, headersFor, joinedHeadersFor, parseHeadersFile } from '../../src/lib/site/static-headers.ts';
 import { siteConfig } from '../../src/site-config.ts';
-import { projectDirectory } from './contract-copy.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
 
 const headersText = readFileSync(path.join(projectDirectory, 'public/_headers'), 'utf8');
 const rules = parseHeadersFile(headersText, 'public/_headers');

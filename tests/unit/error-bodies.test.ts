@@ -3,13 +3,13 @@ import { before, describe, test } from 'node:test';
 import { readReferenceModel, type ReferenceModel } from '../../src/lib/contract/actions.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
 import { actionErrorAnswers, exampleForAction } from '../../src/lib/contract/error-bodies.ts';
-import { loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
+import { bundledDocument } from '../support/contract-copy.ts';
 import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
 import { conflictStatus } from '../../src/lib/contract/responses.ts';
 
 let model: ReferenceModel;
-before(async () => {
-  model = readReferenceModel((await loadGatedContract()).document);
+before(() => {
+  model = readReferenceModel(bundledDocument());
 });
 
 describe('the error bodies of the action pages', () => {

@@ -4,7 +4,7 @@ import { specifiedActions } from '../../src/lib/contract/gate/checks.ts';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { ContractError, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { quickstartExamples, readFacts } from '../../src/lib/contract/facts.ts';
-import { bundledDocument } from './contract-copy.ts';
+import { bundledDocument } from '../support/contract-copy.ts';
 
 let document: OpenApiDocument;
 before(() => {

@@ -5,7 +5,7 @@ import { before, describe, it } from 'node:test';
 import { isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { readFacts } from '../../src/lib/contract/facts.ts';
 import { siteConfig } from '../../src/site-config.ts';
-import { bundledDocument, projectDirectory } from './contract-copy.ts';
+import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 
 /**
  * Guides name the API's facts through `<Fact>` and the generated components; they never type

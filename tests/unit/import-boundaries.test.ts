@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { projectDirectory } from './contract-copy.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
 
 interface Room {
   /** Where the room is, as a path prefix from the project's root. */

@@ -10,7 +10,7 @@ import { drawActionDiagram } from '../../src/lib/site/diagrams/action-diagram.ts
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { lifecycleEdges, type Lifecycle } from '../../src/lib/contract/lifecycle.ts';
 import { drawStateDiagram } from '../../src/lib/site/diagrams/state-diagram.ts';
-import { bundledDocument } from './reference-fixture.ts';
+import { bundledDocument } from '../support/reference-fixture.ts';
 
 interface Point {
   x: number;

@@ -10,9 +10,9 @@ import { llmsFullPages, llmsFullSections, llmsFullTxt, llmsFullTxtPath, llmsInde
 import { actionPagePath } from '../../src/lib/site/navigation.ts';
 import { referencePages } from '../../src/lib/site/reference-pages.ts';
 import { siteConfig } from '../../src/site-config.ts';
-import { LlmsTxtParseError, parseLlmsTxt } from '../e2e/support/llms-txt.ts';
-import { projectDirectory } from './contract-copy.ts';
-import { bundledDocument } from './reference-fixture.ts';
+import { LlmsTxtParseError, parseLlmsTxt } from '../support/llms-txt.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
+import { bundledDocument } from '../support/reference-fixture.ts';
 
 const model = readReferenceModel(bundledDocument());
 const docsDirectory = path.join(projectDirectory, 'src/content/docs');

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { actionsThatChange } from '../../src/lib/contract/lifecycle.ts';
 import { refusalDetails, retryAfterHeader, throttledResponse } from '../../src/lib/contract/responses.ts';
-import { bundledDocument, projectDirectory } from './reference-fixture.ts';
+import { bundledDocument, projectDirectory } from '../support/reference-fixture.ts';
 
 /**
  * Contradictions a reader would meet between the document and the pages, or inside the

@@ -15,7 +15,7 @@ import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { siteConfig } from '../../src/site-config.ts';
-import { bundledDocument } from './contract-copy.ts';
+import { bundledDocument } from '../support/contract-copy.ts';
 
 let document: OpenApiDocument;
 

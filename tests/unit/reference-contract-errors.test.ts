@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import type { OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { ContractError, isRecord, resolvePointer } from '../../src/lib/contract/document.ts';
-import { bundledDocument } from './reference-fixture.ts';
+import { bundledDocument } from '../support/reference-fixture.ts';
 
 /** Breaks a fresh copy of the bundled contract and expects the model to refuse it, saying where and what. */
 function assertRefused(breakIt: (document: OpenApiDocument) => void, where: RegExp, what: RegExp): void {

@@ -9,7 +9,7 @@ import { actionPagePath, actionsIndexPath, endpointPagePath, generatedPaths, ref
 import { referencePages } from '../../src/lib/site/reference-pages.ts';
 import { conflictStatus, errorEnvelope, errorTable, rejectedKeyError, throttledResponse } from '../../src/lib/contract/responses.ts';
 import { drawStateDiagram } from '../../src/lib/site/diagrams/state-diagram.ts';
-import { bundledDocument } from './reference-fixture.ts';
+import { bundledDocument } from '../support/reference-fixture.ts';
 
 const document = bundledDocument();
 const model = readReferenceModel(document);

@@ -10,7 +10,7 @@ import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { sampleStatuses } from '../../src/lib/samples/code-samples.ts';
 import { isRetryAfter, parseHttpDate, retryAfterDelay } from '../../src/lib/http/retry-after.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
-import { bundledDocument } from './contract-copy.ts';
+import { bundledDocument } from '../support/contract-copy.ts';
 
 const now = Date.UTC(2026, 10, 20, 14, 0, 0);
 

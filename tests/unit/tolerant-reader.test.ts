@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
 import { conflictStatus, successResponse } from '../../src/lib/contract/responses.ts';
-import { bundledDocument } from './reference-fixture.ts';
+import { bundledDocument } from '../support/reference-fixture.ts';
 
 /**
  * The tolerant reader, proved the way an integrator meets it: a client that validates every

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { formatGateProblem, type GateProblem } from '../../src/lib/contract/gate/gate.ts';
 import { runGate, type GateResult } from '../../src/lib/contract/gate/run-gate.ts';
-import { copyContract, type ContractCopy } from './contract-copy.ts';
+import { copyContract, type ContractCopy } from '../support/contract-copy.ts';
 
 interface Expectation {
   file: string;

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
-import { projectDirectory } from './reference-fixture.ts';
+import { projectDirectory } from '../support/reference-fixture.ts';
 
 const run = promisify(execFile);
 

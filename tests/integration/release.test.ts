@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import { cutRelease, ReleaseRefused } from '../../scripts/release.ts';
 import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { readReleases } from '../../src/lib/releases/releases.ts';
-import { additiveEdits, checkCopy, setVersion } from './compatibility-fixture.ts';
-import { copyContract, projectDirectory } from './contract-copy.ts';
+import { additiveEdits, checkCopy, setVersion } from '../support/compatibility-fixture.ts';
+import { copyContract, projectDirectory } from '../support/contract-copy.ts';
 
 const index = 'openapi/releases/releases.yaml';
 const optionalField = additiveEdits.find((edit) => edit.name === 'a new optional request field');

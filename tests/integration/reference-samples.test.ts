@@ -10,8 +10,8 @@ import type { CodeSample, SampleLanguage } from '../../src/lib/samples/code-samp
 import { codeSamples, phpLiteral, pythonLiteral, sampleStatuses, shellQuote } from '../../src/lib/samples/code-samples.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
-import { pythonWithRequests, runsHere } from '../samples/run-sample.ts';
-import { bundledDocument, startRecordingServer } from './reference-fixture.ts';
+import { pythonWithRequests, runsHere } from '../support/run-sample.ts';
+import { bundledDocument, startRecordingServer } from '../support/reference-fixture.ts';
 
 const run = promisify(execFile);
 const model = readReferenceModel(bundledDocument());

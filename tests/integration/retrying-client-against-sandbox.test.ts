@@ -12,7 +12,7 @@ import { loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { fillIn, missingRunner, runSample } from '../samples/run-sample.ts';
+import { fillIn, missingRunner, runSample } from '../support/run-sample.ts';
 
 // Read at the top, so the tests can be declared per language the errors guide shows.
 const model: ReferenceModel = readReferenceModel((await loadGatedContract()).document);

@@ -12,8 +12,8 @@ import { jsonMediaType } from '../../src/lib/contract/request-body.ts';
 import { serviceFailureResponse, successResponse } from '../../src/lib/contract/responses.ts';
 import { backoffRangeSeconds, retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
-import { missingRunner, runSample } from '../samples/run-sample.ts';
-import { bundledDocument, startRecordingServer, type RecordedRequest, type ScriptedAnswer } from './reference-fixture.ts';
+import { missingRunner, runSample } from '../support/run-sample.ts';
+import { bundledDocument, startRecordingServer, type RecordedRequest, type ScriptedAnswer } from '../support/reference-fixture.ts';
 
 /**
  * The retry policy, proved by running the retrying clients of the errors guide, in every

@@ -16,7 +16,7 @@ import {
 } from '../../src/lib/contract/gate/checks.ts';
 import { createSourceLocator } from '../../src/lib/contract/gate/source-files.ts';
 import { isSpecRuleId } from '../../src/lib/spec-rules.ts';
-import { copyContract, type ContractCopy } from './contract-copy.ts';
+import { copyContract, type ContractCopy } from '../support/contract-copy.ts';
 
 let copy: ContractCopy;
 let bundled: OpenApiDocument;

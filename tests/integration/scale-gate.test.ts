@@ -10,8 +10,8 @@ import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { addActions, spreadCopies } from '../../src/bench/scaled-contract.ts';
-import { checkCopy } from './compatibility-fixture.ts';
-import { copyContract, projectDirectory, type ContractCopy } from './contract-copy.ts';
+import { checkCopy } from '../support/compatibility-fixture.ts';
+import { copyContract, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
 
 const actionCount = 200;
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
-import { copyContract, projectDirectory } from './contract-copy.ts';
+import { copyContract, projectDirectory } from '../support/contract-copy.ts';
 
 const lintScript = path.join(projectDirectory, 'scripts/lint.ts');
 

@@ -4,8 +4,8 @@ import { compatibilityStep } from '../../src/lib/contract/gate/compatibility.ts'
 import type { GateProblem } from '../../src/lib/contract/gate/gate.ts';
 import { runGate } from '../../src/lib/contract/gate/run-gate.ts';
 import { latestRelease, readReleases } from '../../src/lib/releases/releases.ts';
-import { additiveEdits, breakingEdits, checkCopy, releaseAsIs, setVersion } from './compatibility-fixture.ts';
-import { copyContract, projectDirectory, type ContractCopy } from './contract-copy.ts';
+import { additiveEdits, breakingEdits, checkCopy, releaseAsIs, setVersion } from '../support/compatibility-fixture.ts';
+import { copyContract, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
 
 /** Each case bundles a copy and runs Redocly's diff on it; two at a time suit a two-core machine. */
 const concurrency = 2;

@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, globSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { copyBuildableProject } from '../../src/bench/project-copy.ts';
-import { bundleContract } from '../../src/lib/contract/bundle.ts';
+import { gateBundleDirectory } from '../../src/lib/contract/gate/run-gate.ts';
 import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 
 /** The repository this test suite belongs to. */
@@ -11,20 +11,31 @@ export const projectDirectory = path.resolve(import.meta.dirname, '../..');
 
 let bundled: OpenApiDocument | undefined;
 
+/** Every file the bundle is made from: the contract's sources and Redocly's configuration. */
+function contractSources(): string[] {
+  const sources = globSync('openapi/**/*.{yaml,yml,json}', { cwd: projectDirectory }).map((file) => path.join(projectDirectory, file));
+  return [...sources, path.join(projectDirectory, 'redocly.yaml')];
+}
+
 /**
- * The project's contract, bundled once by the real Redocly CLI into a temporary directory that is
- * removed at once, so a test reads the document the build does without depending on a previous
- * build or racing one for `.generated/`. Each call returns a fresh copy that a test may break.
+ * The project's contract as the gate bundled and checked it: `.generated/lint/v1.json`, which
+ * `npm run lint` writes and which `npm test` runs before any tier. The tests read that one bundle
+ * instead of starting Redocly again in every file, so the unit tier starts no process. A bundle
+ * missing, or older than a source of the contract, is refused: the tests would read a document
+ * that is not the one in `openapi/`. Each call returns a fresh copy that a test may break.
  */
 export function bundledDocument(): OpenApiDocument {
   if (bundled === undefined) {
-    const output = mkdtempSync(path.join(tmpdir(), 'contract-bundle-'));
-    try {
-      const contract = bundleContract(projectDirectory, undefined, output);
-      bundled = asOpenApiDocument(contract.document, contract.jsonPath);
-    } finally {
-      rmSync(output, { recursive: true, force: true });
+    const bundlePath = path.join(projectDirectory, gateBundleDirectory, 'v1.json');
+    const rerun = 'run `npm run lint` (the gate writes it), then the tests again';
+    if (!existsSync(bundlePath)) throw new Error(`${path.relative(projectDirectory, bundlePath)} is missing: ${rerun}.`);
+    const bundledAt = statSync(bundlePath).mtimeMs;
+    const newer = contractSources().filter((file) => statSync(file).mtimeMs > bundledAt);
+    if (newer.length > 0) {
+      const names = newer.map((file) => path.relative(projectDirectory, file)).join(', ');
+      throw new Error(`${path.relative(projectDirectory, bundlePath)} is older than ${names}: ${rerun}.`);
     }
+    bundled = asOpenApiDocument(JSON.parse(readFileSync(bundlePath, 'utf8')), bundlePath);
   }
   return structuredClone(bundled);
 }

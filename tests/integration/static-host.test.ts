@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
-import { projectDirectory } from './contract-copy.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
 
 let site: StaticHost;
 let siteDirectory: string;

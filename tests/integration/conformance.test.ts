@@ -18,7 +18,7 @@ import { reachableByMoves } from '../../src/lib/contract/lifecycle.ts';
 import { throttleHeader } from '../../src/sandbox/host.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { projectDirectory } from './contract-copy.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
 
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'conformance-test-'));
 let sandbox: Sandbox;

@@ -9,8 +9,8 @@ import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { buildChangelog, changelogSections, draftLabel, type Changelog } from '../../src/lib/releases/changelog.ts';
 import { asOpenApiDocument } from '../../src/lib/contract/document.ts';
 import { readReleases } from '../../src/lib/releases/releases.ts';
-import { additiveEdits, releaseAsIs, setVersion } from './compatibility-fixture.ts';
-import { copyContract, copyProject, projectDirectory, type ContractCopy } from './contract-copy.ts';
+import { additiveEdits, releaseAsIs, setVersion } from '../support/compatibility-fixture.ts';
+import { copyContract, copyProject, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
 
 const optionalField = additiveEdits.find((edit) => edit.name === 'a new optional request field');
 

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { formatGateProblem } from '../../src/lib/contract/gate/gate.ts';
 import { ContractRefusedError, loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
-import { copyContract, copyProject, projectDirectory, type ContractCopy } from './contract-copy.ts';
+import { copyContract, copyProject, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
 
 const note = 'openapi/components/schemas/Note.yaml';
 const pauseExample = 'openapi/components/examples/PauseSubscriptionRequest.yaml';

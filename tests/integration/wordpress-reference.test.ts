@@ -25,8 +25,8 @@ import { startSandbox } from '../../src/sandbox/server.ts';
 import { pluginDirectory } from '../../src/wordpress/generate.ts';
 import type { WordPressSite } from '../../src/wordpress/site.ts';
 import { seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus } from '../../src/wordpress/site.ts';
-import { projectDirectory } from './contract-copy.ts';
-import { requestBattery, sendForVerdict } from './wordpress-battery.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
+import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts';
 
 const availability = wordpressAvailable();
 const phpRuns = spawnSync('php', ['--version'], { stdio: 'ignore' }).status === 0;

@@ -13,8 +13,8 @@ import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } fr
 import { defaultApiKey, SeedError } from '../../src/sandbox/seed.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
-import { copyContract, projectDirectory } from './contract-copy.ts';
-import { send } from './sandbox-fixture.ts';
+import { copyContract, projectDirectory } from '../support/contract-copy.ts';
+import { send } from '../support/sandbox-fixture.ts';
 
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'sandbox-test-'));
 let sandbox: Sandbox;

@@ -14,7 +14,7 @@ import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { actionReferencePages, type ActionPage } from '../../src/lib/site/reference-pages.ts';
 import { conflictStatus, responseWithStatus, throttledResponse } from '../../src/lib/contract/responses.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { fillIn, missingRunner, runSample, type SampleRun } from '../samples/run-sample.ts';
+import { fillIn, missingRunner, runSample, type SampleRun } from '../support/run-sample.ts';
 
 let model: ReferenceModel;
 let pages: ActionPage[];

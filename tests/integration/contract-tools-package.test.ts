@@ -9,7 +9,7 @@ import { toolsCommand, toolsContractFile, toolsPackageName } from '../../src/con
 import { loadBundledDocument } from '../../src/lib/contract/document.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../../src/lib/node-engine.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
-import { projectDirectory } from './contract-copy.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
 
 /**
  * The published package, as a user gets it: packed by `npm run pack:tools`, installed from the
