@@ -97,11 +97,15 @@ describe('the samples of every action', () => {
 });
 
 describe('the samples run against a real HTTP server', () => {
-  const action = model.actions.find((candidate) => candidate.identifier === 'payment_failed');
-  assert.ok(action);
-  const samples = codeSamples(model.endpoint, action.requestExample.value, statuses);
+  /** The action whose samples run, read inside each test so that a contract without it fails there. */
+  const paymentFailed = () => {
+    const action = model.actions.find((candidate) => candidate.identifier === 'payment_failed');
+    assert.ok(action, 'the contract has the payment_failed action');
+    return { action, samples: codeSamples(model.endpoint, action.requestExample.value, statuses) };
+  };
 
   const checkRequest = (request: { method: string; url: string; headers: Record<string, unknown>; body: string } | undefined) => {
+    const { action } = paymentFailed();
     assert.ok(request, 'the sample sent a request');
     assert.equal(request.method, model.endpoint.method);
     assert.equal(request.url, new URL(model.endpoint.exampleUrl).pathname);
@@ -110,6 +114,7 @@ describe('the samples run against a real HTTP server', () => {
   };
 
   test('curl sends the example and fails on an error status', { skip: !runsHere('curl') && 'curl is not installed' }, async () => {
+    const { samples } = paymentFailed();
     const server = await startRecordingServer([success, { status: 409, body: '{"code":"service_transition_not_allowed"}' }]);
     try {
       const script = pointedAt(sampleOf(samples, 'curl'), server.host);
@@ -133,6 +138,7 @@ describe('the samples run against a real HTTP server', () => {
   const blockedPage = { status: 403, headers: html, body: '<html><body>Blocked by the firewall</body></html>' };
 
   test('JavaScript sends the example and tells the service from the host', async () => {
+    const { samples } = paymentFailed();
     const server = await startRecordingServer([success, serviceError, throttledPage, blockedPage]);
     try {
       const file = path.join(workspace, 'sample.mjs');
@@ -156,6 +162,7 @@ describe('the samples run against a real HTTP server', () => {
   });
 
   test('Python sends the example and tells the service from the host', { skip: !pythonWithRequests() && 'python3 with requests is not installed' }, async () => {
+    const { samples } = paymentFailed();
     const server = await startRecordingServer([success, serviceError, throttledPage, blockedPage]);
     try {
       const file = path.join(workspace, 'sample.py');
@@ -200,11 +207,17 @@ describe('the literals', () => {
 });
 
 describe('the retrying client', () => {
-  const [first] = model.actions;
-  assert.ok(first);
-  const code = retryingClientSamples(model.endpoint, statuses, first.requestExample.value).find((sample) => sample.language === 'javascript')?.code ?? '';
+  /** The JavaScript client, sending the first action's example; read inside each test. */
+  const javascriptClient = () => {
+    const [first] = model.actions;
+    assert.ok(first, 'the contract has an action');
+    const code = retryingClientSamples(model.endpoint, statuses, first.requestExample.value).find((sample) => sample.language === 'javascript')?.code;
+    assert.ok(code !== undefined, 'a JavaScript retrying client');
+    return { first, code };
+  };
 
   test('waits out 429 as Retry-After says, in seconds and as an HTTP date, then succeeds', async () => {
+    const { first, code } = javascriptClient();
     let calls = 0;
     const server = await startRecordingServer(() => {
       calls += 1;
@@ -231,6 +244,7 @@ describe('the retrying client', () => {
   });
 
   test('spaces its own requests to one site about a second apart', async () => {
+    const { code } = javascriptClient();
     const server = await startRecordingServer([success]);
     try {
       const file = path.join(workspace, 'retrying-client-burst.mjs');
@@ -257,6 +271,7 @@ describe('the retrying client', () => {
   });
 
   test('reads Retry-After in both forms', async () => {
+    const { code } = javascriptClient();
     const file = path.join(workspace, 'retry-after.mjs');
     const parserStart = code.indexOf('/**\n * Milliseconds to wait');
     const onlyTheParser = code.slice(parserStart, code.indexOf('/** The wait after failed attempt'));

@@ -1,17 +1,12 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, describe, test } from 'node:test';
-import { promisify } from 'node:util';
+import { describe, test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import type { SampleLanguage } from '../../src/lib/samples/code-samples.ts';
 import { sampleStatuses } from '../../src/lib/samples/code-samples.ts';
 import { jsonMediaType } from '../../src/lib/contract/request-body.ts';
 import { serviceFailureResponse, successResponse } from '../../src/lib/contract/responses.ts';
 import { backoffRangeSeconds, retryPolicy } from '../../src/lib/samples/retry-policy.ts';
-import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
+import { retryingClientLanguages, retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { missingRunner, runSample } from '../support/run-sample.ts';
 import { bundledDocument, startRecordingServer, type RecordedRequest, type ScriptedAnswer } from '../support/reference-fixture.ts';
 
@@ -22,32 +17,35 @@ import { bundledDocument, startRecordingServer, type RecordedRequest, type Scrip
  * real waits stay short.
  */
 
-const run = promisify(execFile);
 const model = readReferenceModel(bundledDocument());
 const statuses = sampleStatuses(model.responses);
-function defined<T>(value: T | undefined, what: string): T {
-  if (value === undefined) throw new Error(`the contract has no ${what}`);
-  return value;
-}
-const site = defined(model.endpoint.variables[0], 'site variable');
-const firstAction = defined(model.actions[0], 'action');
-const workspace = mkdtempSync(path.join(tmpdir(), 'retry-policy-'));
-after(() => rmSync(workspace, { recursive: true, force: true }));
+const failure = serviceFailureResponse(model.responses);
 
+/**
+ * What every test sends and expects, read from the contract. Asked inside each test, so a
+ * contract that lacks one of them fails the tests that need it, with the reason.
+ */
+function contractParts() {
+  const site = model.endpoint.variables[0];
+  assert.ok(site, 'the endpoint has a site variable');
+  const firstAction = model.actions[0];
+  assert.ok(firstAction, 'the contract has an action');
+  const [failureExample] = failure.examples;
+  assert.ok(failureExample, 'the service failure has an example');
+  const success = successResponse(model.responses).examples.find((example) => example.name === firstAction.identifier);
+  assert.ok(success, `the success response has an example named ${firstAction.identifier}`);
+  return { site, firstAction, failureExample, success };
+}
 
 /** Milliseconds the timing may run late on a busy two-core machine, on top of what the policy asks. */
 const lateness = 1500;
 
 const json = { 'Content-Type': 'application/json; charset=UTF-8' };
 const html = { 'Content-Type': 'text/html; charset=UTF-8' };
-const failure = serviceFailureResponse(model.responses);
-const [failureExample] = failure.examples;
-assert.ok(failureExample, 'the service failure has an example');
-const success = successResponse(model.responses).examples.find((example) => example.name === firstAction.identifier);
-assert.ok(success);
 
 /** Runs one language's retrying client, pointed at the server and with `change` applied to its source. */
 async function runClient(language: SampleLanguage, host: string, change: (code: string) => string = (code) => code) {
+  const { site, firstAction } = contractParts();
   const sample = retryingClientSamples(model.endpoint, statuses, firstAction.requestExample.value).find((candidate) => candidate.language === language);
   assert.ok(sample, `a ${language} retrying client`);
   const pointed = sample.code.replaceAll('https://', 'http://').replaceAll(site.defaultValue, host);
@@ -85,6 +83,7 @@ function gaps(requests: RecordedRequest[]): number[] {
 }
 
 function assertSameRequest(requests: RecordedRequest[]): void {
+  const { firstAction } = contractParts();
   for (const request of requests) {
     assert.equal(request.method, model.endpoint.method);
     assert.equal(request.url, new URL(model.endpoint.exampleUrl).pathname);
@@ -93,11 +92,12 @@ function assertSameRequest(requests: RecordedRequest[]): void {
 }
 
 /** Every language the errors guide has a retrying client in. */
-const languages = retryingClientSamples(model.endpoint, statuses, firstAction.requestExample.value).map(({ language }) => ({ language, skip: missingRunner(language) }));
+const languages = retryingClientLanguages.map((language) => ({ language, skip: missingRunner(language) }));
 
 for (const { language, skip } of languages) {
   describe(`[7.1] the ${language} retrying client follows the retry policy`, { skip }, () => {
     test('429 with Retry-After, then 500, then a dropped connection, then a success: four attempts, each wait as the policy says', async () => {
+      const { firstAction, failureExample, success } = contractParts();
       const answers: ScriptedAnswer[] = [
         { status: Number(statuses.throttled), headers: { ...html, [statuses.retryAfter]: '1' }, body: '<html><body>Slow down</body></html>' },
         { status: Number(failure.status), headers: json, body: JSON.stringify(failureExample.value) },
@@ -129,6 +129,7 @@ for (const { language, skip } of languages) {
     });
 
     test('an attempt that gets no answer in time is given up and sent again', async () => {
+      const { success } = contractParts();
       const server = await startRecordingServer([
         { status: 0, fault: 'hang' },
         { status: Number(statuses.success), headers: json, body: JSON.stringify(success.value) },
@@ -172,6 +173,7 @@ for (const { language, skip } of languages) {
     });
 
     test("the host's own answers are reported as the host's, not parsed as the service's error, and not retried", async () => {
+      const { site } = contractParts();
       const server = await startRecordingServer([
         { status: 403, headers: html, body: '<html><body>Access denied by the firewall</body></html>' },
         { status: 301, headers: { Location: `https://${site.defaultValue}/wp-json/service/v1/action` } },

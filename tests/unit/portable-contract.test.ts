@@ -15,6 +15,7 @@ import spectralParsers from '@stoplight/spectral-parsers';
 import spectralRulesets from '@stoplight/spectral-rulesets';
 import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { siteConfig } from '../../src/site-config.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 
 let document: OpenApiDocument;
@@ -85,7 +86,7 @@ describe('the bundled document, read by the tools its readers use', () => {
       const post = document.paths?.['/action']?.post;
       const body = dereference<Record<string, unknown>>(document, post?.requestBody as never);
       const examples = examplesOf((body.content as Record<string, unknown>)['application/json'], 'request');
-      assert.ok(examples.length >= 8, 'one request example per action');
+      assert.ok(examples.length >= readReferenceModel(document).actions.length, 'one request example per action');
       for (const example of examples) {
         const result = prismValidator.validateInput({
           resource,

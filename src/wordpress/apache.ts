@@ -1,0 +1,80 @@
+/** Apache with mod_php serving WordPress on 127.0.0.1, configured from scratch at every start. */
+import { globSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { apacheModules, contentDirectory, installCommand, wordpressRoot, WordPressError, type Paths } from './host-system.ts';
+import { alive, pidFrom, run, waitFor } from './processes.ts';
+
+export function writeApacheConfig(paths: Paths, port: number): void {
+  const modules = ['mpm_prefork', 'authz_core', 'dir', 'mime', 'alias', 'rewrite', 'env'];
+  const php = globSync(path.join(apacheModules, 'libphp*.so'))[0];
+  if (php === undefined) throw new WordPressError(`Apache's PHP module is missing: ${installCommand}`);
+  const config = `# Written by \`npm run wordpress -- start\`; rewritten at every start.
+ServerRoot /etc/apache2
+ServerName 127.0.0.1
+Listen 127.0.0.1:${port}
+PidFile ${paths.apachePidFile}
+DefaultRuntimeDir ${paths.apacheRun}
+ErrorLog ${path.join(paths.logs, 'apache-error.log')}
+LogLevel warn
+User www-data
+Group www-data
+${modules.map((name) => `LoadModule ${name}_module ${apacheModules}/mod_${name}.so`).join('\n')}
+LoadModule php_module ${php}
+StartServers 2
+MinSpareServers 2
+MaxSpareServers 4
+MaxRequestWorkers 16
+TypesConfig /etc/mime.types
+DocumentRoot ${wordpressRoot}
+DirectoryIndex index.php
+Alias /wp-content ${contentDirectory}
+SetEnv WORDPRESS_CONFIG ${paths.configName}
+<FilesMatch "\\.php$">
+  SetHandler application/x-httpd-php
+</FilesMatch>
+<Directory />
+  AllowOverride None
+  Require all denied
+</Directory>
+<Directory ${wordpressRoot}>
+  Options FollowSymLinks
+  AllowOverride None
+  Require all granted
+  RewriteEngine On
+  RewriteBase /
+  RewriteRule ^index\\.php$ - [L]
+  RewriteCond %{REQUEST_FILENAME} !-f
+  RewriteCond %{REQUEST_FILENAME} !-d
+  RewriteRule . /index.php [L]
+</Directory>
+<Directory ${contentDirectory}>
+  Options FollowSymLinks
+  AllowOverride None
+  Require all granted
+</Directory>
+`;
+  mkdirSync(paths.apacheRun, { recursive: true });
+  mkdirSync(paths.logs, { recursive: true });
+  writeFileSync(paths.apacheConfig, config);
+}
+
+export async function answers(url: string, attempts = 2): Promise<boolean> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    await response.arrayBuffer();
+    return response.ok;
+  } catch {
+    // A kept-alive connection Apache has closed in the meantime fails once; a new one answers.
+    return attempts > 1 ? answers(url, attempts - 1) : false;
+  }
+}
+
+export async function startApache(paths: Paths, baseUrl: string): Promise<number> {
+  const running = pidFrom(paths.apachePidFile);
+  if (alive(running)) return running;
+  run('apache2', ['-f', paths.apacheConfig, '-k', 'start']);
+  await waitFor(`Apache (see ${path.join(paths.logs, 'apache-error.log')})`, 20, async () => alive(pidFrom(paths.apachePidFile)) && (await answers(`${baseUrl}/wp-json/`)));
+  const pid = pidFrom(paths.apachePidFile);
+  if (pid === undefined) throw new WordPressError('Apache started but wrote no PID file');
+  return pid;
+}

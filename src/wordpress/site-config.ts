@@ -1,0 +1,44 @@
+/** The PHP configuration Debian's `wp-config.php` reads for this project's site, and the must-use loader. */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { contentDirectory, debianConfigDirectory, muPluginLoader, type Paths } from './host-system.ts';
+import { databaseName, databasePassword, databaseUser } from './mariadb.ts';
+
+function phpString(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+}
+
+export function writeSiteConfig(paths: Paths, baseUrl: string): void {
+  if (!existsSync(paths.salts)) {
+    const names = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
+    const lines = names.map((name) => `define( '${name}', '${randomBytes(32).toString('hex')}' );`);
+    writeFileSync(paths.salts, `<?php\n${lines.join('\n')}\n`, { mode: 0o644 });
+  }
+  const constants: [string, string | boolean][] = [
+    ['DB_NAME', databaseName],
+    ['DB_USER', databaseUser],
+    ['DB_PASSWORD', databasePassword],
+    ['DB_HOST', `localhost:${paths.socket}`],
+    ['WP_HOME', baseUrl],
+    ['WP_SITEURL', baseUrl],
+    ['WP_CONTENT_DIR', contentDirectory],
+    ['DISABLE_WP_CRON', true],
+    ['AUTOMATIC_UPDATER_DISABLED', true],
+    ['WP_HTTP_BLOCK_EXTERNAL', true],
+    ['SERVICE_REFERENCE_PLUGIN_FILE', paths.plugin],
+  ];
+  const defines = constants.map(([name, value]) => `define( '${name}', ${typeof value === 'boolean' ? String(value) : phpString(value)} );`);
+  writeFileSync(
+    paths.siteConfig,
+    `<?php\n// Written by \`npm run wordpress -- start\`; rewritten at every start.\n${defines.join('\n')}\nrequire ${phpString(paths.salts)};\n$table_prefix = 'wp_';\n`,
+  );
+  mkdirSync(debianConfigDirectory, { recursive: true });
+  writeFileSync(paths.debianConfig, `<?php\n// The site of ${paths.project}, started by \`npm run wordpress -- start\`.\nrequire ${phpString(paths.siteConfig)};\n`);
+  mkdirSync(path.dirname(muPluginLoader), { recursive: true });
+  // One loader for every project on the machine: each site's config names the plugin it loads.
+  writeFileSync(
+    muPluginLoader,
+    `<?php\n/**\n * Plugin Name: Service Reference loader\n * Description: Loads the reference plugin that this site's config names (SERVICE_REFERENCE_PLUGIN_FILE). Written by \`npm run wordpress -- start\`.\n */\n\ndefined( 'ABSPATH' ) || exit;\n\nif ( defined( 'SERVICE_REFERENCE_PLUGIN_FILE' ) && is_readable( SERVICE_REFERENCE_PLUGIN_FILE ) ) {\n\trequire_once SERVICE_REFERENCE_PLUGIN_FILE;\n}\n`,
+  );
+}
