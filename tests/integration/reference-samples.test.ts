@@ -36,65 +36,10 @@ function pointedAt(code: string, host: string): string {
   );
 }
 
-/** Reads the JSON body back out of the curl sample, undoing the shell's single quoting. */
-function curlBody(code: string): unknown {
-  const quoted = /--data '([\s\S]*)'$/.exec(code)?.[1];
-  assert.ok(quoted !== undefined, 'the curl sample sends a quoted body');
-  return JSON.parse(quoted.replaceAll(`'\\''`, `'`));
-}
-
 const json = { 'Content-Type': 'application/json; charset=UTF-8' };
 const html = { 'Content-Type': 'text/html; charset=UTF-8' };
 const success = { status: 200, headers: json, body: '{"success":true}' };
 
-
-describe('the samples of every action', () => {
-  for (const action of model.actions) {
-    const samples = codeSamples(model.endpoint, action.requestExample.value, statuses);
-
-    test(`${action.identifier}: the curl sample's body parses back to the request example`, () => {
-      const curl = sampleOf(samples, 'curl');
-      assert.deepEqual(curlBody(curl), action.requestExample.value);
-      assert.ok(curl.includes(`--request ${model.endpoint.method} '${model.endpoint.exampleUrl}'`));
-      assert.ok(curl.includes(`--header 'Content-Type: application/json'`));
-    });
-
-    test(`${action.identifier}: the plain PHP sample posts the example with ext-curl, with the policy's timeouts`, () => {
-      const php = sampleOf(samples, 'php');
-      assert.ok(php.startsWith('<?php\n'));
-      assert.ok(php.includes(`"https://{$site}/wp-json/service/v1/action"`));
-      assert.ok(php.includes(`$payload = ${phpLiteral(action.requestExample.value)};`));
-      assert.ok(php.includes(`CURLOPT_CONNECTTIMEOUT => ${retryPolicy.connectTimeoutSeconds},`), 'a connect timeout');
-      assert.ok(php.includes(`CURLOPT_TIMEOUT        => ${retryPolicy.attemptTimeoutSeconds},`), 'a timeout');
-      assert.ok(php.includes('CURLOPT_FOLLOWLOCATION => false,'), 'no redirect followed');
-      assert.ok(php.includes(`0 === stripos( $type, 'application/json' )`), 'only a JSON body is read as the envelope');
-    });
-
-    test(`${action.identifier}: the WordPress sample posts the example with wp_remote_post`, () => {
-      const php = sampleOf(samples, 'wordpress');
-      assert.ok(php.startsWith('<?php\n'));
-      assert.ok(php.includes('wp_remote_post('));
-      assert.ok(php.includes(`"https://{$site}/wp-json/service/v1/action"`));
-      assert.ok(php.includes(`'Content-Type' => 'application/json'`));
-      assert.ok(php.includes(`wp_json_encode( ${phpLiteral(action.requestExample.value, '        ')} )`));
-      assert.ok(php.includes(`if ( ${statuses.success} === $status )`));
-      assert.ok(php.includes(`'timeout'     => ${retryPolicy.attemptTimeoutSeconds},`), 'a timeout');
-      assert.ok(php.includes(`'redirection' => 0,`), 'no redirect followed');
-      assert.ok(php.includes(`0 === stripos( $type, 'application/json' )`), 'only a JSON body is read as the envelope');
-    });
-
-    test(`${action.identifier}: every sample has a timeout and follows no redirect`, () => {
-      assert.ok(sampleOf(samples, 'curl').includes(`--connect-timeout ${retryPolicy.connectTimeoutSeconds} --max-time ${retryPolicy.attemptTimeoutSeconds}`));
-      assert.doesNotMatch(sampleOf(samples, 'curl'), /--location|-L\b/);
-      const javascript = sampleOf(samples, 'javascript');
-      assert.ok(javascript.includes(`signal: AbortSignal.timeout(${retryPolicy.attemptTimeoutSeconds * 1000})`));
-      assert.ok(javascript.includes('redirect: "manual"'));
-      const python = sampleOf(samples, 'python');
-      assert.ok(python.includes(`timeout=(${retryPolicy.connectTimeoutSeconds}, ${retryPolicy.attemptTimeoutSeconds})`));
-      assert.ok(python.includes('allow_redirects=False'));
-    });
-  }
-});
 
 describe('the samples run against a real HTTP server', () => {
   /** The action whose samples run, read inside each test so that a contract without it fails there. */
