@@ -1,19 +1,21 @@
 /**
- * The contract checks, rule by rule, beyond the breaking edits of `contract-gate.test.ts`. The
- * real contract is bundled once by Redocly; each test changes a clone of that bundle in memory,
- * which is exactly what the checks read, and expects the check of the broken rule to say so.
+ * The contract rules (src/lib/contract/gate/rules/), rule by rule, beyond the breaking edits of
+ * `contract-gate.test.ts`. The real contract is bundled once by Redocly; each test changes a
+ * clone of that bundle in memory, which is exactly what the rules read, and expects the rule
+ * that was broken to say so. The rules that live in `redocly.yaml` are linted the same way.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import {
-  contractChecks,
-  contractChecksStep,
+  contractRules,
+  contractRulesStep,
   isReservedExampleHost,
-  runContractChecks,
+  runContractRules,
   specifiedActions,
 } from '../../src/lib/contract/gate/checks.ts';
+import { lintBundledDocument } from '../../src/lib/contract/gate/redocly-lint.ts';
 import { createSourceLocator } from '../../src/lib/contract/gate/source-files.ts';
 import { isSpecRuleId } from '../../src/lib/spec-rules.ts';
 import { copyContract, type ContractCopy } from '../support/contract-copy.ts';
@@ -39,16 +41,16 @@ function brokenBundle(edit: (document: Record<string, any>) => void): OpenApiDoc
 }
 
 function findingsOf(document: OpenApiDocument, checkName: string): string[] {
-  return runContractChecks(document)
-    .filter((finding) => finding.check.name === checkName)
+  return runContractRules(document)
+    .filter((finding) => finding.rule.name === checkName)
     .map((finding) => finding.message);
 }
 
 function assertFinding(document: OpenApiDocument, checkName: string, message: RegExp): void {
-  const all = runContractChecks(document);
+  const all = runContractRules(document);
   assert.ok(
-    all.some((finding) => finding.check.name === checkName && message.test(finding.message)),
-    `expected ${checkName} to report ${message}; found:\n${all.map((finding) => `  [${finding.check.name}] ${finding.message}`).join('\n')}`,
+    all.some((finding) => finding.rule.name === checkName && message.test(finding.message)),
+    `expected ${checkName} to report ${message}; found:\n${all.map((finding) => `  [${finding.rule.name}] ${finding.message}`).join('\n')}`,
   );
 }
 
@@ -58,13 +60,13 @@ const requestMediaType = (document: Record<string, any>): Record<string, any> =>
 
 describe('the contract checks', () => {
   test('find nothing wrong with the real contract', () => {
-    assert.deepEqual(runContractChecks(bundled), []);
+    assert.deepEqual(runContractRules(bundled), []);
   });
 
   test('each name the rules of src/lib/spec-rules.ts they guard, and cite nothing outside the repository', () => {
-    const names = contractChecks.map((check) => check.name);
-    assert.equal(new Set(names).size, names.length, 'check names must be unique');
-    for (const check of contractChecks) {
+    const names = contractRules.map((check) => check.name);
+    assert.equal(new Set(names).size, names.length, 'rule names must be unique');
+    for (const check of contractRules) {
       assert.ok(check.rules.length > 0, `${check.name} names no rule`);
       for (const id of check.rules) assert.ok(isSpecRuleId(id), `${check.name}: ${id} is not a rule id`);
       assert.doesNotMatch(check.rule, /interface-spec\.md|v1-contract\.md|§/);
@@ -167,42 +169,45 @@ describe('the contract checks', () => {
     });
   });
 
-  describe('credential-in-body-only', () => {
-    test('rejects any security scheme, OAuth or not', () => {
+  describe('the rules that live in redocly.yaml', () => {
+    /** The ids of the `redocly.yaml` rules that report the broken bundle, with the pointers they name. */
+    function redoclyRulesOf(document: OpenApiDocument): string[] {
+      return lintBundledDocument(document, copy.directory).map((finding) => `${finding.ruleId} ${finding.pointer}`);
+    }
+
+    test('find nothing wrong with the real contract', () => {
+      assert.deepEqual(redoclyRulesOf(bundled), []);
+    });
+
+    test('refuse any credential outside the api_key body field, and any method but POST', () => {
       const document = brokenBundle((doc) => {
         doc.components.securitySchemes = { siteKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } };
-      });
-      assertFinding(document, 'credential-in-body-only', /Security scheme "siteKey" \(type apiKey\) is declared/);
-    });
-
-    test('rejects a root security requirement', () => {
-      const document = brokenBundle((doc) => {
         doc.security = [{ siteKey: [] }];
-      });
-      assertFinding(document, 'credential-in-body-only', /root security requirement/);
-    });
-
-    test('rejects an operation without security: []', () => {
-      const document = brokenBundle((doc) => {
         delete doc.paths['/action'].post.security;
+        doc.paths['/action'].post.parameters = [
+          { name: 'Authorization', in: 'header', schema: { type: 'string' } },
+          { name: 'api_key', in: 'query', schema: { type: 'string' } },
+          { name: 'session_token', in: 'cookie', schema: { type: 'string' } },
+          { name: 'X-Request-Id', in: 'header', schema: { type: 'string' } },
+        ];
+        delete doc.paths['/action'].post.responses['429'];
+        requestMediaType(doc); // the JSON media type stays; a second one is added beside it
+        doc.components.requestBodies.ActionRequest.content['application/x-www-form-urlencoded'] = { schema: { type: 'object' }, example: {} };
       });
-      assertFinding(document, 'credential-in-body-only', /must declare "security: \[\]" \(it declares none\)/);
-    });
-
-    test('rejects a header, query or cookie parameter carrying a key', () => {
-      for (const [location, name] of [['header', 'Authorization'], ['header', 'X-API-Key'], ['query', 'api_key'], ['cookie', 'session_token']]) {
-        const document = brokenBundle((doc) => {
-          doc.paths['/action'].post.parameters = [{ name, in: location, schema: { type: 'string' } }];
-        });
-        assertFinding(document, 'credential-in-body-only', new RegExp(`The ${location} parameter "${name}" would carry a credential outside the body`));
+      const found = redoclyRulesOf(document);
+      for (const expected of [
+        'rule/no-security-schemes #/components/securitySchemes',
+        'rule/no-root-security #/security',
+        'rule/operation-security-empty #/paths/~1action/post/security',
+        'rule/no-credential-parameter #/paths/~1action/post/parameters/0/name',
+        'rule/no-credential-parameter #/paths/~1action/post/parameters/1/name',
+        'rule/no-credential-parameter #/paths/~1action/post/parameters/2/name',
+        'rule/rate-limit-documented #/paths/~1action/post/responses',
+        'rule/json-request-only #/components/requestBodies/ActionRequest/content/application~1x-www-form-urlencoded',
+      ]) {
+        assert.ok(found.includes(expected), `expected ${expected}; found:\n  ${found.join('\n  ')}`);
       }
-    });
-
-    test('leaves other parameters alone', () => {
-      const document = brokenBundle((doc) => {
-        doc.paths['/action'].parameters = [{ name: 'X-Request-Id', in: 'header', schema: { type: 'string' } }];
-      });
-      assert.deepEqual(findingsOf(document, 'credential-in-body-only'), []);
+      assert.ok(!found.includes('rule/no-credential-parameter #/paths/~1action/post/parameters/3/name'), 'X-Request-Id carries no credential');
     });
   });
 
@@ -320,7 +325,7 @@ describe('the contract checks', () => {
         schemas(doc).ActionResult.additionalProperties = false;
         schemas(doc).TransitionErrorData.additionalProperties = false;
       });
-      const findings = runContractChecks(document).filter((finding) => finding.check.name === 'tolerant-reader');
+      const findings = runContractRules(document).filter((finding) => finding.rule.name === 'tolerant-reader');
       assert.deepEqual(findings.map((finding) => finding.pointer).sort(), ['#/components/schemas/ActionResult', '#/components/schemas/TransitionErrorData']);
       assert.ok(findings.every((finding) => /responses stay open/.test(finding.message)));
     });
@@ -349,7 +354,7 @@ describe('the contract checks step', () => {
       doc.components.examples.CancelSubscriptionRequest.value.api_key = 'sk_live_4f9a1c2e7b';
       schemas(doc).Note.maxLength = 'long';
     });
-    const problems = contractChecksStep.run({
+    const problems = contractRulesStep.run({
       projectDirectory: copy.directory,
       root: contractRoot,
       document,

@@ -28,7 +28,7 @@ test('exits 1 on a broken copy, naming the file, the rule and the line, with Git
     copy.replace('openapi/openapi.yaml', 'url: https://{site}/wp-json/service/v1', 'url: http://{site}/wp-json/service/v1');
     const run = lint('--project', copy.directory, '--format=github-actions');
     assert.equal(run.status, 1, `${run.stdout}${run.stderr}`);
-    assert.match(run.stdout, /^openapi\/components\/responses\/TooManyRequests\.yaml: .*Retry-After.*\[rate-limit-response: rule 7\.1, 8\.2\]$/m);
+    assert.match(run.stdout, /^openapi\/components\/responses\/TooManyRequests\.yaml: .*Retry-After.*\(rules 7\.1, 8\.2\)\. \[Redocly rule rule\/rate-limit-has-headers\]$/m);
     assert.match(run.stdout, /^openapi\/openapi\.yaml: line \d+: Server URL "http:\/\/\{site\}\/wp-json\/service\/v1" uses http:\/\/.*\[single-endpoint: rule 1\.2, 4\.1b, 4\.1-r1, 9\.1\]$/m);
     assert.match(run.stdout, /^::error file=openapi\/openapi\.yaml,line=\d+,title=Contract gate%3A single-endpoint%3A rule 1\.2%2C 4\.1b%2C 4\.1-r1%2C 9\.1::Server URL "http/m);
     assert.match(run.stdout, /^::error file=openapi\/components\/responses\/TooManyRequests\.yaml,.*::.*Retry-After/m);

@@ -1,14 +1,9 @@
-import {
-  apiKeyInBodyCheck,
-  credentialInBodyOnlyCheck,
-  eightActionsCheck,
-  jsonOnlyRequestCheck,
-  postOnlyCheck,
-  rateLimitResponseCheck,
-  singleEndpointCheck,
-  siteVariableCheck,
-  type ContractCheck,
-} from '../../src/lib/contract/gate/checks.ts';
+import { runContractRules, type ContractRule } from '../../src/lib/contract/gate/checks.ts';
+import { lintBundledDocument } from '../../src/lib/contract/gate/redocly-lint.ts';
+import { apiKeyInBodyRule } from '../../src/lib/contract/gate/rules/api-key-in-body.ts';
+import { eightActionsRule } from '../../src/lib/contract/gate/rules/eight-actions.ts';
+import { singleEndpointRule } from '../../src/lib/contract/gate/rules/single-endpoint.ts';
+import { siteVariableRule } from '../../src/lib/contract/gate/rules/site-variable.ts';
 import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import type { SpecRuleId } from '../../src/lib/spec-rules.ts';
 import type { RuleCheck } from './rule-check.ts';
@@ -39,14 +34,20 @@ function firstActionBranch(document: OpenApiDocument): Mapping {
   return mapping(dereference(document, branches[0]), 'first action schema');
 }
 
+/** A rule of `redocly.yaml`, by its id: the one home of a rule Redocly's assertions can express. */
+interface RedoclyRule {
+  redoclyRule: string;
+}
+
 /**
- * A rule the contract keeps, guarded by one of the gate's contract checks. The check must find
- * nothing in the real contract, and it must find the `breakage` once that is applied to a copy of
- * it: a check that cannot fail is reported as a failure of the rule, not as a pass.
+ * A rule the contract keeps, guarded by one of the gate's contract rules or by a rule of
+ * `redocly.yaml`. The guard must find nothing in the real contract, and it must find the
+ * `breakage` once that is applied to a copy of it: a guard that cannot fail is reported as a
+ * failure of the rule, not as a pass.
  */
-interface ContractRule {
+interface KeptRule {
   rule: SpecRuleId;
-  check: ContractCheck;
+  check: ContractRule | RedoclyRule;
   /** What the contract says while the rule is kept. */
   keeps: string;
   /** A plausible edit that breaks the rule, in words and as an edit of a copy. */
@@ -54,10 +55,10 @@ interface ContractRule {
   breakRule(document: OpenApiDocument): void;
 }
 
-const contractRules: ContractRule[] = [
+const keptRules: KeptRule[] = [
   {
     rule: '1.2',
-    check: singleEndpointCheck,
+    check: singleEndpointRule,
     keeps: 'the contract has exactly one path, the action endpoint',
     breakage: 'a second path',
     breakRule: (document) => {
@@ -66,7 +67,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '4.1b',
-    check: singleEndpointCheck,
+    check: singleEndpointRule,
     keeps: 'the endpoint is https://{site}/wp-json/service/v1/action',
     breakage: 'the path renamed to /actions',
     breakRule: (document) => {
@@ -75,7 +76,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '9.1',
-    check: singleEndpointCheck,
+    check: singleEndpointRule,
     keeps: 'the version is the path segment v1',
     breakage: 'a server under /wp-json/service/v2',
     breakRule: (document) => {
@@ -84,7 +85,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '1.3',
-    check: siteVariableCheck,
+    check: siteVariableRule,
     keeps: 'the server is each operator’s own site, the {site} variable',
     breakage: 'one shared host instead of {site}',
     breakRule: (document) => {
@@ -95,7 +96,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '4.1-r2',
-    check: siteVariableCheck,
+    check: siteVariableRule,
     keeps: 'no server of the contract is the publisher’s domain',
     breakage: 'the documentation domain as the server',
     breakRule: (document) => {
@@ -106,7 +107,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '4.1a',
-    check: postOnlyCheck,
+    check: { redoclyRule: 'rule/post-only' },
     keeps: 'POST is the endpoint’s only method',
     breakage: 'a GET beside the POST',
     breakRule: (document) => {
@@ -115,7 +116,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '4.1a',
-    check: jsonOnlyRequestCheck,
+    check: { redoclyRule: 'rule/json-request-only' },
     keeps: 'application/json is the request’s only media type',
     breakage: 'a form-encoded request body beside JSON',
     breakRule: (document) => {
@@ -125,7 +126,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '4.1-r1',
-    check: postOnlyCheck,
+    check: { redoclyRule: 'rule/post-only' },
     keeps: 'every action goes through the one POST operation',
     breakage: 'a PUT operation for some actions',
     breakRule: (document) => {
@@ -134,7 +135,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '4.1c',
-    check: eightActionsCheck,
+    check: eightActionsRule,
     keeps: 'the request body selects exactly the eight specified actions',
     breakage: 'cancel_subscription renamed to cancel',
     breakRule: (document) => {
@@ -143,7 +144,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '2.1',
-    check: apiKeyInBodyCheck,
+    check: apiKeyInBodyRule,
     keeps: 'every action’s body requires the api_key field',
     breakage: 'api_key optional for one action',
     breakRule: (document) => {
@@ -153,7 +154,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '5.1',
-    check: apiKeyInBodyCheck,
+    check: apiKeyInBodyRule,
     keeps: 'api_key is a string field of the JSON body',
     breakage: 'api_key as an integer',
     breakRule: (document) => {
@@ -163,7 +164,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '5.7',
-    check: credentialInBodyOnlyCheck,
+    check: { redoclyRule: 'rule/no-security-schemes' },
     keeps: 'the contract declares no OAuth 2.0 or OpenID Connect scheme',
     breakage: 'an oauth2 security scheme',
     breakRule: (document) => {
@@ -175,7 +176,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '7.1',
-    check: rateLimitResponseCheck,
+    check: { redoclyRule: 'rule/rate-limit-has-headers' },
     keeps: 'the 429 declares Retry-After',
     breakage: 'a 429 without Retry-After',
     breakRule: (document) => {
@@ -185,7 +186,7 @@ const contractRules: ContractRule[] = [
   },
   {
     rule: '8.2',
-    check: rateLimitResponseCheck,
+    check: { redoclyRule: 'rule/rate-limit-documented' },
     keeps: 'the endpoint documents the host’s 429',
     breakage: 'the 429 removed',
     breakRule: (document) => {
@@ -194,19 +195,40 @@ const contractRules: ContractRule[] = [
   },
 ];
 
-function findingsOf(check: ContractCheck, document: OpenApiDocument): string[] {
-  return check.run(document).map((finding) => `${finding.pointer}: ${finding.message}`);
+function guardName(check: KeptRule['check']): string {
+  return 'redoclyRule' in check ? `redocly.yaml ${check.redoclyRule}` : `gate’s ${check.name}`;
 }
 
-export const contractRuleChecks: RuleCheck[] = contractRules.map((entry) => ({
+/** The real contract is linted once for every rule of `redocly.yaml` the map names. */
+const lintedDocuments = new WeakMap<OpenApiDocument, ReturnType<typeof lintBundledDocument>>();
+
+function redoclyFindings(document: OpenApiDocument, projectDirectory: string): ReturnType<typeof lintBundledDocument> {
+  let findings = lintedDocuments.get(document);
+  if (findings === undefined) {
+    findings = lintBundledDocument(document, projectDirectory);
+    lintedDocuments.set(document, findings);
+  }
+  return findings;
+}
+
+function findingsOf(check: KeptRule['check'], document: OpenApiDocument, projectDirectory: string): string[] {
+  if ('redoclyRule' in check) {
+    return redoclyFindings(document, projectDirectory)
+      .filter((finding) => finding.ruleId === check.redoclyRule)
+      .map((finding) => `${finding.pointer}: ${finding.message}`);
+  }
+  return runContractRules(document, [check]).map((finding) => `${finding.pointer}: ${finding.message}`);
+}
+
+export const contractRuleChecks: RuleCheck[] = keptRules.map((entry) => ({
   rule: entry.rule,
-  name: `${entry.keeps} (the gate’s ${entry.check.name} check)`,
-  run({ document }) {
-    const problems = findingsOf(entry.check, document).map((finding) => `the contract breaks the rule: ${finding}`);
+  name: `${entry.keeps} (the ${guardName(entry.check)} rule)`,
+  run({ document, projectDirectory }) {
+    const problems = findingsOf(entry.check, document, projectDirectory).map((finding) => `the contract breaks the rule: ${finding}`);
     const broken = structuredClone(document);
     entry.breakRule(broken);
-    if (findingsOf(entry.check, broken).length === 0) {
-      problems.push(`the gate’s ${entry.check.name} check no longer notices ${entry.breakage}`);
+    if (findingsOf(entry.check, broken, projectDirectory).length === 0) {
+      problems.push(`the ${guardName(entry.check)} rule no longer notices ${entry.breakage}`);
     }
     return problems;
   },

@@ -1,5 +1,5 @@
 import { buildChangelog } from '../../src/lib/releases/changelog.ts';
-import { compareContracts } from '../../src/lib/releases/contract-changes.ts';
+import { rateRevision } from '../../src/lib/contract/gate/compatibility.ts';
 import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import type { RuleCheck } from './rule-check.ts';
 
@@ -38,21 +38,20 @@ interface Revision {
   expected: 'major' | 'minor';
 }
 
-function impactOf(document: OpenApiDocument, revision: Revision): string {
+/** The impact the gate's one judge of breaking changes (Redocly's diff, src/lib/contract/gate/compatibility.ts) gives the revision. */
+function impactOf(projectDirectory: string, document: OpenApiDocument, revision: Revision): string {
   const revised = structuredClone(document);
   revision.edit(revised);
-  const changes = compareContracts(document, revised);
-  if (changes.length === 0) return 'none';
-  return changes.some((change) => change.impact === 'major') ? 'major' : changes.some((change) => change.impact === 'minor') ? 'minor' : 'patch';
+  return rateRevision(projectDirectory, document, revised) ?? 'none';
 }
 
 function revisionCheck(rule: RuleCheck['rule'], name: string, revisions: Revision[]): RuleCheck {
   return {
     rule,
     name,
-    run({ document }) {
+    run({ projectDirectory, document }) {
       return revisions.flatMap((revision) => {
-        const impact = impactOf(document, revision);
+        const impact = impactOf(projectDirectory, document, revision);
         return impact === revision.expected ? [] : [`the compatibility check rates ${revision.what} as ${impact}, not ${revision.expected}`];
       });
     },

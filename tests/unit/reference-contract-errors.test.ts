@@ -62,7 +62,7 @@ test('a transition table that names an unknown status is refused', () => {
       node(document, '#/x-transitions/actions/pause_subscription').to = 'paused';
     },
     /#\/x-transitions\/actions\/pause_subscription\/to \(openapi\/components\/transitions\.yaml\)/,
-    /`paused`, which is not a value of SubscriptionStatus/,
+    /"paused", which is not a state of SubscriptionStatus/,
   );
 });
 
@@ -82,7 +82,7 @@ test('a transition out of a final status is refused', () => {
       node(document, '#/x-transitions/actions/resume_subscription').from = ['on-hold', 'expired'];
     },
     /#\/x-transitions\/actions\/resume_subscription/,
-    /leads out of `expired`/,
+    /expired is a final state, yet resume_subscription accepts it and leads out of it/,
   );
 });
 

@@ -10,6 +10,7 @@ import type { RequestBody } from './request-body.ts';
 import { readRequestBody } from './request-body.ts';
 import type { ErrorTableRow, NamedExample, ResponseRow } from './responses.ts';
 import { conflictStatus, errorTable, listResponses, successResponse } from './responses.ts';
+import { readOrThrow } from './problems.ts';
 import { childPointer, contractError, exactlyOne, requiredString, resolveObject } from './schemas.ts';
 
 export interface RequestExample extends NamedExample {
@@ -165,11 +166,19 @@ function envelopeOf(requestBody: RequestBody, actions: Action[]): BodyEnvelope {
   };
 }
 
+/** The lifecycle of the request body's actions; a ContractError lists every problem of the table. */
+function readLifecycleOrThrow(document: OpenApiDocument, requestBody: RequestBody): Lifecycle {
+  const actions = requestBody.variants.map(({ identifier, schema }) => ({ identifier, requiredFields: schema.schema.required ?? [] }));
+  const lifecycle = readOrThrow((report) => readLifecycle(document, actions, report));
+  if (lifecycle === undefined) throw contractError('#/x-transitions', 'the lifecycle table cannot be read');
+  return lifecycle;
+}
+
 /** Reads the endpoint, its actions, their lifecycle and the responses from the bundled document. */
 export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
   const endpoint = readEndpoint(document);
   const requestBody = readRequestBody(document, endpoint);
-  const lifecycle = readLifecycle(document, requestBody);
+  const lifecycle = readLifecycleOrThrow(document, requestBody);
   const responses = listResponses(document, endpoint);
   const success = successResponse(responses);
 

@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from './document.ts';
 import { isRecord } from './document.ts';
-import type { RequestBody } from './request-body.ts';
-import { childPointer, contractError, requiredString, resolveSchema, stringList } from './schemas.ts';
+import type { ReportProblem } from './problems.ts';
+import { childPointer, contractError } from './schemas.ts';
 
 /** An action that always leads to the same status. */
 export interface FixedTransition {
@@ -109,78 +109,120 @@ export function transitionOf(lifecycle: Lifecycle, action: string): ActionTransi
   return transition;
 }
 
+/** An action of the request body, as far as the lifecycle table is concerned. */
+export interface LifecycleAction {
+  identifier: string;
+  /** The request fields the action requires: a chosen transition's `toField` must be one. */
+  requiredFields: readonly string[];
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+function quoteList(values: readonly string[]): string {
+  return values.map((value) => `"${value}"`).join(', ');
+}
+
 /**
- * Reads `x-transitions`, the lifecycle as data, and checks it against the rest of the contract:
- * every action of the request body has exactly one entry, every status named is a value of the
- * `SubscriptionStatus` enum, and nothing leads out of a final status.
+ * Reads `x-transitions`, the lifecycle as data, and checks it against the rest of the contract,
+ * reporting every problem and reading on: every action of the request body has exactly one
+ * entry, every status named is a value of the `SubscriptionStatus` enum, and nothing leads out
+ * of a final status (a decision recorded in openapi/README.md). The site, the servers, the gate's
+ * transition-table rule and the changelog all read the table here. Undefined when there is no
+ * table to read, or no states to read it against.
  */
-export function readLifecycle(document: OpenApiDocument, requestBody: RequestBody): Lifecycle {
-  const status = resolveSchema(document, { $ref: statusSchemaPointer }, '#/components/schemas');
-  const states = stringList(status.schema.enum, statusSchemaPointer, '`enum`');
-  const known = new Set(states);
-  const assertState = (state: string, pointer: string): string => {
-    if (!known.has(state)) {
-      throw contractError(pointer, `names the status \`${state}\`, which is not a value of SubscriptionStatus`);
-    }
-    return state;
-  };
-
+export function readLifecycle(document: OpenApiDocument, actions: readonly LifecycleAction[], report: ReportProblem): Lifecycle | undefined {
   const table: unknown = Reflect.get(document, 'x-transitions');
-  if (!isRecord(table)) throw contractError(transitionsPointer, 'is missing: the lifecycle table is required');
-  const finalStates = stringList(table.final ?? [], childPointer(transitionsPointer, 'final'), '`final`').map((state) =>
-    assertState(state, childPointer(transitionsPointer, 'final')),
-  );
-  const actions = table.actions;
-  if (!isRecord(actions)) throw contractError(childPointer(transitionsPointer, 'actions'), 'is expected to map actions');
-
-  const variants = new Map(requestBody.variants.map((variant) => [variant.identifier, variant]));
-  for (const name of Object.keys(actions)) {
-    if (!variants.has(name)) {
-      throw contractError(childPointer(transitionsPointer, 'actions', name), 'is not an action of the request body');
-    }
+  if (!isRecord(table)) {
+    report({ location: transitionsPointer, message: 'The document has no x-transitions table; the states page and the 409 rules are generated from it.' });
+    return undefined;
   }
-
-  const transitions = requestBody.variants.map(({ identifier, schema }): ActionTransition => {
-    const pointer = childPointer(transitionsPointer, 'actions', identifier);
-    const entry = actions[identifier];
-    if (!isRecord(entry)) throw contractError(pointer, `is missing: every action needs its transitions`);
-    if (typeof entry.toField === 'string') {
-      if (!entry.toField || !schema.schema.required?.includes(entry.toField)) {
-        throw contractError(pointer, `\`toField\` names \`${entry.toField}\`, which is not a required field of ${identifier}`);
-      }
-      if (!isRecord(entry.moves)) throw contractError(pointer, '`toField` needs `moves`: from each status, where to');
-      const moves = Object.entries(entry.moves).map(([from, to]): Move => {
-        const movePointer = childPointer(pointer, 'moves', from);
-        return {
-          from: assertState(from, movePointer),
-          to: stringList(to, movePointer, 'the targets').map((target) => assertState(target, movePointer)),
-        };
-      });
-      return { kind: 'chosen', action: identifier, field: entry.toField, moves };
-    }
-    const from = stringList(entry.from, childPointer(pointer, 'from'), '`from`').map((state) =>
-      assertState(state, childPointer(pointer, 'from')),
-    );
-    const to = assertState(requiredString(entry.to, childPointer(pointer, 'to'), '`to`'), childPointer(pointer, 'to'));
-    return { kind: 'fixed', action: identifier, from, to };
-  });
-
-  for (const transition of transitions) {
-    const leaving = acceptedStates(transition).find((state) => finalStates.includes(state));
-    if (leaving !== undefined) {
-      throw contractError(
-        childPointer(transitionsPointer, 'actions', transition.action),
-        `leads out of \`${leaving}\`, which \`final\` says no action leaves`,
-      );
-    }
+  const statusSchema = document.components?.schemas?.SubscriptionStatus;
+  const states = isRecord(statusSchema) && isStringList(statusSchema.enum) ? statusSchema.enum : undefined;
+  if (states === undefined) {
+    report({ location: statusSchemaPointer, message: 'There is no SubscriptionStatus schema with an enum of the states, so the transition table cannot be checked.' });
+    return undefined;
   }
-
-  return {
-    states,
-    finalStates,
-    description: typeof table.description === 'string' ? table.description : '',
-    transitions,
+  /** The states a list names, once each problem with it is reported; only known states are kept. */
+  const knownStates = (location: string, values: unknown, what: string): string[] => {
+    if (!isStringList(values)) {
+      report({ location, message: `${what} must be a list of states.` });
+      return [];
+    }
+    const unknown = values.filter((value) => !states.includes(value));
+    if (unknown.length > 0) {
+      report({ location, message: `${what} names ${quoteList(unknown)}, which ${unknown.length === 1 ? 'is not a state' : 'are not states'} of SubscriptionStatus (${states.join(', ')}).` });
+    }
+    return values.filter((value) => states.includes(value));
   };
+
+  const finalPointer = childPointer(transitionsPointer, 'final');
+  const finalStates = knownStates(finalPointer, table.final, 'The list of final states');
+  const actionsPointer = childPointer(transitionsPointer, 'actions');
+  const entries = table.actions;
+  const lifecycle: Lifecycle = { states, finalStates, description: typeof table.description === 'string' ? table.description : '', transitions: [] };
+  if (!isRecord(entries)) {
+    report({ location: transitionsPointer, message: 'x-transitions has no "actions" map from each action to the states it accepts.' });
+    return lifecycle;
+  }
+  const identifiers = actions.map((action) => action.identifier);
+  for (const name of Object.keys(entries).filter((candidate) => !identifiers.includes(candidate))) {
+    report({ location: childPointer(actionsPointer, name), message: `x-transitions lists "${name}", which is not one of the actions of the request body.` });
+  }
+  for (const action of actions) {
+    const transition = readTransition(action, entries[action.identifier], childPointer(actionsPointer, action.identifier), finalStates, knownStates, report);
+    if (transition !== undefined) lifecycle.transitions.push(transition);
+  }
+  return lifecycle;
+}
+
+function readTransition(
+  action: LifecycleAction,
+  entry: unknown,
+  pointer: string,
+  finalStates: readonly string[],
+  knownStates: (location: string, values: unknown, what: string) => string[],
+  report: ReportProblem,
+): ActionTransition | undefined {
+  const { identifier } = action;
+  if (entry === undefined) {
+    report({ location: pointer, message: `x-transitions has no entry for ${identifier}; every action needs its transitions: the states it accepts.` });
+    return undefined;
+  }
+  if (!isRecord(entry)) {
+    report({ location: pointer, message: `The entry of ${identifier} must say which states it accepts.` });
+    return undefined;
+  }
+  if ('moves' in entry) {
+    const field = entry.toField;
+    if (typeof field !== 'string' || !action.requiredFields.includes(field)) {
+      report({ location: pointer, message: `The entry of ${identifier} has moves, so "toField" must name the request field that holds the target state, a required field of ${identifier}.` });
+    }
+    const movesPointer = childPointer(pointer, 'moves');
+    if (!isRecord(entry.moves)) {
+      report({ location: movesPointer, message: `The moves of ${identifier} must map each state to the states it may move to.` });
+      return undefined;
+    }
+    knownStates(movesPointer, Object.keys(entry.moves), `The moves of ${identifier}`);
+    const moves = Object.entries(entry.moves).map(([from, targets]): Move => {
+      const movePointer = childPointer(movesPointer, from);
+      const to = knownStates(movePointer, targets, `The moves of ${identifier} from ${from}`);
+      if (finalStates.includes(from) && isStringList(targets) && targets.length > 0) {
+        report({ location: movePointer, message: `${from} is a final state, yet ${identifier} moves out of it to ${targets.join(', ')}.` });
+      }
+      return { from, to };
+    });
+    return typeof field === 'string' ? { kind: 'chosen', action: identifier, field, moves } : undefined;
+  }
+  const fromPointer = childPointer(pointer, 'from');
+  const from = knownStates(fromPointer, entry.from, `The "from" states of ${identifier}`);
+  const toPointer = childPointer(pointer, 'to');
+  const [to] = knownStates(toPointer, [entry.to], `The "to" state of ${identifier}`);
+  for (const state of from.filter((candidate) => finalStates.includes(candidate))) {
+    report({ location: fromPointer, message: `${state} is a final state, yet ${identifier} accepts it and leads out of it.` });
+  }
+  return to === undefined ? undefined : { kind: 'fixed', action: identifier, from, to };
 }
 
 /** What an action does to a subscription in a given status. */

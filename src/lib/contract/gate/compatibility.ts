@@ -7,12 +7,12 @@
  * Standalone: `node src/lib/contract/gate/compatibility.ts [--project <dir>]` bundles the contract
  * and runs only this step.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleContract, contractRoot, runRedocly } from '../bundle.ts';
-import { compareContracts, type ChangeImpact, type ContractChange } from '../../releases/contract-changes.ts';
+import { compareContracts, type ChangeImpact, type ChangeKind, type ContractChange } from '../../releases/contract-changes.ts';
 import { asOpenApiDocument, isRecord, resolvePointer, type OpenApiDocument } from '../document.ts';
 import { extensibleValues } from '../extensible-enum.ts';
 import {
@@ -168,26 +168,62 @@ function isNarrowedResponseBranch(change: DiffChange, verdict: DiffVerdict, chan
   return kept && added.every((key) => narrowingKeywords.has(key));
 }
 
-/** Our own checks beside Redocly's rules, by the change kind of `compareContracts` they rest on. */
-const ownBreakingChecks: Partial<Record<ContractChange['kind'], string>> = {
-  // Redocly sees a removed action only as "`oneOf` subschema was removed"; this names it.
-  'action-removed': 'action-removed',
-  // The lifecycle table is a vendor extension, which `redocly diff` does not compare.
-  'transition-narrowed': 'lifecycle-narrowed',
+/**
+ * Redocly's diff is the one judge of what breaks v1, except where it cannot look: the lifecycle
+ * table is a vendor extension, which `redocly diff` does not compare, and a deprecation is a
+ * promise the changelog must announce with a minor version. For those changes of the changelog's
+ * comparison alone, the gate rates them here.
+ */
+const judgedBeyondRedocly: Partial<Record<ChangeKind, { impact: ChangeImpact; check: string }>> = {
+  'transition-narrowed': { impact: 'major', check: 'lifecycle-narrowed' },
+  'transition-widened': { impact: 'minor', check: 'lifecycle-widened' },
+  deprecated: { impact: 'minor', check: 'deprecation' },
 };
 
-function runRedoclyDiff(projectDirectory: string, release: Release, bundlePath: string): DiffChange[] {
+/** The impact a Redocly verdict has in this gate: its own, except for the two readings above. */
+function verdictImpact(change: DiffChange, verdict: DiffVerdict, changes: readonly DiffChange[], revision: OpenApiDocument): ChangeImpact {
+  if (verdict.impact === 'major' && opensResponse(change, verdict, revision)) return 'minor';
+  if (isNarrowedResponseBranch(change, verdict, changes)) return 'patch';
+  return verdict.impact;
+}
+
+/**
+ * The impact of a revision against a base, judged as the gate judges a release: by Redocly's
+ * diff, and by the table above for what Redocly cannot see. `undefined` when nothing changed.
+ */
+export function rateRevision(projectDirectory: string, base: OpenApiDocument, revision: OpenApiDocument): ChangeImpact | undefined {
+  const directory = mkdtempSync(path.join(tmpdir(), 'redocly-revision-'));
+  try {
+    const basePath = path.join(directory, 'base.json');
+    const revisionPath = path.join(directory, 'revision.json');
+    writeFileSync(basePath, JSON.stringify(base));
+    writeFileSync(revisionPath, JSON.stringify(revision));
+    const redoclyChanges = runRedoclyDiff(projectDirectory, basePath, revisionPath, 'the base document');
+    const impacts = redoclyChanges.map(
+      (change) => highest(change.verdicts.map((verdict) => verdictImpact(change, verdict, redoclyChanges, revision))) ?? change.impact,
+    );
+    for (const change of compareContracts(base, revision)) {
+      const judged = judgedBeyondRedocly[change.kind];
+      if (judged !== undefined) impacts.push(judged.impact);
+    }
+    return highest(impacts);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+function runRedoclyDiff(projectDirectory: string, basePath: string, revisionPath: string, baseName: string): DiffChange[] {
   // The report goes to a file, not through a pipe: it grows with the document (about 2 MiB for
   // 200 actions), past what a child process's output buffer holds.
   const reportDirectory = mkdtempSync(path.join(tmpdir(), 'redocly-diff-'));
   const reportPath = path.join(reportDirectory, 'diff.json');
   try {
     // `--fail-on none`: Redocly reports, and this step decides, because of the ratings above.
-    runRedocly(['diff', snapshotFile(release.version), bundlePath, '--format', 'json', '--output', reportPath, '--fail-on', 'none', '--lint-config=error'], projectDirectory);
+    runRedocly(['diff', basePath, revisionPath, '--format', 'json', '--output', reportPath, '--fail-on', 'none', '--lint-config=error'], projectDirectory);
     return readDiffReport(readFileSync(reportPath, 'utf8'));
   } catch (error) {
     const failure = error as { stderr?: string; message?: string };
-    throw new Error(`Redocly diff could not compare the contract with release ${release.version}: ${(failure.stderr || failure.message || '').trim()}`);
+    throw new Error(`Redocly diff could not compare the contract with ${baseName}: ${(failure.stderr || failure.message || '').trim()}`);
   } finally {
     rmSync(reportDirectory, { recursive: true, force: true });
   }
@@ -212,9 +248,9 @@ function breakingMessage(release: Release, what: string, where: string): string 
   return `breaks release ${release.version}: ${what.replace(/\.$/, '')}${where}. Version 1 only takes additive changes; a breaking change needs a new version namespace.`;
 }
 
-/** The additive changes, told in sentences, for the version message. */
+/** The changes, told in the changelog's sentences, for the version message; nothing in them breaks v1 by then. */
 function additiveSummary(changes: ContractChange[], redoclyAdditions: DiffChange[]): string {
-  const sentences = changes.filter((change) => change.impact === 'minor').map((change) => change.sentence.replace(/\.$/, ''));
+  const sentences = changes.filter((change) => change.category !== 'removed').map((change) => change.sentence.replace(/\.$/, ''));
   if (sentences.length === 0) {
     sentences.push(...redoclyAdditions.map((change) => `the ${change.kind} \`${change.path}\` (Redocly rates it minor)`));
   }
@@ -240,13 +276,14 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   let redoclyChanges: DiffChange[];
   try {
     base = loadSnapshot(projectDirectory, release);
-    redoclyChanges = runRedoclyDiff(projectDirectory, release, context.bundlePath);
+    redoclyChanges = runRedoclyDiff(projectDirectory, snapshotFile(release.version), context.bundlePath, `release ${release.version}`);
   } catch (error) {
     if (error instanceof ReleaseError) return { release, problems: [{ file: error.file, message: error.problem, rule: releasesRule }], changes: [] };
     return { release, problems: [{ file: 'redocly.yaml', message: (error as Error).message, rule: 'Redocly diff' }], changes: [] };
   }
 
   const changes = compareContracts(base, document);
+  const removedActions = changes.filter((change) => change.kind === 'action-removed');
 
   const locate = createSourceLocator(projectDirectory, root);
   const problems: GateProblem[] = [];
@@ -255,12 +292,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   const releaseSnapshot = path.resolve(projectDirectory, snapshotFile(release.version));
   for (const change of redoclyChanges) {
     const verdictImpacts = change.verdicts.map((verdict) => {
-      const impact =
-        verdict.impact === 'major' && opensResponse(change, verdict, document)
-          ? 'minor'
-          : isNarrowedResponseBranch(change, verdict, redoclyChanges)
-            ? 'patch'
-            : verdict.impact;
+      const impact = verdictImpact(change, verdict, redoclyChanges, document);
       if (impact === 'major') {
         const location = verdict.location;
         const inRelease = location !== undefined && path.resolve(projectDirectory, location.file) === releaseSnapshot;
@@ -268,7 +300,9 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
         // held it: its parent. (Looking for the item itself could find its successor in a list.)
         const place = location === undefined ? { file: root } : locate(inRelease ? location.pointer.replace(/\/[^/]*$/, '') : location.pointer);
         const where = inRelease ? ` (it was at ${location.pointer} in ${snapshotFile(release.version)})` : '';
-        problems.push({ ...place, message: breakingMessage(release, verdict.message, where), rule: `${breakingRule}; Redocly diff rule ${verdict.ruleId}` });
+        // Redocly sees a removed action only as a `oneOf` branch gone; the changelog names it.
+        const named = change.path.includes('/oneOf/') ? removedActions.map((removed) => ` (${removed.sentence.replace(/\.$/, '')})`).join('') : '';
+        problems.push({ ...place, message: breakingMessage(release, `${verdict.message.replace(/\.$/, '')}${named}`, where), rule: `${breakingRule}; Redocly diff rule ${verdict.ruleId}` });
       }
       return impact;
     });
@@ -277,13 +311,13 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
     effectiveImpacts.push(impact);
   }
   for (const change of changes) {
-    const check = ownBreakingChecks[change.kind];
-    if (check !== undefined && change.impact === 'major') {
+    const judged = judgedBeyondRedocly[change.kind];
+    if (judged === undefined) continue;
+    if (judged.impact === 'major') {
       const place = change.pointer === undefined ? { file: root } : locate(change.pointer);
-      problems.push({ ...place, message: breakingMessage(release, change.sentence, ''), rule: `${breakingRule}; ${check}` });
+      problems.push({ ...place, message: breakingMessage(release, change.sentence, ''), rule: `${breakingRule}; ${judged.check}` });
     }
-    // Additions Redocly does not rate minor (a wider lifecycle table, a deprecation) count from ours.
-    if (change.impact === 'minor') effectiveImpacts.push(change.impact);
+    effectiveImpacts.push(judged.impact);
   }
   const impact = highest([...effectiveImpacts, ...(problems.length > 0 ? (['major'] as const) : [])]);
   if (problems.length > 0) return { release, problems, impact, changes };

@@ -1,7 +1,9 @@
-import { execFile, type ChildProcess } from 'node:child_process';
+import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { redoclyInvocation } from '../bundle.ts';
-import { isRecord } from '../document.ts';
+import { isRecord, type OpenApiDocument } from '../document.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 
 /** The API's name in `redocly.yaml`; Redocly reads its root and its rules from there. */
@@ -18,6 +20,7 @@ export function withoutProjectDirectory(text: string, projectDirectory: string):
 interface RedoclyLocation {
   source: { ref: string };
   start?: { line: number };
+  pointer?: string;
 }
 
 interface RedoclyProblem {
@@ -169,3 +172,33 @@ export const redoclyLintStep: GateStep = {
   name: 'Redocly lint',
   run: (context: GateContext) => startRedoclyLint(context.projectDirectory, context.root).problems,
 };
+
+/** A problem Redocly found in a bundled document, at a JSON pointer of it. */
+export interface RedoclyFinding {
+  ruleId: string;
+  message: string;
+  pointer: string;
+}
+
+/**
+ * Lints a bundled document (not the source files) with the project's `redocly.yaml`: how the
+ * rule map proves that a rule living only in `redocly.yaml` still fails when the contract breaks
+ * it, without writing the broken contract back into `openapi/`.
+ */
+export function lintBundledDocument(document: OpenApiDocument, projectDirectory: string): RedoclyFinding[] {
+  const directory = mkdtempSync(path.join(tmpdir(), 'redocly-lint-'));
+  try {
+    const file = path.join(directory, 'bundle.json');
+    writeFileSync(file, JSON.stringify(document));
+    const config = path.join(path.resolve(projectDirectory), 'redocly.yaml');
+    const { file: node, args, options } = redoclyInvocation(['lint', file, `--config=${config}`, '--format=json', '--max-problems=1000'], projectDirectory);
+    const run = spawnSync(node, args, { ...options, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    const problems = parseRedoclyReport(run.stdout);
+    if (problems === undefined) throw new Error(`redocly lint could not lint the bundled document: ${run.stderr || run.stdout}`);
+    return problems
+      .filter((problem) => problem.severity === 'error')
+      .map((problem) => ({ ruleId: problem.ruleId, message: problem.message, pointer: problem.location[0]?.pointer ?? '#' }));
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}

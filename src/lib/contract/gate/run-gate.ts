@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { bundleContract, ContractBundleError, contractRoot, type BundledContract } from '../bundle.ts';
 import { asOpenApiDocument, ContractError } from '../document.ts';
-import { contractChecksStep } from './checks.ts';
+import { contractRulesStep } from './checks.ts';
 import { compatibilityStep } from './compatibility.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { oneProblemPerCause, redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type RedoclyLintRun } from './redocly-lint.ts';
@@ -9,7 +9,7 @@ import { oneProblemPerCause, redoclyLintStep, startRedoclyLint, withoutProjectDi
 /** The steps of `npm run lint`, in the order they run, after the bundle. */
 export const gateSteps: readonly GateStep[] = [
   redoclyLintStep,
-  contractChecksStep,
+  contractRulesStep,
   compatibilityStep,
 ];
 
