@@ -90,4 +90,12 @@ describe('import boundaries', () => {
     const loose = globSync('src/lib/*.ts', { cwd: projectDirectory });
     assert.ok(loose.length <= 5, `src/lib/ holds ${loose.length} files directly: ${loose.join(', ')}`);
   });
+
+  test('no source file passes 500 lines: a longer one holds more than one concept', () => {
+    const long = globSync(['src/**/*.{ts,astro,mjs}', 'scripts/**/*.ts'], { cwd: projectDirectory })
+      .map((file) => ({ file, lines: readFileSync(path.join(projectDirectory, file), 'utf8').split('\n').length }))
+      .filter(({ lines }) => lines > 500)
+      .map(({ file, lines }) => `${file}: ${lines} lines`);
+    assert.deepEqual(long, []);
+  });
 });
