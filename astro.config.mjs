@@ -84,7 +84,11 @@ export default defineConfig({
       // highlighted token, and the reference pages are mostly code.
       // Long lines wrap, indented as they began, so no code block scrolls sideways and none
       // needs a script to become focusable for the keyboard.
-      expressiveCode: { themes: ['starlight-dark'], defaultProps: { wrap: true } },
+      // The code blocks' styles come inside the page, with the first block, as the other styles
+      // do: a stylesheet of their own was one more request the first paint waited for.
+      // No block marks lines as inserted, deleted or highlighted, so the text-markers plugin and its
+      // styles (a third of the code blocks' stylesheet) are left out. Plugins are in ec.config.mjs.
+      expressiveCode: { themes: ['starlight-dark'], defaultProps: { wrap: true }, emitExternalStylesheet: false, textMarkers: false },
       components: { Search: './src/components/overrides/Search.astro' },
       customCss: ['./src/styles/narrow-tables.css', './src/styles/site-title.css'],
       head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],

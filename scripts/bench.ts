@@ -398,8 +398,9 @@ async function main(): Promise<void> {
     '| Per page load (median) | Ours | Stripped | Ours / stripped | Aim |',
     '|---|---:|---:|---:|---|',
     limitRow('Bytes transferred (gzip)', local, 'bytes', kilobytes, '≤ 1.5×'),
-    limitRow('Time until the endpoint is on screen, local', local, 'endpointShownMs', milliseconds, '≤ 1.5×'),
-    limitRow(`Time until the endpoint is on screen, ${slow.label}`, slow, 'endpointShownMs', milliseconds, '≤ 1.5×'),
+    // Issue 22: within 1.3 times the stripped page's time to content.
+    limitRow('Time until the endpoint is on screen, local', local, 'endpointShownMs', milliseconds, '≤ 1.3×'),
+    limitRow(`Time until the endpoint is on screen, ${slow.label}`, slow, 'endpointShownMs', milliseconds, '≤ 1.3×'),
     limitRow('First contentful paint, local', local, 'firstContentfulPaintMs', milliseconds),
     limitRow(`First contentful paint, ${slow.label}`, slow, 'firstContentfulPaintMs', milliseconds),
     limitRow('Requests', local, 'requests', String),

@@ -17,6 +17,24 @@ async function storedEverywhere(page: Page): Promise<string> {
   return `${inPage}${cookies}`;
 }
 
+test.describe('with clipboard access', () => {
+  test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+  test('the copy button copies the sample as filled in', async ({ page }) => {
+    const [action] = actions;
+    if (action === undefined) throw new Error('the contract has no action');
+    await page.goto(actionPath(action.identifier));
+    const builder = page.locator('request-builder');
+    await builder.locator('input[type="password"]').pressSequentially(typedKey);
+    for (const { language, label } of sampleLanguages) {
+      await page.locator('.code-samples').getByRole('tab', { name: label, exact: true }).click();
+      await page.evaluate(() => navigator.clipboard.writeText(''));
+      await page.locator(`[data-sample-language="${language}"]`).getByRole('button', { name: 'Copy to clipboard' }).click();
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText()), `the ${language} copy`).toContain(typedKey);
+    }
+  });
+});
+
 test('typing a site and a key fills every sample and the request example, and nothing leaves the page', async ({ page }) => {
   const [action] = actions;
   if (action === undefined) throw new Error('the contract has no action');
