@@ -46,7 +46,8 @@ export function prepareServer(knowledge: ProductKnowledge): PreparedServer {
     ['action_details', actionDetailsTool(knowledge)],
     ['lifecycle', lifecycleTool(knowledge)],
     ['code_sample', codeSampleTool(knowledge)],
-    // The request check needs the sandbox, which keeps its store in SQLite: the Node process has it.
+    // The request check needs the sandbox, which keeps its store in SQLite: the Node process has it,
+    // a Workers runtime does not, and there the tool is not listed rather than listed and failing.
     ['check_request', knowledge.checkRequest === undefined ? undefined : checkRequestTool(knowledge, knowledge.checkRequest)],
     ['search_docs', searchDocsTool(knowledge)],
     ['read_page', readPageTool(knowledge)],
@@ -54,8 +55,10 @@ export function prepareServer(knowledge: ProductKnowledge): PreparedServer {
     ['subscription_data', subscriptionDataTool(knowledge)],
   ];
   return {
-    instructions:
-      'Answers questions about the Subscription Lifecycle Action Service as a product and as an API: its pages, its contract, its tested code samples, and what a shop would answer to a request. It holds no subscription data; that stays on each shop’s own site.',
+    instructions: [
+      `Answers questions about the Subscription Lifecycle Action Service as a product and as an API: its pages, its contract, its tested code samples${knowledge.checkRequest === undefined ? '' : ', and what a shop would answer to a request'}.`,
+      'It holds no subscription data; that stays on each shop’s own site.',
+    ].join(' '),
     tools: tools.flatMap(([name, tool]) => (tool === undefined ? [] : [[name, tool] as [ToolName, AnyTool]])),
     resources: resourceEntries(knowledge),
     prompts: promptDefinitions(knowledge),
