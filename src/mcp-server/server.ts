@@ -1,9 +1,10 @@
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { toolCatalogue, type ToolName } from './catalogue.ts';
 import type { ServerIdentity } from './identity.ts';
 import type { ProductKnowledge } from './knowledge.ts';
 import { promptDefinitions } from './prompts.ts';
+import { withJsonSchemaOnce } from './json-schema-once.ts';
 import { resourceEntries, type ResourceEntry } from './resources.ts';
 import { actionDetailsTool } from './tools/action-details.ts';
 import { apiOverviewTool } from './tools/api-overview.ts';
@@ -28,6 +29,14 @@ function refusal(message: string) {
 
 type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
 
+/** A tool as the server registers it: its schemas with their JSON Schema converted once. */
+interface PreparedTool {
+  name: ToolName;
+  run: AnyTool['run'];
+  inputSchema: StandardSchemaWithJSON<Record<string, unknown>>;
+  outputSchema: StandardSchemaWithJSON<Record<string, unknown>>;
+}
+
 /**
  * What every per-request server shares: the tools with their schemas, the resources' texts and
  * the prompts, built once. A stateless server builds a fresh instance for every request, so
@@ -35,7 +44,7 @@ type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
  */
 export interface PreparedServer {
   instructions: string;
-  tools: [ToolName, AnyTool][];
+  tools: PreparedTool[];
   resources: ResourceEntry[];
   prompts: ReturnType<typeof promptDefinitions>;
 }
@@ -59,7 +68,7 @@ export function prepareServer(knowledge: ProductKnowledge): PreparedServer {
       `Answers questions about the Subscription Lifecycle Action Service as a product and as an API: its pages, its contract, its tested code samples${knowledge.checkRequest === undefined ? '' : ', and what a shop would answer to a request'}.`,
       'It holds no subscription data; that stays on each shop’s own site.',
     ].join(' '),
-    tools: tools.flatMap(([name, tool]) => (tool === undefined ? [] : [[name, tool] as [ToolName, AnyTool]])),
+    tools: tools.flatMap(([name, tool]) => (tool === undefined ? [] : [{ name, run: tool.run, inputSchema: withJsonSchemaOnce(tool.inputSchema), outputSchema: withJsonSchemaOnce(tool.outputSchema) }])),
     resources: resourceEntries(knowledge),
     prompts: promptDefinitions(knowledge),
   };
@@ -84,10 +93,10 @@ export function createProductServer(identity: ServerIdentity, prepared: Prepared
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
     },
   );
-  for (const [name, tool] of prepared.tools) {
+  for (const tool of prepared.tools) {
     server.registerTool(
-      name,
-      { ...toolCatalogue[name], inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: readOnly },
+      tool.name,
+      { ...toolCatalogue[tool.name], inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: readOnly },
       (input: Record<string, unknown>) => {
         try {
           return answer(tool.run(input));
