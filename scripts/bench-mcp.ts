@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { bundleForNode, mcpServerBundle } from './build-mcp-server.ts';
 
 const { values } = parseArgs({
   options: { clients: { type: 'string', default: '32' }, seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '3' }, 'node-flags': { type: 'string' } },
@@ -78,9 +79,12 @@ function peakResidentMiB(child: ChildProcess): number {
 
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? 0;
 
-const ours = await start('ours', ['scripts/mcp.ts', '--port', '0'], 'api_overview', (line) => /at (http:\/\/\S+\/mcp)$/.exec(line)?.[1]);
+// Both run as `npm run mcp` runs ours: bundled into JavaScript, so neither carries Node's TypeScript stripping.
+const oursBundle = await bundleForNode('scripts/mcp.ts', mcpServerBundle);
+const bareBundle = await bundleForNode('scripts/bench/bare-mcp-server.ts', '.generated/bare-mcp-server.js');
+const ours = await start('ours', [oursBundle, '--port', '0'], 'api_overview', (line) => /at (http:\/\/\S+\/mcp)$/.exec(line)?.[1]);
 const overviewBytes = (await (await fetch(ours.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'api_overview', arguments: {} } }) })).text()).length;
-const bare = await start('bare SDK', ['scripts/bench/bare-mcp-server.ts', '--answer-bytes', String(Math.round(overviewBytes / 2))], 'answer', (line) => (/^\d+$/.test(line.trim()) ? `http://127.0.0.1:${line.trim()}/mcp` : undefined));
+const bare = await start('bare SDK', [bareBundle, '--answer-bytes', String(Math.round(overviewBytes / 2))], 'answer', (line) => (/^\d+$/.test(line.trim()) ? `http://127.0.0.1:${line.trim()}/mcp` : undefined));
 const loadBefore = loadavg()[0] ?? 0;
 const results = new Map<string, { perSecond: number; p50: number; p99: number }[]>([[ours.name, []], [bare.name, []]]);
 try {
