@@ -79,12 +79,36 @@ function messageOf(error: unknown): string {
   return error instanceof ToolRefusal ? error.message : 'The tool could not answer this input.';
 }
 
+/** What a server instance registers: a request for one kind of feature needs only that kind. */
+export interface ServerFeatures {
+  tools: boolean;
+  resources: boolean;
+  prompts: boolean;
+}
+
+const everyFeature: ServerFeatures = { tools: true, resources: true, prompts: true };
+
 /**
- * A fresh server instance with every tool, resource and prompt registered, in a fixed order. The
+ * The features a request body can reach: `tools/…` only the tools, `resources/…` only the
+ * resources, `prompts/…` only the prompts; anything else (initialize, server/discover, a batch, a
+ * body the SDK will refuse) all of them. The capabilities stay declared in full either way.
+ */
+export function featuresFor(body: unknown): ServerFeatures {
+  const method = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { method?: unknown }).method : undefined;
+  if (typeof method !== 'string') return everyFeature;
+  if (method.startsWith('tools/')) return { tools: true, resources: false, prompts: false };
+  if (method.startsWith('resources/')) return { tools: false, resources: true, prompts: false };
+  if (method.startsWith('prompts/')) return { tools: false, resources: false, prompts: true };
+  return everyFeature;
+}
+
+/**
+ * A fresh server instance with the tools, resources and prompts `features` asks for (by default
+ * every one) registered, in a fixed order. The
  * tools are plain code over the knowledge (src/mcp-server/tools/); this only names and describes
  * them. Nothing changes a list while the process runs, so no list is announced as changing.
  */
-export function createProductServer(identity: ServerIdentity, prepared: PreparedServer): McpServer {
+export function createProductServer(identity: ServerIdentity, prepared: PreparedServer, features: ServerFeatures = everyFeature): McpServer {
   const server = new McpServer(
     { name: identity.card.name, version: identity.card.version, title: identity.card.title, description: identity.card.description, websiteUrl: identity.card.websiteUrl },
     {
@@ -93,7 +117,7 @@ export function createProductServer(identity: ServerIdentity, prepared: Prepared
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
     },
   );
-  for (const tool of prepared.tools) {
+  for (const tool of features.tools ? prepared.tools : []) {
     server.registerTool(
       tool.name,
       { ...toolCatalogue[tool.name], inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: readOnly },
@@ -106,12 +130,12 @@ export function createProductServer(identity: ServerIdentity, prepared: Prepared
       },
     );
   }
-  for (const resource of prepared.resources) {
+  for (const resource of features.resources ? prepared.resources : []) {
     server.registerResource(resource.name, resource.uri, { title: resource.title, description: resource.description, mimeType: resource.mimeType }, () => ({
       contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.text }],
     }));
   }
-  for (const [name, prompt] of Object.entries(prepared.prompts)) {
+  for (const [name, prompt] of features.prompts ? Object.entries(prepared.prompts) : []) {
     // A prompt without arguments is registered without a schema: the SDK's schema handling is the
     // larger part of building a server instance, which a stateless server does on every request.
     if (Object.keys(prompt.argsSchema.shape).length === 0) {
