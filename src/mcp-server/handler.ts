@@ -67,7 +67,7 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
   // The body of each request, read here once, so that its server instance registers only what
   // the request can reach (a tool call needs no resources); the SDK then reads it no more.
   const bodies = new WeakMap<Request, unknown>();
-  const mcp = createMcpHandler(({ requestInfo }) => createProductServer(identity, prepared, featuresFor(requestInfo === undefined ? undefined : bodies.get(requestInfo))), {
+  const mcp = createMcpHandler(({ requestInfo }) => createProductServer(identity, prepared, featuresFor(requestInfo === undefined ? undefined : bodies.get(requestInfo), prepared)), {
     legacy: 'stateless',
     maxRequestBodySize,
   });

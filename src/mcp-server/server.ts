@@ -81,7 +81,8 @@ function messageOf(error: unknown): string {
 
 /** What a server instance registers: a request for one kind of feature needs only that kind. */
 export interface ServerFeatures {
-  tools: boolean;
+  /** Every tool, none, or only the one a `tools/call` names. */
+  tools: boolean | string;
   resources: boolean;
   prompts: boolean;
 }
@@ -89,13 +90,21 @@ export interface ServerFeatures {
 const everyFeature: ServerFeatures = { tools: true, resources: true, prompts: true };
 
 /**
- * The features a request body can reach: `tools/…` only the tools, `resources/…` only the
- * resources, `prompts/…` only the prompts; anything else (initialize, server/discover, a batch, a
- * body the SDK will refuse) all of them. The capabilities stay declared in full either way.
+ * The features a request body can reach: a `tools/call` only the tool it names (every tool when it
+ * names none of ours, so that the SDK answers as for any unknown tool), `tools/…` only the tools,
+ * `resources/…` only the resources, `prompts/…` only the prompts; anything else (initialize,
+ * server/discover, a batch, a body the SDK will refuse) all of them. The capabilities stay
+ * declared in full either way.
  */
-export function featuresFor(body: unknown): ServerFeatures {
-  const method = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { method?: unknown }).method : undefined;
+export function featuresFor(body: unknown, prepared: PreparedServer): ServerFeatures {
+  const message = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { method?: unknown; params?: { name?: unknown } }) : undefined;
+  const method = message?.method;
   if (typeof method !== 'string') return everyFeature;
+  if (method === 'tools/call') {
+    const name = message?.params?.name;
+    const known = prepared.tools.some((tool) => tool.name === name);
+    return { tools: known && typeof name === 'string' ? name : true, resources: false, prompts: false };
+  }
   if (method.startsWith('tools/')) return { tools: true, resources: false, prompts: false };
   if (method.startsWith('resources/')) return { tools: false, resources: true, prompts: false };
   if (method.startsWith('prompts/')) return { tools: false, resources: false, prompts: true };
@@ -117,7 +126,8 @@ export function createProductServer(identity: ServerIdentity, prepared: Prepared
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
     },
   );
-  for (const tool of features.tools ? prepared.tools : []) {
+  for (const tool of prepared.tools) {
+    if (features.tools === false || (typeof features.tools === 'string' && features.tools !== tool.name)) continue;
     server.registerTool(
       tool.name,
       { ...toolCatalogue[tool.name], inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: readOnly },
