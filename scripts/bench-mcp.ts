@@ -3,21 +3,28 @@
  * 127.0.0.1, and resident memory, for the product-information server and, beside it in the same
  * run, the bare SDK answering the same number of bytes (scripts/bench/bare-mcp-server.ts). Rounds
  * alternate between the two so that a busy machine slows both alike; medians are reported.
- *   npm run bench:mcp -- [--clients 32] [--seconds 4] [--rounds 3]
+ *   npm run bench:mcp -- [--clients 32] [--seconds 4] [--rounds 3] [--node-flags="--max-old-space-size=48 …"]
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { bundleForNode, mcpServerBundle } from './build-mcp-server.ts';
 
-const { values } = parseArgs({ options: { clients: { type: 'string', default: '32' }, seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: { clients: { type: 'string', default: '32' }, seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '3' }, 'node-flags': { type: 'string' } },
+});
 const clients = Number(values.clients);
 const seconds = Number(values.seconds);
 const rounds = Number(values.rounds);
 const root = path.resolve(import.meta.dirname, '..');
-// The same heap settings `npm run mcp` uses, for both servers.
-const heapFlags = ['--max-old-space-size=64', '--max-semi-space-size=4'];
+/** The Node flags of `npm run mcp` (package.json), for both servers, unless --node-flags names others to compare. */
+function mcpScriptFlags(): string[] {
+  const script = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.mcp ?? '';
+  return script.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+const heapFlags = values['node-flags'] === undefined ? mcpScriptFlags() : values['node-flags'].split(/\s+/).filter((word) => word !== '');
 
 interface Target {
   name: string;
@@ -72,9 +79,12 @@ function peakResidentMiB(child: ChildProcess): number {
 
 const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? 0;
 
-const ours = await start('ours', ['scripts/mcp.ts', '--port', '0'], 'api_overview', (line) => /at (http:\/\/\S+\/mcp)$/.exec(line)?.[1]);
+// Both run as `npm run mcp` runs ours: bundled into JavaScript, so neither carries Node's TypeScript stripping.
+const oursBundle = await bundleForNode('scripts/mcp.ts', mcpServerBundle);
+const bareBundle = await bundleForNode('scripts/bench/bare-mcp-server.ts', '.generated/bare-mcp-server.js');
+const ours = await start('ours', [oursBundle, '--port', '0'], 'api_overview', (line) => /at (http:\/\/\S+\/mcp)$/.exec(line)?.[1]);
 const overviewBytes = (await (await fetch(ours.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/call', params: { name: 'api_overview', arguments: {} } }) })).text()).length;
-const bare = await start('bare SDK', ['scripts/bench/bare-mcp-server.ts', '--answer-bytes', String(Math.round(overviewBytes / 2))], 'answer', (line) => (/^\d+$/.test(line.trim()) ? `http://127.0.0.1:${line.trim()}/mcp` : undefined));
+const bare = await start('bare SDK', [bareBundle, '--answer-bytes', String(Math.round(overviewBytes / 2))], 'answer', (line) => (/^\d+$/.test(line.trim()) ? `http://127.0.0.1:${line.trim()}/mcp` : undefined));
 const loadBefore = loadavg()[0] ?? 0;
 const results = new Map<string, { perSecond: number; p50: number; p99: number }[]>([[ours.name, []], [bare.name, []]]);
 try {
@@ -87,7 +97,7 @@ try {
     return { name: target.name, perSecond: median(runs.map((run) => run.perSecond)), p50: median(runs.map((run) => run.p50)), p99: median(runs.map((run) => run.p99)), rss: peakResidentMiB(target.child) };
   });
   const [mine, simplest] = summary;
-  console.log(`${new Date().toISOString().slice(0, 10)}, ${clients} clients on 127.0.0.1, ${rounds} rounds of ${seconds} s each (median), one-minute load ${loadBefore.toFixed(1)} at the start; answer ${overviewBytes} bytes`);
+  console.log(`${new Date().toISOString().slice(0, 10)}, ${clients} clients on 127.0.0.1, ${rounds} rounds of ${seconds} s each (median), one-minute load ${loadBefore.toFixed(1)} at the start; answer ${overviewBytes} bytes; node ${heapFlags.join(' ')}`);
   console.log('| Server | Tool calls/s | p50 | p99 | Peak resident memory |');
   console.log('|---|---:|---:|---:|---:|');
   for (const row of summary) console.log(`| ${row.name} | ${row.perSecond.toFixed(0)} | ${row.p50.toFixed(1)} ms | ${row.p99.toFixed(1)} ms | ${row.rss.toFixed(0)} MiB |`);

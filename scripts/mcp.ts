@@ -23,10 +23,12 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number.\n${usage}`);
   process.exit(2);
 }
+// One folder below the project, here or bundled in .generated/ (scripts/build-mcp-server.ts).
+const projectDirectory = path.resolve(import.meta.dirname, '..');
 try {
   // The server answers from the pages the build writes, so it builds them first when they are stale.
-  ensureBuiltSite(path.resolve(import.meta.dirname, '..'), (line) => console.error(line));
-  const server = await startProductInformationServer({ port, host: values.host ?? '127.0.0.1' });
+  ensureBuiltSite(projectDirectory, (line) => console.error(line));
+  const server = await startProductInformationServer({ port, host: values.host ?? '127.0.0.1', projectDirectory });
   const origin = new URL(server.url).origin;
   console.log(`Product-information server (MCP, Streamable HTTP, read-only) at ${server.url}\nServer card at ${origin}${cardPath}`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void server.close().then(() => process.exit(0)));

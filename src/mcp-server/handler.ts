@@ -1,8 +1,8 @@
-import { createMcpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, isJsonContentType, readRequestBody } from '@modelcontextprotocol/server';
 import { siteConfig } from '../site-config.ts';
 import type { ServerIdentity } from './identity.ts';
 import type { ProductKnowledge } from './knowledge.ts';
-import { createProductServer, prepareServer } from './server.ts';
+import { createProductServer, featuresFor, prepareServer } from './server.ts';
 
 /** The path of the MCP endpoint, from `{mcp_url}`, and of the card the draft reserves beside it. */
 export const mcpPath = new URL(siteConfig.mcpUrl).pathname;
@@ -19,6 +19,17 @@ const cardHeaders = {
   'Access-Control-Expose-Headers': 'ETag',
   'Cache-Control': 'public, max-age=3600',
 };
+
+/** The largest request body the server reads, as the SDK counts it. */
+const maxRequestBodySize = 64 * 1024;
+
+function parsedJson(text: string): unknown {
+  try {
+    return text === '' ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
+}
 
 export function jsonRpcError(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'Content-Type': 'application/json' } });
@@ -53,7 +64,13 @@ function hostnameOf(value: string): string | undefined {
  */
 export function createProductInformationHandler(identity: ServerIdentity, knowledge: ProductKnowledge) {
   const prepared = prepareServer(knowledge);
-  const mcp = createMcpHandler(() => createProductServer(identity, prepared), { legacy: 'stateless', maxRequestBodySize: 64 * 1024 });
+  // The body of each request, read here once, so that its server instance registers only what
+  // the request can reach (a tool call needs no resources); the SDK then reads it no more.
+  const bodies = new WeakMap<Request, unknown>();
+  const mcp = createMcpHandler(({ requestInfo }) => createProductServer(identity, prepared, featuresFor(requestInfo === undefined ? undefined : bodies.get(requestInfo), prepared)), {
+    legacy: 'stateless',
+    maxRequestBodySize,
+  });
   const allowed = new Set(allowedHostnames);
   return {
     async fetch(request: Request): Promise<Response> {
@@ -76,7 +93,20 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
       }
       if (url.pathname !== mcpPath) return jsonRpcError(404, -32601, `Not found: the MCP endpoint is ${mcpPath}.`);
       try {
-        return await mcp.fetch(request);
+        if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return await mcp.fetch(request);
+        // The SDK's own reading, with its limit and its answers when reading fails.
+        let read: Awaited<ReturnType<typeof readRequestBody>>;
+        try {
+          read = await readRequestBody(request, maxRequestBodySize);
+        } catch {
+          return jsonRpcError(400, -32700, 'Parse error: the request body could not be read');
+        }
+        if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxRequestBodySize} bytes`);
+        const body = parsedJson(read.text);
+        // Not JSON: the SDK reads it again and answers with its parse error.
+        if (body === undefined) return await mcp.fetch(new Request(request, { body: read.text }));
+        bodies.set(request, body);
+        return await mcp.fetch(request, { parsedBody: body });
       } catch {
         // The SDK answers protocol errors itself; anything else is ours, and no stack leaves.
         return jsonRpcError(500, -32603, 'Internal error.');

@@ -40,7 +40,9 @@ export function promptDefinitions(knowledge: ProductKnowledge): Record<string, P
           [
             `I want to send \`${String(action)}\` to a shop's ${model.endpoint.method} ${model.endpoint.urlTemplate} endpoint${language === undefined ? '' : ` in ${String(language)}`}.`,
             `Start from the site's own sample (tool code_sample), read the fields, the statuses it accepts and its errors (tool action_details, tool lifecycle),`,
-            `and check the body I will send with tool check_request before writing the code. Keep the sample's timeouts, follow no redirect,`,
+            knowledge.checkRequest === undefined
+              ? `and try the body I will send against the sandbox (${docsAddress(guidePaths.sandbox)}) before writing the code. Keep the sample's timeouts, follow no redirect,`
+              : `and check the body I will send with tool check_request before writing the code. Keep the sample's timeouts, follow no redirect,`,
             `and put the key in \`${model.envelope.credential}\` from configuration, never in the code.`,
           ].join(' '),
         ),

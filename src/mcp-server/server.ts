@@ -1,9 +1,10 @@
-import { McpServer } from '@modelcontextprotocol/server';
+import { McpServer, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { toolCatalogue, type ToolName } from './catalogue.ts';
 import type { ServerIdentity } from './identity.ts';
 import type { ProductKnowledge } from './knowledge.ts';
 import { promptDefinitions } from './prompts.ts';
+import { withJsonSchemaOnce } from './json-schema-once.ts';
 import { resourceEntries, type ResourceEntry } from './resources.ts';
 import { actionDetailsTool } from './tools/action-details.ts';
 import { apiOverviewTool } from './tools/api-overview.ts';
@@ -28,6 +29,14 @@ function refusal(message: string) {
 
 type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
 
+/** A tool as the server registers it: its schemas with their JSON Schema converted once. */
+interface PreparedTool {
+  name: ToolName;
+  run: AnyTool['run'];
+  inputSchema: StandardSchemaWithJSON<Record<string, unknown>>;
+  outputSchema: StandardSchemaWithJSON<Record<string, unknown>>;
+}
+
 /**
  * What every per-request server shares: the tools with their schemas, the resources' texts and
  * the prompts, built once. A stateless server builds a fresh instance for every request, so
@@ -35,7 +44,7 @@ type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
  */
 export interface PreparedServer {
   instructions: string;
-  tools: [ToolName, AnyTool][];
+  tools: PreparedTool[];
   resources: ResourceEntry[];
   prompts: ReturnType<typeof promptDefinitions>;
 }
@@ -46,7 +55,8 @@ export function prepareServer(knowledge: ProductKnowledge): PreparedServer {
     ['action_details', actionDetailsTool(knowledge)],
     ['lifecycle', lifecycleTool(knowledge)],
     ['code_sample', codeSampleTool(knowledge)],
-    // The request check needs the sandbox, which keeps its store in SQLite: the Node process has it.
+    // The request check needs the sandbox, which keeps its store in SQLite: the Node process has it,
+    // a Workers runtime does not, and there the tool is not listed rather than listed and failing.
     ['check_request', knowledge.checkRequest === undefined ? undefined : checkRequestTool(knowledge, knowledge.checkRequest)],
     ['search_docs', searchDocsTool(knowledge)],
     ['read_page', readPageTool(knowledge)],
@@ -54,9 +64,11 @@ export function prepareServer(knowledge: ProductKnowledge): PreparedServer {
     ['subscription_data', subscriptionDataTool(knowledge)],
   ];
   return {
-    instructions:
-      'Answers questions about the Subscription Lifecycle Action Service as a product and as an API: its pages, its contract, its tested code samples, and what a shop would answer to a request. It holds no subscription data; that stays on each shop’s own site.',
-    tools: tools.flatMap(([name, tool]) => (tool === undefined ? [] : [[name, tool] as [ToolName, AnyTool]])),
+    instructions: [
+      `Answers questions about the Subscription Lifecycle Action Service as a product and as an API: its pages, its contract, its tested code samples${knowledge.checkRequest === undefined ? '' : ', and what a shop would answer to a request'}.`,
+      'It holds no subscription data; that stays on each shop’s own site.',
+    ].join(' '),
+    tools: tools.flatMap(([name, tool]) => (tool === undefined ? [] : [{ name, run: tool.run, inputSchema: withJsonSchemaOnce(tool.inputSchema), outputSchema: withJsonSchemaOnce(tool.outputSchema) }])),
     resources: resourceEntries(knowledge),
     prompts: promptDefinitions(knowledge),
   };
@@ -67,12 +79,45 @@ function messageOf(error: unknown): string {
   return error instanceof ToolRefusal ? error.message : 'The tool could not answer this input.';
 }
 
+/** What a server instance registers: a request for one kind of feature needs only that kind. */
+export interface ServerFeatures {
+  /** Every tool, none, or only the one a `tools/call` names. */
+  tools: boolean | string;
+  resources: boolean;
+  prompts: boolean;
+}
+
+const everyFeature: ServerFeatures = { tools: true, resources: true, prompts: true };
+
 /**
- * A fresh server instance with every tool, resource and prompt registered, in a fixed order. The
+ * The features a request body can reach: a `tools/call` only the tool it names (every tool when it
+ * names none of ours, so that the SDK answers as for any unknown tool), `tools/…` only the tools,
+ * `resources/…` only the resources, `prompts/…` only the prompts; anything else (initialize,
+ * server/discover, a batch, a body the SDK will refuse) all of them. The capabilities stay
+ * declared in full either way.
+ */
+export function featuresFor(body: unknown, prepared: PreparedServer): ServerFeatures {
+  const message = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { method?: unknown; params?: { name?: unknown } }) : undefined;
+  const method = message?.method;
+  if (typeof method !== 'string') return everyFeature;
+  if (method === 'tools/call') {
+    const name = message?.params?.name;
+    const known = prepared.tools.some((tool) => tool.name === name);
+    return { tools: known && typeof name === 'string' ? name : true, resources: false, prompts: false };
+  }
+  if (method.startsWith('tools/')) return { tools: true, resources: false, prompts: false };
+  if (method.startsWith('resources/')) return { tools: false, resources: true, prompts: false };
+  if (method.startsWith('prompts/')) return { tools: false, resources: false, prompts: true };
+  return everyFeature;
+}
+
+/**
+ * A fresh server instance with the tools, resources and prompts `features` asks for (by default
+ * every one) registered, in a fixed order. The
  * tools are plain code over the knowledge (src/mcp-server/tools/); this only names and describes
  * them. Nothing changes a list while the process runs, so no list is announced as changing.
  */
-export function createProductServer(identity: ServerIdentity, prepared: PreparedServer): McpServer {
+export function createProductServer(identity: ServerIdentity, prepared: PreparedServer, features: ServerFeatures = everyFeature): McpServer {
   const server = new McpServer(
     { name: identity.card.name, version: identity.card.version, title: identity.card.title, description: identity.card.description, websiteUrl: identity.card.websiteUrl },
     {
@@ -81,10 +126,11 @@ export function createProductServer(identity: ServerIdentity, prepared: Prepared
       capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
     },
   );
-  for (const [name, tool] of prepared.tools) {
+  for (const tool of prepared.tools) {
+    if (features.tools === false || (typeof features.tools === 'string' && features.tools !== tool.name)) continue;
     server.registerTool(
-      name,
-      { ...toolCatalogue[name], inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: readOnly },
+      tool.name,
+      { ...toolCatalogue[tool.name], inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: readOnly },
       (input: Record<string, unknown>) => {
         try {
           return answer(tool.run(input));
@@ -94,12 +140,12 @@ export function createProductServer(identity: ServerIdentity, prepared: Prepared
       },
     );
   }
-  for (const resource of prepared.resources) {
+  for (const resource of features.resources ? prepared.resources : []) {
     server.registerResource(resource.name, resource.uri, { title: resource.title, description: resource.description, mimeType: resource.mimeType }, () => ({
       contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.text }],
     }));
   }
-  for (const [name, prompt] of Object.entries(prepared.prompts)) {
+  for (const [name, prompt] of features.prompts ? Object.entries(prepared.prompts) : []) {
     // A prompt without arguments is registered without a schema: the SDK's schema handling is the
     // larger part of building a server instance, which a stateless server does on every request.
     if (Object.keys(prompt.argsSchema.shape).length === 0) {

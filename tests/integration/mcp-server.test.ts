@@ -195,6 +195,18 @@ describe('raw HTTP', () => {
     assert.equal(card.status, 200);
   });
 
+  test('a body over 64 KiB gets a 413 and an empty body a parse error, both JSON-RPC; a JSON array (a batch) is not a crash', async () => {
+    const large = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_docs', arguments: { query: 'x'.repeat(70 * 1024) } } }));
+    assert.equal(large.status, 413);
+    assert.equal(((await large.json()) as { error: { code: number } }).error.code, -32000);
+    const empty = await post('');
+    assert.ok(empty.status >= 400 && empty.status < 500, `status ${empty.status}`);
+    assert.match(await empty.text(), /-32700|Parse error/i);
+    const batch = await post(JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'ping' }]));
+    assert.ok(batch.status < 500, `status ${batch.status}`);
+    await batch.body?.cancel();
+  });
+
   async function statusWithHost(host: string): Promise<{ status: number; body: string }> {
     const { request } = await import('node:http');
     return new Promise((resolve, reject) => {

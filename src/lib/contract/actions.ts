@@ -219,4 +219,5 @@ export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
 }
 
 /** The model of the document the build bundled into `.generated/openapi/`, read once per bundle. */
-export const loadReferenceModel = oncePerBundle(readReferenceModel);
+// Pure: a bundle that never calls it (the Workers build) drops it and the file reading it needs.
+export const loadReferenceModel = /* @__PURE__ */ oncePerBundle(readReferenceModel);
