@@ -10,7 +10,7 @@ import { build, type Plugin } from 'esbuild';
 import { readServerIdentity } from '../src/mcp-server/identity.ts';
 import { readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
 import type { BundledKnowledge } from '../src/mcp-server/worker.ts';
-import { ensureBuiltSite } from './built-site.ts';
+import { ensureBuiltSite } from '../src/host/built-site.ts';
 
 export const workerOutfile = '.generated/mcp-worker/worker.js';
 

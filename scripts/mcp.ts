@@ -8,7 +8,7 @@ import { ProductFactsError } from '../src/lib/product-facts.ts';
 import path from 'node:path';
 import { cardPath, startProductInformationServer } from '../src/mcp-server/http.ts';
 import { SiteNotBuiltError } from '../src/mcp-server/load-knowledge.ts';
-import { ensureBuiltSite } from './built-site.ts';
+import { ensureBuiltSite } from '../src/host/built-site.ts';
 
 const usage = 'Usage: npm run mcp -- [--port N] [--host ADDRESS]';
 let values: { port?: string; host?: string };

@@ -5,7 +5,7 @@
  * Exits 1 when a check fails or a rule has no check.
  */
 import path from 'node:path';
-import { ensureBuiltSite } from './built-site.ts';
+import { ensureBuiltSite } from '../src/host/built-site.ts';
 import { createSpecContext, formatRuleMap, runRuleMap } from '../tests/spec/rule-map.ts';
 import { closeObservedServer } from '../tests/spec/server-rules.ts';
 

@@ -20,7 +20,7 @@ import { publishedUrl } from '../../src/lib/site/reference-markdown.ts';
 import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { ensureBuiltSite } from '../../scripts/built-site.ts';
+import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');

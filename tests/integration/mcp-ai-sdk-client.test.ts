@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { createMCPClient, type MCPClient } from '@ai-sdk/mcp';
 import { toolCatalogue } from '../../src/mcp-server/catalogue.ts';
 import { startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
-import { ensureBuiltSite } from '../../scripts/built-site.ts';
+import { ensureBuiltSite } from '../../src/host/built-site.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 const card = JSON.parse(readFileSync(path.join(projectDirectory, 'public/.well-known/mcp/server-card.json'), 'utf8')) as { remotes: { supportedProtocolVersions: string[] }[] };

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
-import { ensureBuiltSite } from '../../scripts/built-site.ts';
+import { ensureBuiltSite } from '../../src/host/built-site.ts';
 
 const run = promisify(execFile);
 const suitePackage = path.dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json'));

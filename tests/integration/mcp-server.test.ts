@@ -12,7 +12,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { siteConfig } from '../../src/site-config.ts';
 import { toolCatalogue } from '../../src/mcp-server/catalogue.ts';
 import { startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
-import { ensureBuiltSite } from '../../scripts/built-site.ts';
+import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 

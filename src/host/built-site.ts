@@ -3,7 +3,7 @@
  * product-information server answers from the pages it holds (llms.txt, llms-full.txt).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 const sources = ['src', 'openapi', 'public', 'product', 'astro.config.mjs', 'package.json', 'redocly.yaml'];
@@ -24,9 +24,29 @@ export function builtSiteIsCurrent(projectDirectory: string): boolean {
   });
 }
 
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The process holding the lock, as it wrote itself in; undefined while it is still writing. */
+function lockOwner(lock: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Runs `npm run build` unless `dist/` is current; throws when the build fails. Test files run in
  * parallel processes, so one builds while the others wait for its lock and then find `dist/` current.
+ * A lock whose process has ended (a build that was killed) is taken over rather than waited on.
  */
 export function ensureBuiltSite(projectDirectory: string, say: (line: string) => void = console.log): void {
   const lock = path.join(projectDirectory, '.generated/build.lock');
@@ -35,8 +55,15 @@ export function ensureBuiltSite(projectDirectory: string, say: (line: string) =>
     if (builtSiteIsCurrent(projectDirectory)) return;
     try {
       mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
       break;
     } catch {
+      const owner = lockOwner(lock);
+      if (owner !== undefined && !alive(owner)) {
+        say(`the build lock of process ${owner}, which has ended, is removed`);
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
     }
   }
