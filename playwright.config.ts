@@ -36,10 +36,11 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    // The pages are read as they ship: the production build, served by the server behind
+    // The pages are read as they ship: the production build (made again only when a source is
+    // newer than it), served by the server behind
     // `npm run preview` (src/host/static-host.ts), which applies `_headers` as the host does.
     // Both are started directly, not through npm, which has nothing to add but its own notices.
-    command: `node_modules/.bin/astro build && node scripts/serve-dist.ts --port ${port}`,
+    command: `node scripts/serve-dist.ts --build-if-stale --port ${port}`,
     url: `${baseURL}/`,
     timeout: 5 * 60_000,
     reuseExistingServer: false,

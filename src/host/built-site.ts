@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-const sources = ['src', 'openapi', 'public', 'product', 'astro.config.mjs', 'package.json', 'redocly.yaml'];
+const sources = ['src', 'openapi', 'public', 'product', 'astro.config.mjs', 'ec.config.mjs', 'package.json', 'package-lock.json', 'redocly.yaml', 'tsconfig.json'];
 
 function newestModification(target: string): number {
   const stats = statSync(target);
