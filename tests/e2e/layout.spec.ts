@@ -17,7 +17,7 @@ const widths = { wide: { width: 1440, height: 900 }, phone: { width: 390, height
  * only between words.
  */
 async function wordsBrokenMidWord(page: Page): Promise<string[]> {
-  return page.locator('main :is(thead th, code:not(pre code))').evaluateAll((elements) => {
+  return page.locator('main :is(thead th, code:not(pre code), h1, h2, h3)').evaluateAll((elements) => {
     const broken: string[] = [];
     const isWordCharacter = (character: string): boolean => /[\p{L}\p{N}]/u.test(character);
     for (const element of elements) {

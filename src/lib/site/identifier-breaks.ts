@@ -8,12 +8,19 @@ const breakAfter = /([_\-/.])(?=[^_\-/.])/g;
 /** Inline code with plain text inside: no markup, so the text can be edited safely. */
 const inlineCode = /(<pre\b[^>]*>\s*)?<code\b([^>]*)>([^<]+)<\/code>/g;
 
+/** A heading that is one identifier and nothing else, such as an action page's title. */
+const identifierHeading = /<h([1-6])\b([^>]*)>([^<\s]*[_\-/.][^<\s]*)<\/h\1>/g;
+
 /**
- * Marks the break opportunities of every inline `<code>` of a page. Code blocks (`<pre>`) are
- * left alone: their lines wrap on their own, and what a reader copies must stay the same.
+ * Marks the break opportunities of every inline `<code>` of a page, and of every heading that is
+ * one identifier (an action page's title is its identifier, wider than a phone at that size).
+ * Code blocks (`<pre>`) are left alone: their lines wrap on their own, and what a reader copies
+ * must stay the same.
  */
 export function markIdentifierBreaks(html: string): string {
-  return html.replace(inlineCode, (whole, pre: string | undefined, attributes: string, text: string) =>
-    pre === undefined ? `<code${attributes}>${text.replace(breakAfter, '$1<wbr>')}</code>` : whole,
-  );
+  return html
+    .replace(inlineCode, (whole, pre: string | undefined, attributes: string, text: string) =>
+      pre === undefined ? `<code${attributes}>${text.replace(breakAfter, '$1<wbr>')}</code>` : whole,
+    )
+    .replace(identifierHeading, (_whole, level: string, attributes: string, text: string) => `<h${level}${attributes}>${text.replace(breakAfter, '$1<wbr>')}</h${level}>`);
 }
