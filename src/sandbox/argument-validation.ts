@@ -61,8 +61,17 @@ function characterCount(text: string): number {
   return [...text].length;
 }
 
+/** The one type of a multi-type schema a value is read as (`rest_handle_multi_type_schema`): the first it passes. */
+function typeFor(value: unknown, schema: ArgumentSchema): string {
+  if (!Array.isArray(schema.type)) return schema.type;
+  if (value === null && schema.type.includes('null')) return 'null';
+  const types = schema.type.filter((type) => type !== 'null');
+  return types.find((type) => validateArgument('', value, { ...schema, type }) === undefined) ?? types[0] ?? 'null';
+}
+
 /** What WordPress says is wrong with one argument's value, or undefined when it passes. */
 export function validateArgument(name: string, value: unknown, schema: ArgumentSchema): ArgumentProblem | undefined {
+  if (Array.isArray(schema.type)) return validateArgument(name, value, { ...schema, type: typeFor(value, schema) });
   switch (schema.type) {
     case 'integer':
     case 'number':
@@ -105,8 +114,9 @@ export function validateArgument(name: string, value: unknown, schema: ArgumentS
  * null but still sanitises it, so a null the plugin receives is PHP's cast of null: 0 or "".
  */
 export function sanitizeArgument(value: unknown, schema: ArgumentSchema): unknown {
-  if (value === null) return nullCast[schema.type] ?? null;
-  switch (schema.type) {
+  const type = typeFor(value, schema);
+  if (value === null) return nullCast[type] ?? null;
+  switch (type) {
     case 'integer':
       return isNumeric(value) ? Math.trunc(numberOf(value)) : value;
     case 'number':

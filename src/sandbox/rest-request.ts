@@ -115,7 +115,8 @@ export function decodeJson(raw: Buffer): JsonBody {
   return { kind: 'parsed', value };
 }
 
-function firstHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
+/** A request header's value, the first one when the header came several times. */
+export function firstHeader(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
@@ -190,8 +191,12 @@ function decodeURIComponentSafely(text: string): string {
  * null value counts as absent, as PHP's `isset` has it.
  */
 export function parameterSources(request: RestRequest): Record<string, unknown>[] {
-  const json = request.json.kind === 'parsed' && isRecord(request.json.value) ? request.json.value : {};
-  return [json, request.form, request.query];
+  return [jsonMembers(request), request.form, request.query];
+}
+
+/** `WP_REST_Request::get_json_params` as a plugin reads it: a body that is not a JSON object has no members. */
+export function jsonMembers(request: RestRequest): Record<string, unknown> {
+  return request.json.kind === 'parsed' && isRecord(request.json.value) ? request.json.value : {};
 }
 
 export function getParameter(request: RestRequest, name: string): unknown {

@@ -1,4 +1,3 @@
-import type { Action } from '../lib/contract/actions.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Field, LiteralValue } from '../lib/contract/fields.ts';
 
@@ -7,7 +6,8 @@ import type { Field, LiteralValue } from '../lib/contract/fields.ts';
  * argument, in WordPress's own dialect (draft 4: `exclusiveMinimum` is a flag beside `minimum`).
  */
 export interface ArgumentSchema {
-  type: string;
+  /** One type, or several (`['string', 'null']`) as WordPress's multi-type schemas allow. */
+  type: string | string[];
   minimum?: number;
   maximum?: number;
   exclusiveMinimum?: boolean;
@@ -18,16 +18,33 @@ export interface ArgumentSchema {
   enum?: LiteralValue[];
 }
 
-/** One entry of the route's `args`, as `register_rest_route` receives it. */
+/**
+ * One entry of the route's `args`, as `register_rest_route` receives it: the one derivation both
+ * the sandbox and the reference plugin's generated contract (src/wordpress/generate.ts) use.
+ */
 export interface RouteArgument {
   name: string;
   /** Core answers `rest_missing_callback_param` when a required argument is absent or null. */
   required: boolean;
   schema: ArgumentSchema;
+  /** Markdown from the contract; empty when the field has none. */
+  description: string;
+}
+
+const describableTypes = ['string', 'integer', 'number', 'boolean', 'null'];
+
+/** A field's type as JSON Schema writes it: `integer`, `string`, or a list for `string or null`. */
+function schemaType(field: Field): string | string[] {
+  const types = field.type.split(' or ').map((label) => label.replace(/ \(.*\)$/, ''));
+  const unsupported = types.find((type) => !describableTypes.includes(type));
+  if (unsupported !== undefined) {
+    throw new Error(`${field.pointer}: the field ${field.name} is of type ${field.type}, which a WordPress route argument does not describe yet`);
+  }
+  return types.length === 1 ? (types[0] ?? '') : types;
 }
 
 function schemaOf(field: Field, selectorValues: LiteralValue[] | undefined): ArgumentSchema {
-  const schema: ArgumentSchema = { type: field.type.replace(/ \(.*\)$/, '') };
+  const schema: ArgumentSchema = { type: schemaType(field) };
   for (const constraint of field.constraints) {
     const limit = constraint.limit;
     switch (constraint.keyword) {
@@ -65,21 +82,27 @@ function schemaOf(field: Field, selectorValues: LiteralValue[] | undefined): Arg
  * every field any action takes, once, with its schema; the selector as the list of identifiers;
  * `required` only where every action requires the field. The credential is never required here:
  * its absence belongs to the permission callback (the 401), which core runs after the arguments.
+ * A field whose schema differs between actions cannot be one argument, and is refused.
  */
 export function routeArguments(contract: ExecutableContract): RouteArgument[] {
   const { actions, envelope } = contract.model;
   const identifiers = actions.map((action) => action.identifier);
-  const byName = new Map<string, { field: Field; requiredBy: Set<Action> }>();
+  const sharedDescription = new Map(envelope.sharedFields.map((field) => [field.name, field.description.trim()]));
+  const byName = new Map<string, { argument: RouteArgument; requiredBy: number }>();
   for (const action of actions) {
     for (const field of action.fields) {
-      const entry = byName.get(field.name) ?? { field, requiredBy: new Set<Action>() };
-      if (field.required) entry.requiredBy.add(action);
+      const schema = schemaOf(field, field.name === envelope.selector ? identifiers : undefined);
+      const earlier = byName.get(field.name);
+      if (earlier !== undefined && JSON.stringify(earlier.argument.schema) !== JSON.stringify(schema)) {
+        throw new Error(`${field.pointer}: ${field.name} has another schema in ${action.identifier} than in an earlier action; one route argument cannot describe both`);
+      }
+      const entry = earlier ?? { argument: { name: field.name, required: false, schema, description: sharedDescription.get(field.name) ?? field.description.trim() }, requiredBy: 0 };
+      if (field.required) entry.requiredBy += 1;
       byName.set(field.name, entry);
     }
   }
-  return [...byName.values()].map(({ field, requiredBy }) => ({
-    name: field.name,
-    required: field.name !== envelope.credential && requiredBy.size === actions.length,
-    schema: schemaOf(field, field.name === envelope.selector ? identifiers : undefined),
+  return [...byName.values()].map(({ argument, requiredBy }) => ({
+    ...argument,
+    required: argument.name !== envelope.credential && requiredBy === actions.length,
   }));
 }

@@ -1,11 +1,10 @@
 import type { Action } from '../lib/contract/actions.ts';
-import { isRecord } from '../lib/contract/document.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Answer, StageResult } from './answer.ts';
 import { errorAnswer } from './answer.ts';
 import { sanitizeArgument, validateArgument } from './argument-validation.ts';
 import type { RestRequest } from './rest-request.ts';
-import { getParameter } from './rest-request.ts';
+import { getParameter, jsonMembers } from './rest-request.ts';
 import type { RouteArgument } from './route-arguments.ts';
 
 /** A request the sandbox can act on: the action, the subscription, and what the action needs. */
@@ -57,9 +56,8 @@ export function checkArguments(contract: ExecutableContract, routeArguments: rea
       answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${Object.keys(reasons).join(', ')}`, { [paramsMember]: reasons, details }),
     };
   }
-  const json = request.json.kind === 'parsed' && isRecord(request.json.value) ? request.json.value : {};
   const fields: BodyFields = {};
-  for (const [name, value] of Object.entries(json)) {
+  for (const [name, value] of Object.entries(jsonMembers(request))) {
     const argument = routeArguments.find((candidate) => candidate.name === name);
     fields[name] = argument === undefined ? value : sanitizeArgument(value, argument.schema);
   }
@@ -97,8 +95,7 @@ export function checkActionFields(contract: ExecutableContract, fields: BodyFiel
 
 /** The plugin's permission callback: the JSON body's key, and nothing else, opens the route. */
 export function keyAccepted(contract: ExecutableContract, request: RestRequest, apiKey: string): boolean {
-  const json = request.json.kind === 'parsed' && isRecord(request.json.value) ? request.json.value : {};
-  return json[contract.model.envelope.credential] === apiKey;
+  return jsonMembers(request)[contract.model.envelope.credential] === apiKey;
 }
 
 export function invalidKeyAnswer(contract: ExecutableContract): Answer {

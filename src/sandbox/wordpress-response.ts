@@ -2,6 +2,7 @@ import type { ExecutableContract } from '../lib/contract/executable-contract.ts'
 import type { Answer } from './answer.ts';
 import { hostAnswer, jsonAnswer } from './answer.ts';
 import type { RestRequest } from './rest-request.ts';
+import { firstHeader } from './rest-request.ts';
 import type { MatchedRoute } from './route.ts';
 import { endpointNamespace, endpointRoute, methodsOf } from './route.ts';
 import type { RouteArgument } from './route-arguments.ts';
@@ -17,11 +18,6 @@ const exposedHeaders = 'X-WP-Total, X-WP-TotalPages, Link';
 const allowedRequestHeaders = 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type';
 const corsMethods = 'OPTIONS, GET, POST, PUT, PATCH, DELETE';
 
-function firstHeader(request: RestRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 /** The headers of every REST answer, whatever the route and the status. */
 export function restHeaders(request: RestRequest, originalMethod: string): Record<string, string> {
   const headers: Record<string, string> = {
@@ -31,7 +27,7 @@ export function restHeaders(request: RestRequest, originalMethod: string): Recor
     'access-control-expose-headers': exposedHeaders,
     'access-control-allow-headers': allowedRequestHeaders,
   };
-  const origin = firstHeader(request, 'origin');
+  const origin = firstHeader(request.headers, 'origin');
   if (origin !== undefined && origin !== '') {
     headers['access-control-allow-origin'] = origin;
     headers['access-control-allow-methods'] = corsMethods;

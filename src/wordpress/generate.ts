@@ -2,69 +2,34 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { wordpressRestPrefix } from '../lib/contract/endpoint.ts';
-import type { Field } from '../lib/contract/fields.ts';
 import { allowedActions } from '../lib/contract/lifecycle.ts';
 import { successResponse } from '../lib/contract/responses.ts';
 import type { ServiceError } from '../lib/contract/response-shapes.ts';
+import { endpointNamespace, endpointRoute } from '../sandbox/route.ts';
+import { routeArguments } from '../sandbox/route-arguments.ts';
 
 /** Where the plugin looks for its contract, relative to the project. */
 export const pluginDirectory = 'wordpress-plugin/service-reference';
 export const generatedContractFile = path.join(pluginDirectory, 'generated', 'contract.php');
 
-/** The JSON Schema keywords WordPress's `rest_validate_value_from_schema` understands, from the model's constraints. */
-const schemaKeywords = new Set(['minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems']);
-
-/** A field's type as JSON Schema writes it: `integer`, `string`, or a list for `string or null`. */
-function schemaType(field: Field): string | string[] {
-  const types = field.type.split(' or ').map((label) => label.replace(/ \(.*\)$/, ''));
-  const unsupported = types.find((type) => !['string', 'integer', 'number', 'boolean', 'null'].includes(type));
-  if (unsupported !== undefined) {
-    throw new Error(`${field.pointer}: the field ${field.name} is of type ${field.type}, which the generated WordPress arguments do not describe yet`);
-  }
-  return types.length === 1 ? (types[0] ?? '') : types;
-}
-
-/** One entry of `register_rest_route`'s `args`: the field's schema, and WordPress's own validation set explicitly. */
-function argumentOf(field: Field, required: boolean): Record<string, unknown> {
-  const argument: Record<string, unknown> = { type: schemaType(field) };
-  for (const constraint of field.constraints) {
-    if (constraint.keyword === 'enum' || constraint.keyword === 'const') {
-      argument.enum = constraint.values ?? [];
-    } else if (schemaKeywords.has(constraint.keyword) && constraint.limit !== undefined) {
-      argument[constraint.keyword] = constraint.limit;
-    }
-  }
-  if (field.description !== '') argument.description = field.description.trim();
-  argument.required = required;
-  argument.validate_callback = 'rest_validate_request_arg';
-  argument.sanitize_callback = 'rest_sanitize_request_arg';
-  return argument;
-}
-
 /**
- * Every field any action takes, once, with its schema. Only the fields every action requires are
- * `required`, the credential excepted: a missing key is the key's error, answered after the
- * arguments are checked.
+ * The route's `args` for `register_rest_route`: the sandbox's own derivation (`routeArguments`),
+ * with WordPress's validation and sanitising set explicitly, so the plugin and the sandbox check
+ * the same arguments.
  */
 function argumentsOf(contract: ExecutableContract): Record<string, Record<string, unknown>> {
-  const { envelope, actions } = contract.model;
-  const args: Record<string, Record<string, unknown>> = {};
-  const shared = new Set(envelope.sharedFields.map((field) => field.name));
-  for (const field of envelope.sharedFields) {
-    args[field.name] = argumentOf(field, field.required && field.name !== envelope.credential);
-  }
-  for (const action of actions) {
-    for (const field of action.fields) {
-      if (shared.has(field.name)) continue;
-      const argument = argumentOf(field, false);
-      const earlier = args[field.name];
-      if (earlier !== undefined && JSON.stringify(earlier) !== JSON.stringify(argument)) {
-        throw new Error(`${field.pointer}: ${field.name} has another schema in ${action.identifier} than in an earlier action; one route argument cannot describe both`);
-      }
-      args[field.name] = argument;
-    }
-  }
-  return args;
+  return Object.fromEntries(
+    routeArguments(contract).map((argument) => [
+      argument.name,
+      {
+        ...argument.schema,
+        ...(argument.description === '' ? {} : { description: argument.description }),
+        required: argument.required,
+        validate_callback: 'rest_validate_request_arg',
+        sanitize_callback: 'rest_sanitize_request_arg',
+      },
+    ]),
+  );
 }
 
 function errorOf(error: ServiceError): Record<string, unknown> {
@@ -81,8 +46,8 @@ export function wordpressContract(contract: ExecutableContract): Record<string, 
   }
   return {
     document_version: model.documentVersion,
-    namespace: namespacePath.slice(wordpressRestPrefix.length + 1).replace(/\/$/, ''),
-    route: `/${endpoint.urlPath.slice(namespacePath.length)}`,
+    namespace: endpointNamespace(contract),
+    route: endpointRoute(contract).slice(`/${endpointNamespace(contract)}`.length),
     method: endpoint.method,
     fields: {
       credential: envelope.credential,
