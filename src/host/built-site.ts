@@ -3,8 +3,9 @@
  * product-information server answers from the pages it holds (llms.txt, llms-full.txt).
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { alive, pidFrom } from '../lib/process-ids.ts';
 
 const sources = ['src', 'openapi', 'public', 'product', 'astro.config.mjs', 'ec.config.mjs', 'package.json', 'package-lock.json', 'redocly.yaml', 'tsconfig.json'];
 
@@ -24,25 +25,6 @@ export function builtSiteIsCurrent(projectDirectory: string): boolean {
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** The process holding the lock, as it wrote itself in; undefined while it is still writing. */
-function lockOwner(lock: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(path.join(lock, 'pid'), 'utf8'));
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * Runs `npm run build` unless `dist/` is current; throws when the build fails. Test files run in
  * parallel processes, so one builds while the others wait for its lock and then find `dist/` current.
@@ -58,7 +40,7 @@ export function ensureBuiltSite(projectDirectory: string, say: (line: string) =>
       writeFileSync(path.join(lock, 'pid'), String(process.pid));
       break;
     } catch {
-      const owner = lockOwner(lock);
+      const owner = pidFrom(path.join(lock, 'pid'));
       if (owner !== undefined && !alive(owner)) {
         say(`the build lock of process ${owner}, which has ended, is removed`);
         rmSync(lock, { recursive: true, force: true });
