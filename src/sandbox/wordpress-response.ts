@@ -93,6 +93,6 @@ export function coreAnswer(contract: ExecutableContract, routeArguments: readonl
 /** A request WordPress hands to its themes rather than to the REST API: the front page or a 404 page. */
 export function frontEndAnswer(home: boolean): Answer {
   return home
-    ? { ...hostAnswer(200, 'The site\'s front page: the endpoint is under /wp-json/.'), status: 200 }
+    ? hostAnswer(200, 'The site\'s front page: the endpoint is under /wp-json/.')
     : hostAnswer(404, 'Page not found. The endpoint is under /wp-json/.');
 }
