@@ -11,7 +11,7 @@ import { ContractRefused, loadGatedContract } from '../src/sandbox/contract-gate
 import { SeedError } from '../src/sandbox/seed.ts';
 import type { Subscription } from '../src/sandbox/store.ts';
 import { writePluginContract } from '../src/wordpress/generate.ts';
-import { WordPressError, resetWordPress, seedWordPress, startWordPress, stopWordPress, wordpressStatus } from '../src/wordpress/site.ts';
+import { WordPressError, republishPlugin, resetWordPress, seedWordPress, startWordPress, stopWordPress, wordpressStatus } from '../src/wordpress/site.ts';
 
 const usage = 'Usage: npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate';
 const projectDirectory = path.resolve(import.meta.dirname, '..');
@@ -53,6 +53,7 @@ async function main(): Promise<number> {
     case 'generate': {
       const file = writePluginContract(await loadGatedContract(projectDirectory), projectDirectory);
       console.log(`Wrote ${path.relative(projectDirectory, file)} from the OpenAPI document.`);
+      if (await republishPlugin({ projectDirectory })) console.log('The running site serves it now.');
       return 0;
     }
     case 'start': {
