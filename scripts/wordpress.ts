@@ -1,7 +1,10 @@
 /**
  * `npm run wordpress`: a real WordPress on 127.0.0.1 with the reference plugin of the contract.
  *
- *   npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate
+ *   npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate | remove
+ *
+ * `stop` keeps the database (in /var/lib/service-reference/<checkout>) for the next start; `remove`
+ * stops the site and deletes it and every other file the site has outside and inside the checkout.
  *
  * Exits 1 with one line saying why when something cannot be done, 2 on wrong options.
  */
@@ -11,9 +14,9 @@ import { ContractRefused, loadGatedContract } from '../src/sandbox/contract-gate
 import { SeedError } from '../src/sandbox/seed.ts';
 import type { Subscription } from '../src/sandbox/store.ts';
 import { writePluginContract } from '../src/wordpress/generate.ts';
-import { WordPressError, republishPlugin, resetWordPress, seedWordPress, startWordPress, stopWordPress, wordpressStatus } from '../src/wordpress/site.ts';
+import { WordPressError, removeWordPressFiles, republishPlugin, resetWordPress, seedWordPress, startWordPress, stopWordPress, wordpressStatus } from '../src/wordpress/site.ts';
 
-const usage = 'Usage: npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate';
+const usage = 'Usage: npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate | remove';
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 
 function printSubscriptions(subscriptions: Subscription[]): void {
@@ -72,6 +75,12 @@ async function main(): Promise<number> {
     case 'stop': {
       const stopped = await stopWordPress({ projectDirectory });
       console.log(stopped.length > 0 ? `Stopped ${stopped.join(' and ')}.` : 'WordPress was not running.');
+      return 0;
+    }
+    case 'remove': {
+      const stopped = await stopWordPress({ projectDirectory });
+      removeWordPressFiles({ projectDirectory });
+      console.log(`${stopped.length > 0 ? `Stopped ${stopped.join(' and ')}; r` : 'R'}emoved the database and every file of the site.`);
       return 0;
     }
     case 'status': {
