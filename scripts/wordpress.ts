@@ -11,6 +11,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ContractRefused, loadGatedContract } from '../src/sandbox/contract-gate.ts';
+import { listInWords } from '../src/lib/prose.ts';
 import { SeedError } from '../src/sandbox/seed.ts';
 import type { Subscription } from '../src/sandbox/store.ts';
 import { writePluginContract } from '../src/wordpress/generate.ts';
@@ -74,13 +75,13 @@ async function main(): Promise<number> {
     }
     case 'stop': {
       const stopped = await stopWordPress({ projectDirectory });
-      console.log(stopped.length > 0 ? `Stopped ${stopped.join(' and ')}.` : 'WordPress was not running.');
+      console.log(stopped.length > 0 ? `Stopped ${listInWords(stopped, 'and')}.` : 'WordPress was not running.');
       return 0;
     }
     case 'remove': {
       const stopped = await stopWordPress({ projectDirectory });
       removeWordPressFiles({ projectDirectory });
-      console.log(`${stopped.length > 0 ? `Stopped ${stopped.join(' and ')}; r` : 'R'}emoved the database and every file of the site.`);
+      console.log(`${stopped.length > 0 ? `Stopped ${listInWords(stopped, 'and')}; r` : 'R'}emoved the database and every file of the site.`);
       return 0;
     }
     case 'status': {
