@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readReferenceModel, type ReferenceModel } from '../../src/lib/contract/actions.ts';
 import { placeholdersIn, sampleStatuses } from '../../src/lib/samples/code-samples.ts';
-import { loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
+import { loadGatedContract } from '../../src/gate/gated-contract.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { readReferenceModel, type Action, type ReferenceModel } from '../../src/lib/contract/actions.ts';
 import { placeholdersIn, sampleLanguages, type CodeSample } from '../../src/lib/samples/code-samples.ts';
-import { loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
+import { loadGatedContract } from '../../src/gate/gated-contract.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { actionReferencePages, type ActionPage } from '../../src/lib/site/reference-pages.ts';
 import { conflictStatus, responseWithStatus, throttledResponse } from '../../src/lib/contract/responses.ts';

@@ -3,7 +3,7 @@ import { describeLocation } from './schemas.ts';
 
 /**
  * Something wrong with the contract, at a JSON pointer of the bundled document. The gate turns
- * the pointer into `file: line N` (src/lib/contract/gate/source-files.ts); the site names it.
+ * the pointer into `file: line N` (src/gate/source-files.ts); the site names it.
  */
 export interface ContractProblem {
   message: string;

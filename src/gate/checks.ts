@@ -4,9 +4,9 @@
  * the credential in the body only, the 429 with Retry-After) live in `redocly.yaml` instead, and
  * the Redocly lint step reports them.
  */
-import { readContractParts } from '../contract-parts.ts';
-import type { OpenApiDocument } from '../document.ts';
-import { ruleLabel } from '../../spec-rules.ts';
+import { readContractParts } from '../lib/contract/contract-parts.ts';
+import type { OpenApiDocument } from '../lib/contract/document.ts';
+import { ruleLabel } from '../lib/spec-rules.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator } from './source-files.ts';
 import { apiKeyInBodyRule } from './rules/api-key-in-body.ts';

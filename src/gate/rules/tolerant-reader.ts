@@ -1,5 +1,5 @@
-import { reachableSchemas, responseBodySchemas } from '../../contract-parts.ts';
-import { isStringArray } from '../../located.ts';
+import { reachableSchemas, responseBodySchemas } from '../../lib/contract/contract-parts.ts';
+import { isStringArray } from '../../lib/contract/located.ts';
 import type { ContractRule } from './contract-rule.ts';
 
 export const tolerantReaderRule: ContractRule = {

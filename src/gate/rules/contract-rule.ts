@@ -1,6 +1,6 @@
-import type { ContractParts } from '../../contract-parts.ts';
-import type { ReportProblem } from '../../problems.ts';
-import type { SpecRuleId } from '../../../spec-rules.ts';
+import type { ContractParts } from '../../lib/contract/contract-parts.ts';
+import type { ReportProblem } from '../../lib/contract/problems.ts';
+import type { SpecRuleId } from '../../lib/spec-rules.ts';
 
 /**
  * One rule of the interface specification the gate holds the contract to, in a file of its own

@@ -4,17 +4,17 @@
  * `redocly.yaml`), with two checks of our own beside it for what Redocly cannot see, and the
  * result decides whether the change breaks v1 or which `info.version` it needs.
  *
- * Standalone: `node src/lib/contract/gate/compatibility.ts [--project <dir>]` bundles the contract
+ * Standalone: `node src/gate/compatibility.ts [--project <dir>]` bundles the contract
  * and runs only this step.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundleContract, contractRoot, runRedocly } from '../bundle.ts';
-import { compareContracts, type ChangeImpact, type ChangeKind, type ContractChange } from '../../releases/contract-changes.ts';
-import { asOpenApiDocument, isRecord, resolvePointer, type OpenApiDocument } from '../document.ts';
-import { extensibleValues } from '../extensible-enum.ts';
+import { bundleContract, contractRoot, runRedocly } from '../lib/contract/bundle.ts';
+import { compareContracts, type ChangeImpact, type ChangeKind, type ContractChange } from '../lib/releases/contract-changes.ts';
+import { asOpenApiDocument, isRecord, resolvePointer, type OpenApiDocument } from '../lib/contract/document.ts';
+import { extensibleValues } from '../lib/contract/extensible-enum.ts';
 import {
   compareVersions,
   formatVersion,
@@ -27,7 +27,7 @@ import {
   snapshotFile,
   versionOf,
   type Release,
-} from '../../releases/releases.ts';
+} from '../lib/releases/releases.ts';
 import { formatGateProblem, type GateContext, type GateProblem, type GateStep } from './gate.ts';
 import { createSourceLocator } from './source-files.ts';
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { bundleContract, ContractBundleError, contractRoot, type BundledContract } from '../bundle.ts';
-import { asOpenApiDocument, ContractError } from '../document.ts';
+import { bundleContract, ContractBundleError, contractRoot, type BundledContract } from '../lib/contract/bundle.ts';
+import { asOpenApiDocument, ContractError } from '../lib/contract/document.ts';
 import { contractRulesStep } from './checks.ts';
 import { compatibilityStep } from './compatibility.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
