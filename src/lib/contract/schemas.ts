@@ -18,7 +18,7 @@ export { childPointer };
 
 /** Throws a `ContractError` that names the place in the contract and what is wrong there. */
 export function contractError(pointer: string, problem: string): ContractError {
-  return new ContractError(describeLocation(pointer), problem);
+  return new ContractError(describeLocation(pointer), problem, pointer);
 }
 
 /** A schema after its `$ref` was followed, with the pointer of where it was found. */
