@@ -10,7 +10,7 @@ import type { RequestBody } from './request-body.ts';
 import { readRequestBody } from './request-body.ts';
 import type { ErrorTableRow, NamedExample, ResponseRow } from './responses.ts';
 import { conflictStatus, errorTable, listResponses, successResponse } from './responses.ts';
-import { attempt, readOrThrow, type ReportProblem } from './problems.ts';
+import { attempt, readOrThrow, type ContractProblem, type ReportProblem } from './problems.ts';
 import { childPointer, contractError, exactlyOne, requiredString, resolveObject } from './schemas.ts';
 
 export interface RequestExample extends NamedExample {
@@ -88,13 +88,17 @@ function requestExampleOf(
   const example = resolveObject(document, raw, pointer);
   const value = example.value.value;
   if (!isRecord(value)) throw contractError(example.pointer, 'the request example is expected to be a JSON object');
-  const problems: string[] = [];
-  if (value[requestBody.selector] !== identifier) problems.push(`the example's \`${requestBody.selector}\` is expected to be \`${identifier}\``);
+  const reported: ContractProblem[] = [];
+  const tell: ReportProblem = (problem) => {
+    reported.push(problem);
+    report(problem);
+  };
+  const location = example.pointer;
+  if (value[requestBody.selector] !== identifier) tell({ location, message: `the example's \`${requestBody.selector}\` is expected to be \`${identifier}\`` });
   const names = new Set(fields.map((field) => field.name));
-  for (const unknown of Object.keys(value).filter((name) => !names.has(name))) problems.push(`sends \`${unknown}\`, which ${identifier} does not accept`);
-  for (const missing of fields.filter((field) => field.required && !(field.name in value))) problems.push(`lacks the required field \`${missing.name}\``);
-  for (const message of problems) report({ location: example.pointer, message });
-  if (problems.length > 0) return undefined;
+  for (const unknown of Object.keys(value).filter((name) => !names.has(name))) tell({ location, message: `sends \`${unknown}\`, which ${identifier} does not accept` });
+  for (const missing of fields.filter((field) => field.required && !(field.name in value))) tell({ location, message: `lacks the required field \`${missing.name}\`` });
+  if (reported.length > 0) return undefined;
   const summary = example.value.summary;
   return { name: identifier, summary: typeof summary === 'string' ? summary : '', value };
 }

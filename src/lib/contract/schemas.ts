@@ -75,14 +75,6 @@ export function resolveObject(
   return { value: current, pointer: currentPointer };
 }
 
-/** Reads an array of strings, or says where it is missing. */
-export function stringList(value: unknown, pointer: string, what: string): string[] {
-  if (!Array.isArray(value) || !value.every((item): item is string => typeof item === 'string')) {
-    throw contractError(pointer, `${what} is expected to be a list of strings`);
-  }
-  return value;
-}
-
 /** The one item of a list the contract must have exactly one of, or says which ones it found. */
 export function exactlyOne<T>(items: T[], pointer: string, what: string, nameOf: (item: T) => string): T {
   const [only] = items;
