@@ -24,12 +24,29 @@ export function referenceModelProblems(document: OpenApiDocument): ContractProbl
   const report = (problem: ContractProblem): void => {
     problems.push(problem);
   };
-  const model = checkReferenceModel(document, report);
+  const model = readingAnyway(report, () => checkReferenceModel(document, report));
   if (model !== undefined && problems.length === 0) {
-    attempt(report, () => factsOf(model));
-    attempt(report, () => readExecutableContract(document));
+    readingAnyway(report, () => attempt(report, () => factsOf(model)));
+    readingAnyway(report, () => attempt(report, () => readExecutableContract(document)));
   }
   return problems;
+}
+
+/**
+ * A library the model hands the document to can refuse it in its own words: Ajv compiling the
+ * schemas says `schema is invalid: data/$defs/Note/type must be …`. That is a problem of the
+ * contract too, reported at the schema it names, never a crash of the gate.
+ */
+function readingAnyway<T>(report: (problem: ContractProblem) => void, read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const schema = /\bdata\/\$defs\/([^/\s,]+)/.exec(message);
+    const location = schema?.[1] === undefined ? '#' : `#/components/schemas/${schema[1]}`;
+    report({ location, message: `The model cannot read the document: ${message}` });
+    return undefined;
+  }
 }
 
 /** A reader's message says what is wrong at its place; a bare predicate ("is missing: …") gets the pointer as its subject. */

@@ -14,7 +14,8 @@ import type { OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 import { modelRefusalSites } from '../support/model-refusals.ts';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- edits of a parsed JSON document
+/** A node of the parsed JSON document, edited freely as the other tests that break a bundle do. */
+type Json = Record<string, any>;
 
 /** A node of the document, its local `$ref` followed. */
 function followed(d: Json, node: Json): Json {
@@ -177,6 +178,15 @@ describe('npm run lint refuses every contract the model refuses', () => {
     assert.ok(sites.length > 60, `the model's refusals are read from its code (${sites.length} found)`);
     assert.deepEqual(sites.filter((site) => !(site.id in breakers)).map((site) => `${site.file}:${site.line}: ${site.template}`), [], 'refusals of the model with no edit in this test');
     assert.deepEqual(Object.keys(breakers).filter((id) => !ids.has(id)), [], 'edits of this test for refusals the model no longer makes');
+  });
+
+  test('a schema the validator cannot compile is a problem at that schema, not a crash of the gate', () => {
+    const document = bundledDocument();
+    partsOf(document).schemas.Note.type = 'strng';
+    const problems = referenceModelProblems(document);
+    assert.equal(problems.length, 1, JSON.stringify(problems));
+    assert.equal(problems[0]?.location, '#/components/schemas/Note');
+    assert.match(problems[0]?.message ?? '', /^The model cannot read the document: schema is invalid: data\/\$defs\/Note\/type/);
   });
 
   test('the contract as it is passes the model', () => {

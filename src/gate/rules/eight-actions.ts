@@ -1,5 +1,5 @@
 import { isRecord } from '../../lib/contract/document.ts';
-import { actionNamePointer } from '../../lib/contract/contract-parts.ts';
+import { actionNamePointer } from '../../lib/contract/extensible-enum.ts';
 import { isStringArray } from '../../lib/contract/located.ts';
 import type { ContractRule } from './contract-rule.ts';
 import { quoteList } from './contract-rule.ts';

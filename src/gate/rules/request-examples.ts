@@ -1,5 +1,5 @@
 import { isRecord, type OpenApiDocument } from '../../lib/contract/document.ts';
-import type { ActionBranch } from '../../lib/contract/contract-parts.ts';
+import type { ActionBranch } from '../../lib/contract/request-body.ts';
 import { createContractValidator, type ErrorObject } from '../../lib/contract/schema-validator.ts';
 import type { ContractRule } from './contract-rule.ts';
 

@@ -1,4 +1,4 @@
-import { reachableSchemas, responseBodySchemas } from '../../lib/contract/contract-parts.ts';
+import { reachableSchemas, responseBodySchemas } from '../../lib/contract/located.ts';
 import { isStringArray } from '../../lib/contract/located.ts';
 import type { ContractRule } from './contract-rule.ts';
 
@@ -17,7 +17,7 @@ export const tolerantReaderRule: ContractRule = {
     }
     const actions = new Set(parts.branchActions);
     const reported = new Set<string>();
-    for (const body of responseBodySchemas(parts)) {
+    for (const body of responseBodySchemas(parts.document, parts.operation)) {
       for (const schema of reachableSchemas(parts.document, body)) {
         if (reported.has(schema.pointer)) continue;
         reported.add(schema.pointer);
