@@ -181,7 +181,7 @@ export function checkReferenceModel(document: OpenApiDocument, report: ReportPro
   const documentVersion = attempt(report, () => requiredString(document.info.version, '#/info', '`version`'));
   const endpoint = attempt(report, () => readEndpoint(document));
   if (endpoint === undefined) return undefined;
-  const requestBody = attempt(report, () => readRequestBody(document, endpoint));
+  const requestBody = attempt(report, () => readRequestBody(document, endpoint, report));
   const responses = attempt(report, () => listResponses(document, endpoint, report)) ?? [];
   const success = attempt(report, () => successResponse(responses));
   if (success !== undefined && success.body === undefined) report({ location: success.pointer, message: 'the success response has no JSON body' });

@@ -4,6 +4,7 @@ import { isRecord } from './document.ts';
 import type { Endpoint } from './endpoint.ts';
 import { child, follow, isExample, isMediaType, isRequestBody, isSchemaObject, narrowed, type Located } from './located.ts';
 import type { ResolvedSchema } from './schemas.ts';
+import { attempt, throwAtFirst, type ReportProblem } from './problems.ts';
 import { childPointer, contractError, requiredString, resolveObject, resolveSchema } from './schemas.ts';
 
 /** One schema of the request body's `oneOf`, named by the discriminator value that selects it. */
@@ -109,9 +110,10 @@ export function locateRequest(document: OpenApiDocument, operation: Located<Open
  * Reads the request body: a `oneOf` of one schema per action, with a discriminator whose
  * explicit mapping names each action. Every schema must be reachable through the mapping and
  * every mapping entry must be one of the `oneOf`, or an action would be documented twice or not
- * at all.
+ * at all. A problem of one action's schema or mapping entry is reported and the others are read
+ * on; without a JSON `oneOf` and its mapping there is nothing to read, and that is thrown.
  */
-export function readRequestBody(document: OpenApiDocument, endpoint: Endpoint): RequestBody {
+export function readRequestBody(document: OpenApiDocument, endpoint: Endpoint, report: ReportProblem = throwAtFirst): RequestBody {
   const body = resolveObject(document, endpoint.operation.requestBody, childPointer(endpoint.pointer, 'requestBody'));
   const mediaPointer = childPointer(body.pointer, 'content', jsonMediaType);
   const located = locateRequest(document, { node: endpoint.operation, pointer: endpoint.pointer }).requestMediaType;
@@ -131,31 +133,34 @@ export function readRequestBody(document: OpenApiDocument, endpoint: Endpoint): 
     // OpenAPI lets a mapping value be a schema's bare name as well as a reference to it.
     const target = /^[\w.-]+$/.test(value) ? `#/components/schemas/${value}` : value;
     if (identifierOf.has(target)) {
-      throw contractError(
-        childPointer(union.pointer, 'discriminator', 'mapping', identifier),
-        `maps to ${target}, which ${identifierOf.get(target)} already maps to`,
-      );
+      report({
+        location: childPointer(union.pointer, 'discriminator', 'mapping', identifier),
+        message: `maps to ${target}, which ${identifierOf.get(target)} already maps to`,
+      });
+      continue;
     }
     identifierOf.set(target, identifier);
   }
 
-  const variants = oneOf.map((member, index): ActionVariant => {
+  const variants = oneOf.flatMap((member, index): ActionVariant[] => {
     const memberPointer = childPointer(union.pointer, 'oneOf', index);
     const ref = isRecord(member) && typeof member.$ref === 'string' ? member.$ref : undefined;
     const identifier = ref === undefined ? undefined : identifierOf.get(ref);
     if (identifier === undefined) {
-      throw contractError(memberPointer, 'is not named by the discriminator mapping, so no action identifier selects it');
+      report({ location: memberPointer, message: 'is not named by the discriminator mapping, so no action identifier selects it' });
+      return [];
     }
     identifierOf.delete(ref ?? '');
-    const schema = resolveSchema(document, member, memberPointer);
-    assertSelects(document, schema, selector, identifier);
-    return { identifier, schema };
+    const schema = attempt(report, () => resolveSchema(document, member, memberPointer));
+    if (schema === undefined) return [];
+    attempt(report, () => assertSelects(document, schema, selector, identifier));
+    return [{ identifier, schema }];
   });
   for (const [target, identifier] of identifierOf) {
-    throw contractError(
-      childPointer(union.pointer, 'discriminator', 'mapping', identifier),
-      `maps to ${target}, which is not one of the request body's \`oneOf\``,
-    );
+    report({
+      location: childPointer(union.pointer, 'discriminator', 'mapping', identifier),
+      message: `maps to ${target}, which is not one of the request body's \`oneOf\``,
+    });
   }
 
   return {
