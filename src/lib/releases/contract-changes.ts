@@ -2,7 +2,6 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { isReference, type OpenApiDocument } from '../contract/document.ts';
 import { encodePointerSegment } from '../contract/json-pointer.ts';
 import {
-  actionIdentifiers,
   add,
   mediaTypesOf,
   operationsOf,
