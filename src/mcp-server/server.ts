@@ -20,7 +20,7 @@ import { ToolRefusal, type ToolDefinition } from './tools/tool.ts';
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 function answer(structured: Record<string, unknown>) {
-  return { content: [{ type: 'text' as const, text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
+  return { content: [{ type: 'text' as const, text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
 function refusal(message: string) {
