@@ -33,12 +33,12 @@ export const toolCatalogue = {
   search_docs: {
     title: 'Search the documentation',
     description:
-      'Finds documentation pages (guides, reference, product) by their words, best first, with snippets and absolute URLs; filter by kind and page on with offset.',
+      'Finds the passages of the documentation (guides, reference, product) that answer a question, best first across pages: each a whole section or part of one, with its headings and a URL to its anchor; filter by kind and page on with offset.',
   },
   read_page: {
     title: 'Read a documentation page',
     description:
-      'One documentation page as Markdown, exactly as llms-full.txt has it (tables, code, numbers), by its URL or path (for example /errors-and-rate-limits/); long pages come in parts with a cursor.',
+      'One documentation page as Markdown, exactly as llms-full.txt has it (tables, code, numbers), by its URL or path (for example /errors-and-rate-limits/), or only one section of it by anchor or heading; long pages come in parts, cut at sections, with a cursor.',
   },
   product_information: {
     title: 'Product information',

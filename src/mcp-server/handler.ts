@@ -1,4 +1,4 @@
-import { createMcpHandler, isJsonContentType, readRequestBody } from '@modelcontextprotocol/server';
+import { createMcpHandler, isJsonContentType, localhostAllowedHostnames, originValidationResponse, readRequestBody, validateHostHeader } from '@modelcontextprotocol/server';
 import { siteConfig } from '../site-config.ts';
 import type { ServerIdentity } from './identity.ts';
 import type { ProductKnowledge } from './knowledge.ts';
@@ -9,7 +9,7 @@ export const mcpPath = new URL(siteConfig.mcpUrl).pathname;
 export const cardPath = `${mcpPath.replace(/\/$/, '')}/server-card`;
 
 /** Host names a request may name: the public host of `{mcp_url}` and loopback for local use. */
-export const allowedHostnames = [new URL(siteConfig.mcpUrl).hostname, 'localhost', '127.0.0.1', '[::1]'];
+export const allowedHostnames = [new URL(siteConfig.mcpUrl).hostname, ...localhostAllowedHostnames()];
 
 const cardHeaders = {
   'Content-Type': 'application/mcp-server-card+json',
@@ -47,14 +47,6 @@ export function isWellFormedHost(value: string): boolean {
   return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
 }
 
-/** The host name of a well-formed Host header, or of an Origin, lower-cased; undefined when it is neither. */
-function hostnameOf(value: string): string | undefined {
-  try {
-    return new URL(value.includes('://') ? value : `http://${value}`).hostname;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The whole server as one web-standard `fetch` handler (Workers, Deno, Bun, or Node through
@@ -71,14 +63,14 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
     legacy: 'stateless',
     maxRequestBodySize,
   });
-  const allowed = new Set(allowedHostnames);
   return {
     async fetch(request: Request): Promise<Response> {
       const url = new URL(request.url);
+      // A request made in process (a test's client) carries no Host header: its URL names the host.
       const hostValue = request.headers.get('host') ?? url.host;
+      // The SDK's check reads user-info (`a@host`) as the host after it: that is malformed here, a 400.
       if (!isWellFormedHost(hostValue)) return jsonRpcError(400, -32600, 'Bad request: the Host header is malformed.');
-      const host = hostnameOf(hostValue);
-      if (host === undefined || !allowed.has(host)) return jsonRpcError(403, -32000, 'Forbidden: this Host is not served here.');
+      if (!validateHostHeader(hostValue, allowedHostnames).ok) return jsonRpcError(403, -32000, 'Forbidden: this Host is not served here.');
       const origin = request.headers.get('origin');
       if (url.pathname === cardPath) {
         if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cardHeaders });
@@ -87,10 +79,9 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
         if (request.headers.get('if-none-match')?.split(',').some((tag) => tag.trim() === identity.etag)) return new Response(null, { status: 304, headers });
         return new Response(request.method === 'HEAD' ? null : identity.cardText, { status: 200, headers });
       }
-      if (origin !== null && origin !== 'null') {
-        const originHost = hostnameOf(origin);
-        if (originHost === undefined || !allowed.has(originHost)) return jsonRpcError(403, -32000, 'Forbidden: this Origin may not call the server.');
-      }
+      // An opaque origin (`null`: a sandboxed frame, a file) names no site to rebind to; the Host check above still holds.
+      const refusedOrigin = origin === 'null' ? undefined : originValidationResponse(request, allowedHostnames);
+      if (refusedOrigin !== undefined) return refusedOrigin;
       if (url.pathname !== mcpPath) return jsonRpcError(404, -32601, `Not found: the MCP endpoint is ${mcpPath}.`);
       try {
         if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return await mcp.fetch(request);

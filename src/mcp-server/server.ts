@@ -20,7 +20,7 @@ import { ToolRefusal, type ToolDefinition } from './tools/tool.ts';
 const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 function answer(structured: Record<string, unknown>) {
-  return { content: [{ type: 'text' as const, text: JSON.stringify(structured, null, 2) }], structuredContent: structured };
+  return { content: [{ type: 'text' as const, text: JSON.stringify(structured) }], structuredContent: structured };
 }
 
 function refusal(message: string) {
@@ -68,7 +68,7 @@ export function prepareServer(knowledge: ProductKnowledge): PreparedServer {
       `Answers questions about the Subscription Lifecycle Action Service as a product and as an API: its pages, its contract, its tested code samples${knowledge.checkRequest === undefined ? '' : ', and what a shop would answer to a request'}.`,
       'It holds no subscription data; that stays on each shop’s own site.',
     ].join(' '),
-    tools: tools.flatMap(([name, tool]) => (tool === undefined ? [] : [{ name, run: tool.run, inputSchema: withJsonSchemaOnce(tool.inputSchema), outputSchema: withJsonSchemaOnce(tool.outputSchema) }])),
+    tools: tools.flatMap(([name, tool]) => (tool === undefined ? [] : [{ name, run: tool.run, inputSchema: withJsonSchemaOnce(tool.inputSchema), outputSchema: withJsonSchemaOnce(tool.outputSchema, true) }])),
     resources: resourceEntries(knowledge),
     prompts: promptDefinitions(knowledge),
   };

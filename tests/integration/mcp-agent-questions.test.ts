@@ -1,6 +1,6 @@
 /**
  * The product-information server as an agent uses it: the questions users relay, asked through the
- * official SDK client over real HTTP, each answer checked against facts read from the contract,
+ * official SDK client handed the server's fetch handler (no port), each answer checked against facts read from the contract,
  * the retry policy and the product facts (nothing typed here). Also: the tools' pages are the
  * site's own Markdown, search puts the canonical page first, and the request check answers every
  * body as the sandbox, served over HTTP, does.
@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { openApiJsonPath } from '../../src/lib/site/discovery.ts';
 import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
@@ -18,7 +18,13 @@ import { actionPagePath, endpointPagePath, guidePaths } from '../../src/lib/site
 import { productFactsFile } from '../../src/lib/product-facts.ts';
 import { publishedUrl } from '../../src/lib/site/reference-markdown.ts';
 import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
-import { startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
+import { sampleLanguage } from '../../src/lib/samples/code-samples.ts';
+import { retryingClientLanguages } from '../../src/lib/samples/retrying-client-sample.ts';
+import { actionErrorAnswers } from '../../src/lib/contract/error-bodies.ts';
+import { createProductInformationHandler } from '../../src/mcp-server/handler.ts';
+import { readServerIdentity } from '../../src/mcp-server/identity.ts';
+import { loadKnowledge } from '../../src/mcp-server/load-knowledge.ts';
+import { connectInProcess } from '../../src/mcp-server/evaluation/in-process-client.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
@@ -27,19 +33,21 @@ const projectDirectory = path.resolve(import.meta.dirname, '../..');
 const model = readReferenceModel(bundledDocument());
 const { lifecycle, envelope } = model;
 
-let server: RunningServer;
+let handler: ReturnType<typeof createProductInformationHandler>;
 let client: Client;
 
 before(async () => {
   ensureBuiltSite(projectDirectory);
-  server = await startProductInformationServer({ port: 0 });
-  client = new Client({ name: 'agent-questions', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-  await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+  handler = createProductInformationHandler(readServerIdentity(projectDirectory), await loadKnowledge(projectDirectory));
+  client = await connectInProcess(handler, 'agent-questions');
 });
 after(async () => {
   await client.close();
-  await server.close();
+  await handler.close();
 });
+
+/** The page a result's address belongs to, its section's anchor left off. */
+const pageOf = (url: string | undefined) => url?.split('#')[0];
 
 async function ask(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
   const result = await client.callTool({ name, arguments: args });
@@ -77,11 +85,12 @@ describe('questions an agent gets from users', () => {
     }
   });
 
-  test('"Is there a webhook when a payment fails?": search finds the endpoint page, which says there are none, and the subscription-data answer says so', async () => {
+  test('"Is there a webhook when a payment fails?": the first passage search returns is the endpoint page\'s, and says there are none; the subscription-data answer says so too', async () => {
     const search = await ask('search_docs', { query: 'Is there a webhook when a payment fails?' });
-    const [first] = search.results as { url: string }[];
-    assert.equal(first?.url, publishedUrl(endpointPagePath));
-    assert.match(await wholePage(endpointPagePath), /No events or webhooks/);
+    const [first] = search.results as { url: string; text: string }[];
+    assert.equal(pageOf(first?.url), publishedUrl(endpointPagePath));
+    assert.match(first?.text ?? '', /No events or webhooks/, 'the sentence deep in a long page is in the first passage');
+    assert.match(await wholePage(first?.url ?? ''), /No events or webhooks/, 'read_page reads the passage\'s section by its anchor');
     const data = await ask('subscription_data', { question: 'Tell me when a payment fails' });
     assert.equal(data.apiHasWebhooks, false);
   });
@@ -106,7 +115,11 @@ describe('questions an agent gets from users', () => {
     assert.equal(policy.maxAttempts, retryPolicy.maxAttempts);
     assert.equal(policy.retryAfterCapSeconds, retryPolicy.retryAfterCapSeconds);
     const search = await ask('search_docs', { query: 'What happens on a 429?' });
-    assert.equal((search.results as { url: string }[])[0]?.url, publishedUrl(guidePaths.errors));
+    assert.equal(pageOf((search.results as { url: string }[])[0]?.url), publishedUrl(guidePaths.errors));
+    const dated = await ask('search_docs', { query: 'Can Retry-After be an HTTP date instead of seconds?' });
+    const [datePassage] = dated.results as { url: string; text: string }[];
+    assert.equal(pageOf(datePassage?.url), publishedUrl(guidePaths.errors));
+    assert.match(datePassage?.text ?? '', /HTTP date|HTTP-date/, 'the date form is in the first passage, not in a later part of the page');
     const guide = await wholePage(guidePaths.errors);
     assert.ok(guide.includes(`**${retryPolicy.connectTimeoutSeconds} seconds** to connect`), 'the timeout has its number');
     assert.doesNotMatch(guide, / {2}to connect|at most {2}in all/, 'no blank where a number stands');
@@ -122,8 +135,56 @@ describe('questions an agent gets from users', () => {
   });
 });
 
+describe('passages and sections', () => {
+  test('every passage\'s address reaches a heading of its built page', async () => {
+    const search = await ask('search_docs', { query: 'status', limit: 20 });
+    let offset = 0;
+    const urls = new Set<string>();
+    let page = search;
+    for (;;) {
+      for (const result of page.results as { url: string }[]) urls.add(result.url);
+      if (page.nextOffset === undefined) break;
+      offset = Number(page.nextOffset);
+      page = await ask('search_docs', { query: 'status', limit: 20, offset });
+    }
+    for (const url of urls) {
+      const address = new URL(url);
+      if (address.hash === '') continue;
+      const html = readFileSync(path.join(projectDirectory, 'dist', address.pathname, 'index.html'), 'utf8');
+      assert.ok(html.includes(`id="${decodeURIComponent(address.hash.slice(1))}"`), `${url} names an id of its page`);
+    }
+  });
+
+  test('read_page takes an anchor or a heading and returns that section alone', async () => {
+    const byAnchor = await ask('read_page', { url: `${guidePaths.errors}#rate-limits` });
+    const byHeading = await ask('read_page', { url: guidePaths.errors, section: 'Rate limits' });
+    assert.equal(byAnchor.markdown, byHeading.markdown);
+    assert.match(String(byAnchor.markdown), /^## Rate limits\n/);
+    assert.doesNotMatch(String(byAnchor.markdown), /\n## (?!Rate limits)/, 'no section after it');
+    const refused = await client.callTool({ name: 'read_page', arguments: { url: guidePaths.errors, section: 'no such section' } });
+    assert.equal(refused.isError, true);
+    assert.match(JSON.stringify(refused.content), /#rate-limits/, 'the refusal lists the sections');
+  });
+
+  test('lifecycle from every status lists change_status among the answers unchanged, as the sandbox answers changed: false', async () => {
+    const chosen = lifecycle.transitions.find((transition) => transition.kind === 'chosen');
+    assert.ok(chosen);
+    const answer = await ask('lifecycle');
+    for (const entry of answer.byStatus as { status: string; answersUnchanged: string[] }[]) assert.ok(entry.answersUnchanged.includes(chosen.action), entry.status);
+  });
+
+  test('code_sample adds the error bodies only on request, and names every language of the retrying client', async () => {
+    const plain = await ask('code_sample', { action: pause, language: 'curl' });
+    assert.equal(plain.errors, undefined);
+    const withErrors = await ask('code_sample', { action: pause, language: 'curl', errors: true });
+    const action = model.actions.find((candidate) => candidate.identifier === pause);
+    assert.deepEqual((withErrors.errors as { status: number }[]).map((error) => String(error.status)), actionErrorAnswers(model, action ?? model.actions[0]!).bodies.map((body) => body.status));
+    for (const language of retryingClientLanguages) assert.ok(String(plain.retrying).includes(sampleLanguage(language).label), language);
+  });
+});
+
 describe('search puts the canonical page first', () => {
-  const first = async (query: string) => ((await ask('search_docs', { query })).results as { url: string }[])[0]?.url;
+  const first = async (query: string) => pageOf(((await ask('search_docs', { query })).results as { url: string }[])[0]?.url);
   test('for the authentication and OAuth questions: the authentication guide', async () => {
     assert.equal(await first('How do I get an API key?'), publishedUrl(guidePaths.authentication));
     assert.equal(await first('Can I use OAuth?'), publishedUrl(guidePaths.authentication));

@@ -1,17 +1,21 @@
 /**
- * The product-information server as outside clients meet it: the official SDK client over real
- * HTTP, in the 2026-07-28 era (server/discover) and in the 2025 era (initialize), plus raw HTTP for
- * what a client library would never send.
+ * The product-information server as outside clients meet it: the official SDK client, in the
+ * 2026-07-28 era (server/discover) and in the 2025 era (initialize), handed the web-standard fetch
+ * handler as its transport's fetch (no port), plus raw HTTP over a real socket for what a client
+ * library would never send and for the Node adapter itself.
  */
 import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import type { Client } from '@modelcontextprotocol/client';
 import { siteConfig } from '../../src/site-config.ts';
 import { toolCatalogue } from '../../src/mcp-server/catalogue.ts';
-import { startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
+import { createProductInformationHandler, startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
+import { readServerIdentity } from '../../src/mcp-server/identity.ts';
+import { loadKnowledge } from '../../src/mcp-server/load-knowledge.ts';
+import { connectInProcess, type FetchHandler } from '../../src/mcp-server/evaluation/in-process-client.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
@@ -27,14 +31,10 @@ const card = JSON.parse(readFileSync(path.join(projectDirectory, 'public/.well-k
 const expectedTools = Object.keys(toolCatalogue);
 
 let server: RunningServer;
+let handler: FetchHandler & { close(): Promise<void> };
 
-async function connect(era: 'modern' | 'legacy', url = server.url): Promise<Client> {
-  const client = new Client(
-    { name: 'product-information-test', version: '1.0.0' },
-    era === 'modern' ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : { versionNegotiation: { mode: 'legacy' } },
-  );
-  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return client;
+async function connect(era: 'modern' | 'legacy'): Promise<Client> {
+  return connectInProcess(handler, 'product-information-test', era);
 }
 
 function structured(result: unknown): Record<string, unknown> {
@@ -45,9 +45,11 @@ function structured(result: unknown): Record<string, unknown> {
 
 before(async () => {
   ensureBuiltSite(projectDirectory);
+  handler = createProductInformationHandler(readServerIdentity(projectDirectory), await loadKnowledge(projectDirectory));
   server = await startProductInformationServer({ port: 0 });
 });
 after(async () => {
+  await handler.close();
   await server.close();
 });
 
@@ -141,7 +143,7 @@ describe('what the server says', () => {
     }
   });
 
-  test('search finds pages with absolute URLs, and read_page returns Markdown with facts filled in', async () => {
+  test('search finds passages with absolute URLs to their sections, and read_page returns Markdown with facts filled in', async () => {
     const client = await connect('modern');
     try {
       const search = structured(await client.callTool({ name: 'search_docs', arguments: { query: 'regenerate key', limit: 2 } }));
@@ -267,9 +269,9 @@ describe('one source of truth', () => {
     writeFileSync(pauseSchema, text.replace(/^title: .*$/m, 'title: Hold a subscription for a while'));
     const facts = path.join(copy, 'product/product-facts.yaml');
     writeFileSync(facts, readFileSync(facts, 'utf8').replace(/^pricing: not yet published$/m, 'pricing:\n  - edition: paid\n    price: "49 EUR"\n    period: year'));
-    const edited = await startProductInformationServer({ port: 0, projectDirectory: copy, siteDirectory: path.join(projectDirectory, 'dist') });
+    const edited = createProductInformationHandler(readServerIdentity(copy), await loadKnowledge(copy, path.join(projectDirectory, 'dist')));
     try {
-      const client = await connect('modern', edited.url);
+      const client = await connectInProcess(edited, 'product-information-test');
       try {
         const details = structured(await client.callTool({ name: 'action_details', arguments: { action: 'pause_subscription' } }));
         assert.equal(details.summary, 'Hold a subscription for a while');

@@ -3,6 +3,7 @@ import { fromHtml } from 'hast-util-from-html';
 import { matches, selectAll } from 'hast-util-select';
 import { toMdast } from 'hast-util-to-mdast';
 import { toText } from 'hast-util-to-text';
+import GithubSlugger from 'github-slugger';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 
@@ -79,6 +80,20 @@ function linkParagraph(card: Element): Element {
   return element('p', [element('a', [text(title)], { href: link.properties.href }), ...(description ? [text(`: ${description}`)] : [])]);
 }
 
+/**
+ * A heading whose anchor is not the slug of its text (the reference pages name theirs, such as
+ * `body-400`) keeps it as `{#anchor}` after its text, so a reader of the Markdown can link the
+ * section as the page does. Slugs are counted in order, as the site counts them.
+ */
+function explicitAnchors(tree: Root): void {
+  const slugger = new GithubSlugger();
+  for (const heading of selectAll('h2, h3, h4, h5, h6', tree)) {
+    const slug = slugger.slug(toText(heading).trim());
+    const id = heading.properties.id;
+    if (typeof id === 'string' && id !== '' && id !== slug) heading.children.push(text(` {#${id}}`));
+  }
+}
+
 /** Every link and image points at its absolute address, so the text can be read anywhere. */
 function absoluteAddresses(tree: Root, pageUrl: string): void {
   for (const link of selectAll('a[href]', tree)) link.properties.href = new URL(String(link.properties.href), pageUrl).href;
@@ -88,7 +103,8 @@ function absoluteAddresses(tree: Root, pageUrl: string): void {
 /**
  * The rendered content of a hand-written page as Markdown, for readers that take text: the
  * components are rendered by Astro first, so a table or a fact a component draws from the model
- * is in the text as on the page. Headings keep their text and lose their anchors.
+ * is in the text as on the page. Headings keep their text and lose their anchors. Tables are
+ * written without column padding: the padding was a quarter of llms-full.txt, read by every agent.
  */
 export function renderedGuideMarkdown(html: string, pageUrl: string): string {
   const tree = fromHtml(html, { fragment: true });
@@ -97,6 +113,7 @@ export function renderedGuideMarkdown(html: string, pageUrl: string): string {
   for (const aside of selectAll('aside.starlight-aside', tree)) replace(tree, aside, quotedAside(aside));
   for (const card of selectAll('.sl-link-card', tree)) replace(tree, card, linkParagraph(card));
   removeMatching(tree, dropped);
+  explicitAnchors(tree);
   absoluteAddresses(tree, pageUrl);
-  return toMarkdown(toMdast(tree), { extensions: [gfmToMarkdown()], bullet: '-', rule: '-' }).trim();
+  return toMarkdown(toMdast(tree), { extensions: [gfmToMarkdown({ tablePipeAlign: false })], bullet: '-', rule: '-' }).trim();
 }

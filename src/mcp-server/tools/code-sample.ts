@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { codeSamples, sampleLanguageNames, sampleStatuses, thingsToFillIn } from '../../lib/samples/code-samples.ts';
+import { codeSamples, sampleLanguage, sampleLanguageNames, sampleStatuses, thingsToFillIn } from '../../lib/samples/code-samples.ts';
+import { retryingClientLanguages } from '../../lib/samples/retrying-client-sample.ts';
 import { listInWords } from '../../lib/prose.ts';
 import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';
 import { actionPagePath, guidePaths } from '../../lib/site/navigation.ts';
@@ -12,10 +13,12 @@ import { defineTool, docsAddress, jsonObject, jsonValue, nonEmpty } from './tool
  */
 export function codeSampleTool({ model }: ProductKnowledge) {
   const statuses = sampleStatuses(model.responses);
+  const retryingLanguages = listInWords(retryingClientLanguages.map((language) => sampleLanguage(language).label), 'and');
   return defineTool({
     inputSchema: z.object({
       action: z.enum(nonEmpty(model.actions.map((action) => action.identifier), 'action')).describe('The action identifier'),
       language: z.enum(sampleLanguageNames).describe('The language of the sample'),
+      errors: z.boolean().default(false).describe('Add the error bodies the action can answer with'),
     }),
     outputSchema: z.object({
       action: z.string(),
@@ -25,11 +28,11 @@ export function codeSampleTool({ model }: ProductKnowledge) {
       fillIn: z.string().describe('What to replace before running it'),
       request: jsonObject,
       success: z.object({ status: z.number().int(), body: jsonValue }),
-      errors: z.array(z.object({ status: z.number().int(), summary: z.string(), body: jsonValue })),
+      errors: z.array(z.object({ status: z.number().int(), summary: z.string(), body: jsonValue })).optional().describe('Only when asked for with errors: true'),
       retrying: z.string().describe('Where the retrying client and the retry policy are'),
       page: z.string(),
     }),
-    run: ({ action: identifier, language }) => {
+    run: ({ action: identifier, language, errors }) => {
       const action = model.actions.find((candidate) => candidate.identifier === identifier);
       if (action === undefined) throw new Error(`No action ${identifier}`);
       const sample = codeSamples(model.endpoint, action.requestExample.value, statuses).find((candidate) => candidate.language === language);
@@ -42,8 +45,10 @@ export function codeSampleTool({ model }: ProductKnowledge) {
         fillIn: listInWords(thingsToFillIn(model.endpoint, action.requestExample.value), 'and'),
         request: action.requestExample.value as Record<string, z.core.util.JSONType>,
         success: { status: Number(statuses.success), body: action.successExample.value as z.core.util.JSONType },
-        errors: actionErrorAnswers(model, action).bodies.map((body) => ({ status: Number(body.status), summary: body.summary, body: body.value as z.core.util.JSONType })),
-        retrying: `This sample sends once. The retrying client (JavaScript and Python) and the retry policy are in the errors guide: ${docsAddress(guidePaths.errors)}`,
+        ...(errors
+          ? { errors: actionErrorAnswers(model, action).bodies.map((body) => ({ status: Number(body.status), summary: body.summary, body: body.value as z.core.util.JSONType })) }
+          : {}),
+        retrying: `This sample sends once. The retrying client (${retryingLanguages}) and the retry policy are in the errors guide: ${docsAddress(guidePaths.errors)}`,
         page: docsAddress(actionPagePath(identifier)),
       };
     },

@@ -21,10 +21,15 @@ export function lifecycleTool({ model }: ProductKnowledge) {
           : lifecycle.states.filter((target) => outcomeOf(transition, status, target).kind === 'changed');
       return [{ action, to, ...(transition.kind === 'chosen' ? { statusField: transition.field } : {}) }];
     });
-    const unchanged = lifecycle.transitions
+    const fixedUnchanged = lifecycle.transitions
       .filter((transition) => transition.kind === 'fixed' && outcomeOf(transition, status).kind === 'unchanged')
       .map((transition) => transition.action);
-    return { status, final: lifecycle.finalStates.includes(status), actions, answersUnchanged: unchanged, refused: lifecycle.transitions.map((transition) => transition.action).filter((action) => !actions.some((allowed) => allowed.action === action) && !unchanged.includes(action)) };
+    // An action whose target is chosen answers unchanged when the chosen status is the current one.
+    const unchanged = lifecycle.transitions
+      .filter((transition) => fixedUnchanged.includes(transition.action) || (transition.kind === 'chosen' && outcomeOf(transition, status, status).kind === 'unchanged'))
+      .map((transition) => transition.action);
+    const refused = lifecycle.transitions.map((transition) => transition.action).filter((action) => !actions.some((allowed) => allowed.action === action) && !fixedUnchanged.includes(action));
+    return { status, final: lifecycle.finalStates.includes(status), actions, answersUnchanged: unchanged, refused };
   };
   return defineTool({
     inputSchema: z.object({
@@ -38,8 +43,8 @@ export function lifecycleTool({ model }: ProductKnowledge) {
           status: z.string(),
           final: z.boolean(),
           actions: z.array(z.object({ action: z.string(), to: z.array(z.string()), statusField: z.string().optional() })).describe('The actions that change a subscription in this status, and the statuses each can lead to'),
-          answersUnchanged: z.array(z.string()).describe('Actions that succeed with changed: false, because the subscription is already where they lead'),
-          refused: z.array(z.string()).describe('Actions the shop refuses with the conflict error from this status'),
+          answersUnchanged: z.array(z.string()).describe('Actions that succeed with changed: false, because the subscription is already where they lead (an action whose target is chosen, when it names this status)'),
+          refused: z.array(z.string()).describe('Actions the shop refuses with the conflict error from this status (an action whose target is chosen, for every other target)'),
         }),
       ),
       guide: z.string(),

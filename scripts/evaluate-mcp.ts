@@ -1,0 +1,18 @@
+/**
+ * `npm run evaluate:mcp [-- --write]`: the published evaluation of the product-information
+ * server (src/mcp-server/evaluation/): every question asked by the plain agent, a line each, then
+ * the figures; `--write` records them in results.json, which the server's page shows.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureBuiltSite } from '../src/host/built-site.ts';
+import { evaluationResultsFile, runEvaluation } from '../src/mcp-server/evaluation/run-evaluation.ts';
+
+const projectDirectory = path.resolve(import.meta.dirname, '..');
+ensureBuiltSite(projectDirectory);
+const { summary, results } = await runEvaluation(projectDirectory);
+for (const result of results) {
+  console.log(`${result.right ? 'right' : 'WRONG'}  ${String(result.characters).padStart(6)} chars  ${result.calls} calls  ${result.question}${result.right ? '' : `  (missing: ${result.missing.join(', ')})`}`);
+}
+console.log(`\n${summary.right} of ${summary.questions} right (${summary.rightShare} %), median ${summary.medianCharacters} characters per question, ${summary.meanCalls} calls on average; tools/list ${summary.toolsListCharacters} characters once.`);
+if (process.argv.includes('--write')) writeFileSync(evaluationResultsFile, `${JSON.stringify({ summary, results }, null, 2)}\n`);

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { createProductInformationHandler } from '../handler.ts';
+import { readServerIdentity } from '../identity.ts';
+import { loadKnowledge } from '../load-knowledge.ts';
+import { askAgent, summarise, type EvaluationSummary, type ListedTool, type QuestionResult } from './agent.ts';
+import { connectInProcess } from './in-process-client.ts';
+import { evaluationQuestions } from './questions.ts';
+
+/** What `npm run evaluate:mcp` writes and the product-information server's page shows. */
+export interface EvaluationResults {
+  summary: EvaluationSummary;
+  results: QuestionResult[];
+}
+
+/** The committed results, beside this file. */
+export const evaluationResultsFile = path.join(import.meta.dirname, 'results.json');
+
+/**
+ * Every question of the evaluation asked of the server in this process, through the SDK's own
+ * client (its transport's fetch is the handler's), from the pages the build wrote into `siteDirectory`.
+ */
+export async function runEvaluation(projectDirectory: string, siteDirectory?: string): Promise<EvaluationResults> {
+  const knowledge = await loadKnowledge(projectDirectory, siteDirectory);
+  const handler = createProductInformationHandler(readServerIdentity(projectDirectory), knowledge);
+  const client = await connectInProcess(handler, 'evaluation');
+  try {
+    const { tools } = await client.listTools();
+    const toolsListCharacters = JSON.stringify(tools).length;
+    const call = async (name: string, args: Record<string, unknown>) => {
+      const result = await client.callTool({ name, arguments: args });
+      const content = result.content as { type: string; text?: string }[];
+      return content.map((item) => item.text ?? '').join('\n');
+    };
+    const results: QuestionResult[] = [];
+    for (const question of evaluationQuestions(knowledge.model, knowledge.facts)) results.push(await askAgent(question, tools as ListedTool[], call));
+    return { summary: summarise(results, toolsListCharacters), results };
+  } finally {
+    await client.close();
+    await handler.close();
+  }
+}

@@ -1,0 +1,194 @@
+import GithubSlugger from 'github-slugger';
+import type { LlmsFullPage } from '../lib/site/llms-txt.ts';
+
+/**
+ * The largest passage search returns whole. A section longer than this is split at blank lines
+ * outside code into passages of at most this size (a single longer block is cut, and says so).
+ * About 400 tokens, under the 500-token chunks Microsoft Learn's server returns.
+ */
+export const passageCharacterLimit = 1600;
+
+/** A block of text found on this many pages or more is the site's furniture, not an answer. */
+const repeatedOnPages = 3;
+
+/** One heading of a page's Markdown: its level, its text, the anchor the site gives it, and where its line starts. */
+export interface PageHeading {
+  level: number;
+  text: string;
+  anchor: string;
+  offset: number;
+}
+
+/** One passage: a section of a page, or a part of a long one, with the headings above it. */
+export interface Passage {
+  id: number;
+  pageUrl: string;
+  pageTitle: string;
+  /** The headings that lead to it, the page's title first. */
+  headingPath: string[];
+  /** The anchor of its section, `''` for the page's opening. */
+  anchor: string;
+  /** Its text, without blocks that repeat across pages. */
+  text: string;
+  /** Its text was cut at the bound. */
+  cut: boolean;
+}
+
+/** The plain text of a Markdown heading: code, links and emphasis reduced to their words. */
+function headingText(markdown: string): string {
+  return markdown
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/[`*]/g, '')
+    .trim();
+}
+
+/** The lines of a page's Markdown, each marked when it is inside fenced code. */
+function linesWithFences(markdown: string): { line: string; offset: number; fenced: boolean }[] {
+  const lines: { line: string; offset: number; fenced: boolean }[] = [];
+  let fenced = false;
+  let offset = 0;
+  for (const line of markdown.split('\n')) {
+    const fence = /^\s*(```|~~~)/.test(line);
+    lines.push({ line, offset, fenced: fenced || fence });
+    if (fence) fenced = !fenced;
+    offset += line.length + 1;
+  }
+  return lines;
+}
+
+/**
+ * The headings of a page below its title (levels 2 to 6, never inside code), each with the anchor
+ * the site's pages give it: the `{#anchor}` the Markdown names, else GitHub's slug of its text, as
+ * the site makes them, numbered when one repeats.
+ */
+export function pageHeadings(markdown: string): PageHeading[] {
+  const slugger = new GithubSlugger();
+  return linesWithFences(markdown).flatMap(({ line, offset, fenced }) => {
+    const match = fenced ? null : /^(#{2,6}) (.+?)(?: \{#([^}\s]+)\})?$/.exec(line);
+    if (match === null) return [];
+    const text = headingText(match[2] ?? '');
+    const slug = slugger.slug(text);
+    return [{ level: (match[1] ?? '').length, text, anchor: match[3] ?? slug, offset }];
+  });
+}
+
+/** Where a page's opening ends: after its H1, its address and its description. */
+function openingStart(markdown: string): number {
+  const match = /^# .+\n\n\S+\n\n(?:> .+\n\n)?/.exec(markdown);
+  return match?.[0].length ?? 0;
+}
+
+/** The section a heading opens: from its line to the next heading of its level or above. */
+export function sectionBounds(markdown: string, headings: PageHeading[], index: number): { start: number; end: number } {
+  const heading = headings[index];
+  if (heading === undefined) return { start: 0, end: markdown.length };
+  const next = headings.slice(index + 1).find((candidate) => candidate.level <= heading.level);
+  return { start: heading.offset, end: next?.offset ?? markdown.length };
+}
+
+/** The blocks of a text, split at blank lines outside fenced code. */
+export function blocksOf(text: string): string[] {
+  const blocks: string[] = [];
+  let current: string[] = [];
+  for (const { line, fenced } of linesWithFences(text)) {
+    if (!fenced && line.trim() === '') {
+      if (current.length > 0) blocks.push(current.join('\n'));
+      current = [];
+    } else current.push(line);
+  }
+  if (current.length > 0) blocks.push(current.join('\n'));
+  return blocks;
+}
+
+/** Blocks that stand on `repeatedOnPages` pages or more, as their whitespace-folded text. */
+function repeatedBlocks(pages: LlmsFullPage[]): Set<string> {
+  const count = new Map<string, number>();
+  for (const page of pages) {
+    for (const block of new Set(blocksOf(page.markdown).map(folded))) count.set(block, (count.get(block) ?? 0) + 1);
+  }
+  return new Set([...count].filter(([, pagesWithIt]) => pagesWithIt >= repeatedOnPages).map(([block]) => block));
+}
+
+function folded(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** Below this, a block (a sample's file name, a label) is kept with the block after it, whatever that costs. */
+const captionLength = 200;
+
+/**
+ * A table longer than the bound as several tables of whole rows, each under its header row, so a
+ * row is found with the header that says what its cells are.
+ */
+function tableParts(block: string, limit: number): string[] {
+  const lines = block.split('\n');
+  if (block.length <= limit || lines.length < 3 || !lines.every((line) => line.startsWith('|'))) return [block];
+  const header = lines.slice(0, 2).join('\n');
+  const parts: string[] = [];
+  let current = header;
+  for (const row of lines.slice(2)) {
+    if (current !== header && current.length + 1 + row.length > limit) {
+      parts.push(current);
+      current = header;
+    }
+    current = `${current}\n${row}`;
+  }
+  parts.push(current);
+  return parts;
+}
+
+/** Blocks gathered into pieces of at most `limit` characters; a longer block is cut, and marked. */
+function bounded(blocks: string[], limit: number): { text: string; cut: boolean }[] {
+  const pieces: { text: string; cut: boolean }[] = [];
+  let current = '';
+  for (const block of blocks.flatMap((candidate) => tableParts(candidate, limit))) {
+    if (current.length > captionLength && current.length + 2 + block.length > limit) {
+      pieces.push({ text: current, cut: false });
+      current = '';
+    }
+    current = current === '' ? block : `${current}\n\n${block}`;
+  }
+  if (current !== '') pieces.push({ text: current, cut: false });
+  return pieces.map((piece) => (piece.text.length > limit ? { text: `${piece.text.slice(0, limit).trimEnd()}…`, cut: true } : piece));
+}
+
+/**
+ * Every page cut into passages: its opening, then each section's own text (up to its first
+ * subsection), bounded, with the path of headings that leads to it. Blocks that repeat across
+ * pages (shared samples' notes, the same error bodies on every action page) are left out, so they
+ * neither rank nor stand for a passage; a section left with nothing is no passage.
+ */
+export function passagesOf(pages: LlmsFullPage[], limit = passageCharacterLimit): Passage[] {
+  const repeated = repeatedBlocks(pages);
+  const passages: Passage[] = [];
+  for (const page of pages) {
+    const headings = pageHeadings(page.markdown);
+    const path: PageHeading[] = [];
+    const sections = [{ heading: undefined as PageHeading | undefined, start: openingStart(page.markdown), end: headings[0]?.offset ?? page.markdown.length }];
+    headings.forEach((heading, index) => sections.push({ heading, start: heading.offset, end: headings[index + 1]?.offset ?? page.markdown.length }));
+    for (const { heading, start, end } of sections) {
+      if (heading !== undefined) {
+        while ((path.at(-1)?.level ?? 0) >= heading.level) path.pop();
+        path.push(heading);
+      }
+      const body = heading === undefined ? page.markdown.slice(start, end) : page.markdown.slice(start, end).replace(/^.*\n?/, '');
+      const blocks = blocksOf(body).filter((block) => !repeated.has(folded(block)));
+      for (const piece of bounded(blocks, limit)) {
+        passages.push({
+          id: passages.length,
+          pageUrl: page.url,
+          pageTitle: page.title,
+          headingPath: [page.title, ...path.map((entry) => entry.text)],
+          anchor: heading?.anchor ?? '',
+          ...piece,
+        });
+      }
+    }
+  }
+  return passages;
+}
+
+/** A passage's address: its page, and its section's anchor when it has one. */
+export function passageUrl(passage: Pick<Passage, 'pageUrl' | 'anchor'>): string {
+  return passage.anchor === '' ? passage.pageUrl : `${passage.pageUrl}#${passage.anchor}`;
+}

@@ -1,0 +1,76 @@
+/**
+ * The plain agent of the published evaluation: which tools it picks for a question, when it reads
+ * on, and how it judges an answer, against a stand-in server that records the calls.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { askAgent, comparable, summarise, type ListedTool } from '../../src/mcp-server/evaluation/agent.ts';
+
+const tools: ListedTool[] = [
+  { name: 'action_details', inputSchema: { properties: { action: { enum: ['pause_subscription', 'change_status'] } } } },
+  { name: 'lifecycle', inputSchema: { properties: { status: { enum: ['active', 'on-hold'] } } } },
+  { name: 'code_sample', inputSchema: { properties: { action: { enum: ['pause_subscription'] }, language: { enum: ['curl', 'python'] } } } },
+  { name: 'product_information', inputSchema: { properties: { topic: { enum: ['editions', 'pricing'] } } } },
+  { name: 'search_docs', inputSchema: {} },
+  { name: 'read_page', inputSchema: {} },
+];
+
+function server(searchAnswer: unknown) {
+  const calls: [string, Record<string, unknown>][] = [];
+  const call = async (name: string, args: Record<string, unknown>) => {
+    calls.push([name, args]);
+    return name === 'search_docs' ? JSON.stringify(searchAnswer) : `answer of ${name} with **Retry-After** and \`api_key\``;
+  };
+  return { calls, call };
+}
+
+const question = (text: string, facts: string[] = ['api_key']) => ({ id: 'q', audience: 'integrator' as const, question: text, facts });
+const passages = { results: [{ url: 'https://docs.example/a/#b', text: 'a passage' }] };
+
+describe('the plain agent', () => {
+  test('picks the tool a question names, then searches', async () => {
+    const cases: [string, [string, Record<string, unknown>]][] = [
+      ['Give me a python example for pause_subscription', ['code_sample', { action: 'pause_subscription', language: 'python' }]],
+      ['Show me code for pause_subscription', ['code_sample', { action: 'pause_subscription', language: 'curl' }]],
+      ['What fields does change_status need?', ['action_details', { action: 'change_status' }]],
+      ['What can I do with an on-hold subscription?', ['lifecycle', { status: 'on-hold' }]],
+      ['How much does it cost?', ['product_information', { topic: 'pricing' }]],
+    ];
+    for (const [text, expected] of cases) {
+      const { calls, call } = server(passages);
+      await askAgent(question(text), tools, call);
+      assert.deepEqual(calls, [expected, ['search_docs', { query: text }]], text);
+    }
+  });
+
+  test('a question that names nothing only searches; a cut first passage is read as its section', async () => {
+    const plain = server(passages);
+    await askAgent(question('Where does the key go?'), tools, plain.call);
+    assert.deepEqual(plain.calls.map(([name]) => name), ['search_docs']);
+    const cut = server({ results: [{ url: 'https://docs.example/a/#b', text: 'a part', cut: true }] });
+    await askAgent(question('Where does the key go?'), tools, cut.call);
+    assert.deepEqual(cut.calls.at(-1), ['read_page', { url: 'https://docs.example/a/#b' }]);
+  });
+
+  test('against snippets rather than passages it reads the top two pages', async () => {
+    const { calls, call } = server({ results: [{ url: '/one/', snippet: 's' }, { url: '/two/', snippet: 's' }, { url: '/three/', snippet: 's' }] });
+    await askAgent(question('Where does the key go?'), tools, call);
+    assert.deepEqual(calls.slice(1), [['read_page', { url: '/one/' }], ['read_page', { url: '/two/' }]]);
+  });
+
+  test('an answer is right when every fact is in what the tools said, whatever the Markdown marks and case; wrong otherwise, with what it missed', async () => {
+    const right = await askAgent(question('What fields does change_status need?', ['API_KEY', 'retry-after']), tools, server(passages).call);
+    assert.equal(right.right, true);
+    assert.equal(right.calls, 2);
+    assert.equal(right.characters, `answer of action_details with **Retry-After** and \`api_key\``.length + JSON.stringify(passages).length);
+    const wrong = await askAgent(question('What fields does change_status need?', ['api_key', 'webhook']), tools, server(passages).call);
+    assert.equal(wrong.right, false);
+    assert.deepEqual(wrong.missing, ['webhook']);
+    assert.equal(comparable('A `code` and **bold**\\n"quoted\\"'), 'a code and bold "quoted"');
+  });
+
+  test('the summary: share right, median characters, mean calls', () => {
+    const result = (right: boolean, characters: number, calls: number) => ({ id: '', audience: '', question: '', right, characters, calls, tools: [], missing: [] });
+    assert.deepEqual(summarise([result(true, 100, 1), result(false, 300, 2), result(true, 200, 3)], 50), { questions: 3, right: 2, rightShare: 66.7, medianCharacters: 200, meanCalls: 2, toolsListCharacters: 50 });
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * How the product-information server cuts pages into passages and parts: headings with the
+ * anchors the site gives them, bounded passages that keep a table's header, text repeated across
+ * pages left out, and parts that break at sections.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { pageHeadings, passagesOf, passageUrl } from '../../src/mcp-server/passages.ts';
+import { partStarts } from '../../src/mcp-server/tools/read-page.ts';
+
+const docs = 'https://docs.example';
+const page = (slug: string, body: string) => ({ title: slug, url: `${docs}/${slug}/`, description: '', markdown: `# ${slug}\n\n${docs}/${slug}/\n\n${body}` });
+
+describe('headings', () => {
+  test('GitHub slugs, numbered when repeated; an explicit {#anchor} wins; a shell comment in code is no heading', () => {
+    const headings = pageHeadings('## What `api_key` is\n\ntext\n\n```sh\n## not a heading\n```\n\n### 400 body {#body-400}\n\n## What `api_key` is\n');
+    assert.deepEqual(
+      headings.map((heading) => [heading.level, heading.text, heading.anchor]),
+      [
+        [2, 'What api_key is', 'what-api_key-is'],
+        [3, '400 body', 'body-400'],
+        [2, 'What api_key is', 'what-api_key-is-1'],
+      ],
+    );
+  });
+});
+
+describe('passages', () => {
+  test('each section is a passage with its heading path and anchor; the opening has none', () => {
+    const passages = passagesOf([page('guide', 'Opening words.\n\n## Rate limits\n\nSlow down.\n\n### When the host says wait\n\nHonour Retry-After.')]);
+    assert.deepEqual(
+      passages.map((passage) => [passage.headingPath.join(' › '), passageUrl(passage), passage.text]),
+      [
+        ['guide', `${docs}/guide/`, 'Opening words.'],
+        ['guide › Rate limits', `${docs}/guide/#rate-limits`, 'Slow down.'],
+        ['guide › Rate limits › When the host says wait', `${docs}/guide/#when-the-host-says-wait`, 'Honour Retry-After.'],
+      ],
+    );
+  });
+
+  test('a long section is split at blank lines into passages under the bound; a longer block is cut and says so', () => {
+    const paragraph = 'word '.repeat(30).trim();
+    const code = `\`\`\`js\n${'x();\n'.repeat(100)}\`\`\``;
+    const passages = passagesOf([page('long', `## Part\n\n${Array.from({ length: 6 }, () => paragraph).join('\n\n')}\n\n${code}`)], 400);
+    assert.ok(passages.length >= 3);
+    for (const passage of passages) assert.ok(passage.text.length <= 401, `${passage.text.length} characters`);
+    assert.equal(passages.at(-1)?.cut, true);
+    assert.ok(passages.slice(0, -1).every((passage) => passage.cut === false));
+  });
+
+  test('a long table is split into tables of whole rows, each under its header', () => {
+    const rows = Array.from({ length: 40 }, (_, index) => `| row${index} | ${'cell '.repeat(5)}|`);
+    const passages = passagesOf([page('table', `## Errors\n\n| Status | When |\n| - | - |\n${rows.join('\n')}`)], 400);
+    assert.ok(passages.length > 1);
+    for (const passage of passages) assert.match(passage.text, /^\| Status \| When \|\n\| - \| - \|\n\| row\d+/);
+    assert.equal(passages.map((passage) => passage.text.match(/\| row\d+/g)?.length ?? 0).reduce((a, b) => a + b, 0), rows.length);
+  });
+
+  test('a block found on three pages or more is neither indexed nor shown; one on two pages stays', () => {
+    const banner = 'This page documents version 1.';
+    const pair = 'Said on two pages.';
+    const pages = ['a', 'b', 'c'].map((slug, index) => page(slug, `${banner}\n\n${index < 2 ? pair : 'Own words.'}\n\n## Only ${slug}\n\nText of ${slug}.`));
+    const texts = passagesOf(pages).map((passage) => passage.text);
+    assert.ok(!texts.some((text) => text.includes(banner)));
+    assert.equal(texts.filter((text) => text.includes(pair)).length, 2);
+  });
+});
+
+describe('parts of a page', () => {
+  test('a page breaks at a heading when a section fits, and the parts together are the page', () => {
+    const section = (name: string) => `## ${name}\n\n${'A sentence of the section. '.repeat(12).trim()}`;
+    const markdown = `# Title\n\n${['One', 'Two', 'Three', 'Four'].map(section).join('\n\n')}`;
+    const starts = partStarts(markdown, 700);
+    assert.ok(starts.length > 1);
+    for (const start of starts.slice(1)) assert.match(markdown.slice(start), /^## /, 'each part after the first starts at a heading');
+    const parts = starts.map((start, index) => markdown.slice(start, starts[index + 1] ?? markdown.length));
+    assert.equal(parts.join(''), markdown);
+  });
+
+  test('a section longer than the limit breaks at blank lines, never inside code', () => {
+    const markdown = `## Long\n\n${'Words here. '.repeat(40)}\n\n\`\`\`\n${'line\n\n'.repeat(60)}\`\`\`\n\nAfter.`;
+    const starts = partStarts(markdown, 300);
+    assert.ok(starts.length > 1);
+    for (const start of starts.slice(1)) {
+      const before = markdown.slice(0, start);
+      assert.equal((before.match(/^```/gm) ?? []).length % 2, 0, 'no part starts inside a fence');
+    }
+  });
+});
