@@ -5,6 +5,10 @@
 
 export const toolsPackageName = '@subscription-lifecycle/contract-tools';
 export const toolsCommand = 'subscription-lifecycle';
-/** Where the command's bundled JavaScript and the carried contract sit inside the package. */
+/**
+ * Where the command sits inside the package: a launcher that checks the Node version before
+ * anything else loads, and the bundled JavaScript it then imports (beside it), and the carried contract.
+ */
 export const toolsBinFile = 'bin/subscription-lifecycle.js';
+export const toolsMainFile = 'bin/main.js';
 export const toolsContractFile = 'openapi/v1.json';

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packContractTools, type PackedTools } from '../../src/contract-tools/pack.ts';
-import { toolsCommand, toolsContractFile, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
+import { tooOldNodeExitCode } from '../../src/contract-tools/package-files.ts';
+import { toolsBinFile, toolsCommand, toolsContractFile, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
 import { loadBundledDocument } from '../../src/lib/contract/document.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../../src/lib/node-engine.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
@@ -64,6 +65,15 @@ before(async () => {
 
 after(() => rmSync(workDirectory, { recursive: true, force: true }));
 
+function compareVersions(left: string, right: string): number {
+  const [a, b] = [left, right].map((version) => version.split('.').map(Number));
+  for (let index = 0; index < 3; index += 1) {
+    const difference = (a?.[index] ?? 0) - (b?.[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
+
 describe('the published contract tools', { timeout: 60_000 }, () => {
   test('install from the tarball alone: no dependencies, the project Node range, the gated contract inside', () => {
     const installed = path.join(installDirectory, 'node_modules', toolsPackageName);
@@ -109,6 +119,25 @@ describe('the published contract tools', { timeout: 60_000 }, () => {
     assert.equal(run.code, 0, run.output);
     assert.match(run.output, /No --base-url: started a sandbox/);
     assert.match(readFileSync(path.join(workDirectory, 'own.xml'), 'utf8'), /<testsuites/);
+  });
+
+  // Debian's own Node (/usr/bin/node) is older than the package supports on these machines.
+  const olderNode = ['/usr/bin/node', '/usr/local/bin/node'].find((candidate) => {
+    try {
+      const version = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+      return compareVersions(version, oldestSupportedNode()) < 0;
+    } catch {
+      return false;
+    }
+  });
+  test('on an older Node, the command names the Node it needs instead of crashing', { skip: olderNode === undefined ? 'no Node older than the supported one on this machine' : false }, async () => {
+    for (const command of [['sandbox'], ['conformance'], ['--help']]) {
+      const bin = path.join(installDirectory, 'node_modules', toolsPackageName, toolsBinFile);
+      const run = await exitOf(spawn(olderNode ?? '', [bin, ...command], { cwd: installDirectory, env: environment }));
+      assert.equal(run.code, tooOldNodeExitCode, run.output);
+      assert.match(run.output, new RegExp(`^${toolsCommand} needs Node ${oldestSupportedNode().replaceAll('.', '\\.')} or newer \\(engines\\.node ${nodeEngineRange}\\); this is Node \\d+`, 'm'));
+      assert.doesNotMatch(run.output, /ERR_UNKNOWN_BUILTIN_MODULE|node:sqlite|\n\s+at /, 'no crash, no stack');
+    }
   });
 
   test('wrong options exit 2, as `npm run sandbox` and `npm run conformance` do', async () => {
