@@ -40,6 +40,8 @@ export interface PackOptions {
   outputDirectory: string;
   /** Where the package folder is written: `toolsPackageDirectory` of the project unless a test picks its own. */
   packageDirectory?: string;
+  /** The source repository's URL for package.json, as a release with provenance needs. */
+  repository?: string;
 }
 
 export async function packContractTools(options: PackOptions): Promise<PackedTools> {
@@ -71,7 +73,7 @@ export async function packContractTools(options: PackOptions): Promise<PackedToo
     await stopEsbuild();
     writeFileSync(binPath, toolsLauncher());
     chmodSync(binPath, 0o755);
-    writeFileSync(path.join(packageDirectory, 'package.json'), `${JSON.stringify(toolsPackageManifest(contractVersion), null, 2)}\n`);
+    writeFileSync(path.join(packageDirectory, 'package.json'), `${JSON.stringify(toolsPackageManifest(contractVersion, options.repository), null, 2)}\n`);
     writeFileSync(path.join(packageDirectory, 'README.md'), toolsReadme(contractVersion));
 
     const outputDirectory = path.resolve(options.outputDirectory);

@@ -5,7 +5,8 @@ import { conformanceOptionsSynopsis } from './conformance-command.ts';
 import { sandboxOptionsSynopsis } from './sandbox-command.ts';
 import { toolsBinFile, toolsCommand, toolsContractFile, toolsMainFile, toolsPackageName } from './tools-package.ts';
 
-export function toolsPackageManifest(contractVersion: string): Record<string, unknown> {
+/** `repository` is the source repository's URL, which npm's provenance requires to match where it was built. */
+export function toolsPackageManifest(contractVersion: string, repository?: string): Record<string, unknown> {
   return {
     name: toolsPackageName,
     // The package is the contract made executable: its version is the version of the document it carries.
@@ -15,6 +16,7 @@ export function toolsPackageManifest(contractVersion: string): Record<string, un
     bin: { [toolsCommand]: toolsBinFile },
     files: [toolsBinFile, toolsMainFile, toolsContractFile, 'README.md'],
     engines: { node: nodeEngineRange },
+    ...(repository === undefined ? {} : { repository: { type: 'git', url: repository } }),
   };
 }
 

@@ -12,3 +12,11 @@ export const toolsCommand = 'subscription-lifecycle';
 export const toolsBinFile = 'bin/subscription-lifecycle.js';
 export const toolsMainFile = 'bin/main.js';
 export const toolsContractFile = 'openapi/v1.json';
+
+/** Where the site publishes the packed tools, as a download `npx --package <URL>` runs. */
+export const toolsDownloadDirectory = 'downloads';
+
+/** The tarball's file name, as `npm pack` writes it for this package and version. */
+export function toolsTarballName(version: string): string {
+  return `${toolsPackageName.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+}

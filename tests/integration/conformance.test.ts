@@ -383,6 +383,23 @@ describe('coverage', () => {
       assert.equal(first.code, exitCodes.unreached, first.output);
       assert.match(first.output, /^The lifecycle cases need \d+ subscriptions: .+ With the named subscriptions, \d+ cases cannot be reached/m);
       assert.match(first.output, /^subscription \d+: ended expired/m);
+      // How many more of each status: named besides the same seed on a fresh sandbox, every case is reached.
+      const advice = /To reach every case, name \d+ more subscriptions? with --subscription: (.+)\.$/m.exec(first.output)?.[1];
+      assert.ok(advice !== undefined, first.output);
+      const more = advice.split(', ').flatMap((part) => {
+        const [count, status] = part.split(' more ');
+        return Array.from({ length: Number(count) }, () => status ?? '');
+      });
+      const fresh = await startSandbox({ port: 0 });
+      const added = more.map((status, index) => ({ id: 1000 + index, status }));
+      const topped = await startSandbox({ port: 0, seed: [...fresh.subscriptions(), ...added] });
+      await fresh.close();
+      try {
+        const full = await runCommand(['--base-url', topped.url, '--api-key', topped.apiKey, ...allSubscriptions(topped)]);
+        assert.equal(full.code, exitCodes.passed, full.output);
+      } finally {
+        await topped.close();
+      }
       const second = await runCommand(['--base-url', seeded.url, '--api-key', seeded.apiKey, ...allSubscriptions(seeded), '--allow-unreached']);
       assert.equal(second.code, exitCodes.passed, second.output);
       assert.ok(seeded.subscriptions().some((subscription) => !seeded.contract.model.lifecycle.finalStates.includes(subscription.status)), 'never all final');
