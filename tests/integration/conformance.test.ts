@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
-import type { Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +18,7 @@ import { throttleHeader } from '../../src/sandbox/host.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
+import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
 
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'conformance-test-'));
 let sandbox: Sandbox;
@@ -31,49 +31,8 @@ after(async () => {
   rmSync(workDirectory, { recursive: true, force: true });
 });
 
-/** Rewrites one answer of the sandbox: its status and its parsed JSON body (undefined when not JSON). */
-type Rewrite = (status: number, body: unknown) => { status: number; body: unknown };
-
-/**
- * A deployment that answers as the sandbox does, rewritten: a real HTTP proxy in front of it. By
- * default it turns every 409 into a 400, body untouched, as a plugin with a wrong status would.
- */
-async function rewritingProxy(target: Sandbox, rewrite: Rewrite = (status, body) => ({ status: status === 409 ? 400 : status, body })): Promise<{ url: string; close: () => Promise<void> }> {
-  const upstream = new URL(target.url);
-  const server: Server = createServer((incoming, outgoing) => {
-    const forward = httpRequest(
-      { host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            parsed = undefined;
-          }
-          const rewritten = rewrite(answer.statusCode ?? 502, parsed);
-          const body = parsed === undefined ? text : JSON.stringify(rewritten.body);
-          const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
-          outgoing.writeHead(rewritten.status, headers).end(body);
-        });
-      },
-    );
-    incoming.pipe(forward);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
-  };
-}
+/** By default the proxy turns every 409 into a 400, body untouched, as a plugin with a wrong status would. */
+const rewritingProxy = (target: Sandbox, rewrite: Rewrite = (status, body) => ({ status: status === 409 ? 400 : status, body })) => startRewritingProxy(target.url, rewrite);
 
 describe('the conformance suite against the sandbox', () => {
   test('passes with every cell of the matrix reached, given a subscription for every case', async () => {
