@@ -237,7 +237,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const now = revealedStatus(contract, exchange.answer);
       known.set(id, now);
       if (now !== status) {
-        fatal.push(`moving subscription ${id} from ${from ?? 'an unknown status'} to ${status} with ${moveAction.identifier}, a move the document allows, got ${answerSummary(exchange)}`);
+        const notKept =
+          from !== undefined && now !== undefined && now !== from
+            ? `: the last answer left subscription ${id} ${from}, but this one finds it ${now}, so a change answered was not kept (or another client changed it)`
+            : '';
+        fatal.push(`moving subscription ${id} from ${from ?? 'an unknown status'} to ${status} with ${moveAction.identifier}, a move the document allows, got ${answerSummary(exchange)}${notKept}`);
         return false;
       }
     }

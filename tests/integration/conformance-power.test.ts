@@ -20,7 +20,7 @@ before(async () => {
   contract = await loadGatedContract(projectDirectory);
 });
 
-async function check(breakage: Pick<OffContract, 'request' | 'answer'>) {
+async function check(breakage: Pick<OffContract, 'request' | 'answer' | 'store'>) {
   const deployment = await serveOffContract(contract, breakage);
   try {
     const report = await runConformance({ contract, baseUrl: deployment.url, apiKey: deployment.apiKey, subscriptions: deployment.subscriptions, throttleHeader });
@@ -42,6 +42,7 @@ describe('the suite against deployments off the contract', () => {
     const missed: string[] = [];
     for (const deployment of deployments) {
       const { code, details } = await check(deployment);
+      if (process.env.CONFORMANCE_POWER_VERBOSE === '1') console.log(`— ${deployment.kind}\n${details.split('\n').slice(0, 6).join('\n')}`);
       if (code !== exitCodes.mismatch || !deployment.finding.test(details)) {
         missed.push(`${deployment.kind}: exit ${code}, the report does not match ${deployment.finding}:\n${details.split('\n').slice(0, 12).join('\n')}`);
       }

@@ -9,7 +9,7 @@ import { errorDataField, successResponse } from '../../src/lib/contract/response
 import type { Answer } from '../../src/sandbox/answer.ts';
 import { defaultApiKey } from '../../src/sandbox/seed.ts';
 import { answerRequest, type SandboxRequest } from '../../src/sandbox/server.ts';
-import { openStore } from '../../src/sandbox/store.ts';
+import { openStore, type SubscriptionStore } from '../../src/sandbox/store.ts';
 
 /**
  * Deployments off the contract, each made from the sandbox by breaking one rule: a wrapper over
@@ -23,6 +23,8 @@ export interface OffContract {
   finding: RegExp;
   request?: (request: SandboxRequest) => SandboxRequest;
   answer?: (answer: Answer, request: SandboxRequest) => Answer;
+  /** The store the sandbox answers from, changed. */
+  store?: (store: SubscriptionStore) => SubscriptionStore;
 }
 
 type Json = Record<string, unknown>;
@@ -102,6 +104,11 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
         const current = String(body[result.previousStatus]);
         return { ...answer, status: refused.status, body: JSON.stringify({ code: refused.code, message: refused.message, data: { [errors.statusMember]: refused.status, [errors.currentStatusMember]: current, [errors.allowedActionsMember]: allowedActions(lifecycle, current) } }) };
       },
+    },
+    {
+      kind: 'state machine: a change answered but not kept',
+      finding: /a change answered was not kept/,
+      store: (store) => ({ ...store, act: (id, decide) => store.act(id, (current) => ({ result: decide(current).result })) }),
     },
     {
       kind: `state machine: ${plainAction?.identifier} answers the status before it as the status after`,
@@ -294,8 +301,9 @@ export interface ServedDeployment {
 }
 
 /** Serves the sandbox broken as `breakage` says, on a port the system picks, with a subscription for every case. */
-export async function serveOffContract(contract: ExecutableContract, breakage: Pick<OffContract, 'request' | 'answer'>): Promise<ServedDeployment> {
-  const store = openStore(':memory:', contract.model.lifecycle.states);
+export async function serveOffContract(contract: ExecutableContract, breakage: Pick<OffContract, 'request' | 'answer' | 'store'>): Promise<ServedDeployment> {
+  const opened = openStore(':memory:', contract.model.lifecycle.states);
+  const store = breakage.store?.(opened) ?? opened;
   const seed = conformanceSeed(contract);
   store.addMissing(seed);
   const settings = { apiKey: defaultApiKey, basePath: '' };
@@ -320,7 +328,7 @@ export async function serveOffContract(contract: ExecutableContract, breakage: P
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
-          store.close();
+          opened.close();
           resolve();
         });
         server.closeAllConnections();
