@@ -107,6 +107,15 @@ function revealedStatus(contract: ExecutableContract, answer: ReceivedAnswer | u
   return typeof after === 'string' && states.includes(after) && body[contract.result.successFlag] === true ? after : undefined;
 }
 
+/**
+ * The key in an answer's body or headers: the document's `writeOnly` key is never sent back. A key
+ * too short to be told from ordinary text is not looked for.
+ */
+function keyEchoed(answer: ReceivedAnswer, apiKey: string): boolean {
+  if (apiKey.length < 8) return false;
+  return answer.body.includes(apiKey) || Object.values(answer.headers).some((value) => value.includes(apiKey));
+}
+
 /** Why a refusal does not tell the status: the member that should say it, missing or not a status of the document. */
 function unreadableStatus(contract: ExecutableContract, answer: ReceivedAnswer): string {
   const { transitionNotAllowed, currentStatusMember } = contract.errors;
@@ -202,7 +211,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       return { ...base, status: 'skipped', problems: [], following: [], notes: reviewAnswer(contract, exchange.answer).notes, reason: 'the deployment does not imitate a throttling host' };
     }
     const { problems, following, notes } = judgeAnswer(contract, exchange.answer, expected);
-    return { ...base, status: problems.length === 0 ? 'passed' : 'failed', problems, following, notes };
+    const echoed = keyEchoed(exchange.answer, apiKey) ? [`the answer sends the ${contract.model.envelope.credential} back, which the document says the service never does`] : [];
+    return { ...base, status: problems.length + echoed.length === 0 ? 'passed' : 'failed', problems: [...problems, ...echoed], following, notes };
   }
 
   async function run(testCase: ConformanceCase, subscriptionId?: number): Promise<CaseResult> {

@@ -134,6 +134,12 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
       answer: (answer) => (answer.status === successStatus ? rewriteBody(answer, (body) => ({ ...body, [result.subject]: String(body[result.subject]) })) : answer),
     },
     {
+      kind: `the key sent back in the success body as \`${envelope.credential}\``,
+      finding: new RegExp(`the answer sends the ${envelope.credential} back`),
+      answer: (answer, request) =>
+        answer.status === successStatus ? rewriteBody(answer, (body) => ({ ...body, [envelope.credential]: parse(request.body)?.[envelope.credential] })) : answer,
+    },
+    {
       kind: `a success answered ${successStatus + 1}`,
       finding: new RegExp(`expected status ${successStatus}, got ${successStatus + 1}`),
       answer: (answer) => (answer.status === successStatus ? { ...answer, status: successStatus + 1 } : answer),
