@@ -125,7 +125,7 @@ function followingLine(group: FindingGroup): string[] {
   const [first] = group.results;
   const answered = first?.exchange?.answer?.status;
   const source = /^expected status /.test(group.text) && answered !== undefined ? `the document's checks of the ${answered} answered instead` : 'the document\'s checks of the same members';
-  return [`    follows:  ${following.size} more ${following.size === 1 ? 'mismatch' : 'mismatches'} of ${source}, not listed: they go once this is fixed`];
+  return [`    follows:  ${following.size} more ${following.size === 1 ? 'mismatch' : 'mismatches'} of ${source}, not listed, as ${following.size === 1 ? 'it follows' : 'they follow'} from this one`];
 }
 
 function otherCases(group: FindingGroup): string[] {
