@@ -5,6 +5,9 @@ import { conformanceOptionsSynopsis } from './conformance-command.ts';
 import { sandboxOptionsSynopsis } from './sandbox-command.ts';
 import { toolsBinFile, toolsCommand, toolsContractFile, toolsMainFile, toolsPackageName } from './tools-package.ts';
 
+/** Exit code of the launcher on a Node older than the package supports, before the command runs. */
+export const tooOldNodeExitCode = 1;
+
 /** `repository` is the source repository's URL, which npm's provenance requires to match where it was built. */
 export function toolsPackageManifest(contractVersion: string, repository?: string): Record<string, unknown> {
   return {
@@ -30,6 +33,11 @@ ${contractVersion}, in \`${toolsContractFile}\`, as it passed the contract gate 
 made. Nothing else is needed: no repository, no dependencies.
 
 Node ${oldestSupportedNode()} or newer (\`engines.node\`: \`${nodeEngineRange}\`); the sandbox keeps its data with \`node:sqlite\`.
+On an older Node the command says which Node it needs and exits ${tooOldNodeExitCode}.
+
+The documentation site publishes this package as a download too: where the commands below say
+\`npx ${toolsPackageName}\`, \`npx --package <the download's URL or this tarball's path> ${toolsCommand}\`
+runs the same command.
 
 ## The sandbox
 
@@ -62,9 +70,6 @@ XML (\`conformance-report.xml\` unless \`--junit FILE\`).
 Exit codes: ${exitCode.ok} when every case answers as documented, ${exitCode.failed} on any mismatch, ${exitCode.usage} on wrong options.
 `;
 }
-
-/** Exit code of the launcher on a Node older than the package supports, before the command runs. */
-export const tooOldNodeExitCode = 1;
 
 /**
  * The package's bin: checks the Node version first, since the command imports built-in modules an

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packContractTools, type PackedTools } from '../../src/contract-tools/pack.ts';
-import { tooOldNodeExitCode } from '../../src/contract-tools/package-files.ts';
+import { tooOldNodeExitCode, toolsPackageManifest } from '../../src/contract-tools/package-files.ts';
 import { toolsBinFile, toolsCommand, toolsContractFile, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
 import { loadBundledDocument } from '../../src/lib/contract/document.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../../src/lib/node-engine.ts';
@@ -144,6 +144,13 @@ describe('the published contract tools', { timeout: 60_000 }, () => {
     assert.equal((await exitOf(npx(['sandbox', '--port', 'x']))).code, 2);
     assert.equal((await exitOf(npx(['conformance', '--subscription', '1']))).code, 2);
     assert.equal((await exitOf(npx(['serve']))).code, 2);
+  });
+});
+
+describe('the manifest a release publishes', () => {
+  test('names the source repository only when told, as npm\'s provenance requires it to match', () => {
+    assert.equal(toolsPackageManifest('1.0.0').repository, undefined);
+    assert.deepEqual(toolsPackageManifest('1.0.0', 'git+https://github.com/owner/name.git').repository, { type: 'git', url: 'git+https://github.com/owner/name.git' });
   });
 });
 
