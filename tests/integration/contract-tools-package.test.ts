@@ -65,15 +65,6 @@ before(async () => {
 
 after(() => rmSync(workDirectory, { recursive: true, force: true }));
 
-function compareVersions(left: string, right: string): number {
-  const [a, b] = [left, right].map((version) => version.split('.').map(Number));
-  for (let index = 0; index < 3; index += 1) {
-    const difference = (a?.[index] ?? 0) - (b?.[index] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  return 0;
-}
-
 describe('the published contract tools', { timeout: 60_000 }, () => {
   test('install from the tarball alone: no dependencies, the project Node range, the gated contract inside', () => {
     const installed = path.join(installDirectory, 'node_modules', toolsPackageName);
@@ -169,3 +160,13 @@ describe('the Node version the guides state', () => {
     }
   });
 });
+
+/** Compares two Node versions as numbers, part by part. */
+function compareVersions(left: string, right: string): number {
+  const [a, b] = [left, right].map((version) => version.split('.').map(Number));
+  for (let index = 0; index < 3; index += 1) {
+    const difference = (a?.[index] ?? 0) - (b?.[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}
