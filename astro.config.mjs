@@ -2,6 +2,7 @@
 import starlight from '@astrojs/starlight';
 import { defineConfig } from 'astro/config';
 import starlightLinksValidator from 'starlight-links-validator';
+import { contractToolsDownload } from './src/integrations/contract-tools-download.ts';
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
@@ -72,6 +73,7 @@ export default defineConfig({
     },
   },
   integrations: [
+    contractToolsDownload(),
     publishedSiteGuard(),
     inlineScriptHashes(),
     identifierBreaks(),

@@ -2,7 +2,10 @@
  * `npm run pack:tools`: the sandbox and the conformance suite as an npm package that runs without
  * this repository (`src/contract-tools/pack.ts`), packed into a tarball; prints its path.
  *
- *   npm run pack:tools -- [--out DIR]      (default: .generated/contract-tools)
+ *   npm run pack:tools -- [--out DIR] [--repository URL]     (default: .generated/contract-tools)
+ *
+ * `--repository` writes the source repository into package.json, as npm's provenance requires
+ * (the release workflow, .github/workflows/release-contract-tools.yml, passes it).
  *
  * Exits 1 when the contract fails the gate (nothing is packed), 2 on wrong options.
  */
@@ -11,13 +14,13 @@ import { parseArgs } from 'node:util';
 import { packContractTools } from '../src/contract-tools/pack.ts';
 import { ContractRefusedError } from '../src/gate/gated-contract.ts';
 
-const usage = 'Usage: npm run pack:tools -- [--out DIR]';
+const usage = 'Usage: npm run pack:tools -- [--out DIR] [--repository URL]';
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 
 async function main(): Promise<number> {
-  let values: { out?: string; help?: boolean };
+  let values: { out?: string; repository?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({ options: { out: { type: 'string' }, repository: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`);
     return 2;
@@ -30,6 +33,7 @@ async function main(): Promise<number> {
     const { tarball } = await packContractTools({
       projectDirectory,
       outputDirectory: values.out ?? path.join(projectDirectory, '.generated/contract-tools'),
+      ...(values.repository === undefined ? {} : { repository: values.repository }),
     });
     console.log(tarball);
     return 0;

@@ -28,6 +28,11 @@ export interface Expectation {
   rejected?: string[];
   /** The `Retry-After` value the answer must carry. */
   retryAfter?: string;
+  /**
+   * Any of these refusals will do (`status` and `code` are then the first): a request the document
+   * refuses for more than one reason, such as the key sent where the contract does not read it.
+   */
+  refusals?: { status: number; code: string }[];
 }
 
 export type CaseGroup = 'lifecycle' | 'request' | 'route' | 'host';
@@ -166,6 +171,50 @@ function badValues(field: Field): { label: string; value: unknown }[] {
   return values;
 }
 
+/** Headers a deployment might wrongly read a key from: the common API-key and bearer-token places. */
+function keyHeaders(credential: string, apiKey: string): Record<string, string> {
+  return { authorization: `Bearer ${apiKey}`, 'x-api-key': apiKey, [credential.replaceAll('_', '-')]: apiKey };
+}
+
+/**
+ * The key travels in the JSON body only (rule 2.1): sent anywhere else, with the body otherwise
+ * valid, it is refused as missing (the key's error) or, for a body not sent as JSON, as that body's
+ * error: never accepted.
+ */
+function keyElsewhereCases(contract: ExecutableContract, settings: CaseSettings, action: Action): ConformanceCase[] {
+  const { model, errors } = contract;
+  const { credential } = model.envelope;
+  const withoutKey = (id: number) => {
+    const body = validBody(contract, action, settings, id);
+    delete body[credential];
+    return body;
+  };
+  const refusals = [errors.invalidKey, errors.missingParameter, errors.invalidJson, errors.invalidParameter].map(({ status, code }) => ({ status, code }));
+  const expect = (): Expectation => ({ status: errors.invalidKey.status, code: errors.invalidKey.code, refusals });
+  const keyOnly = (place: string, request: (id: number) => CaseRequest): ConformanceCase => ({
+    name: `with ${credential} only in ${place}`,
+    group: 'request',
+    action: action.identifier,
+    needs: { kind: 'any' },
+    request,
+    expect: () => ({ status: errors.invalidKey.status, code: errors.invalidKey.code }),
+  });
+  return [
+    keyOnly('the query string', (id) => {
+      const request = postRequest(contract, withoutKey(id));
+      return { ...request, path: `${request.path}?${new URLSearchParams({ [credential]: settings.apiKey }).toString()}` };
+    }),
+    keyOnly('a header', (id) => postRequest(contract, withoutKey(id), { ...jsonHeaders, ...keyHeaders(credential, settings.apiKey) })),
+    {
+      ...keyOnly('a form body', (id) => {
+        const form = new URLSearchParams(Object.entries(validBody(contract, action, settings, id)).map(([name, value]) => [name, String(value)]));
+        return postRequest(contract, form.toString(), { 'content-type': 'application/x-www-form-urlencoded' });
+      }),
+      expect,
+    },
+  ];
+}
+
 function requestCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
   const { model, errors } = contract;
   const { envelope } = model;
@@ -233,6 +282,7 @@ function requestCases(contract: ExecutableContract, settings: CaseSettings): Con
       request: (id) => postRequest(contract, withoutKey(id)),
       expect: () => ({ status: errors.invalidKey.status, code: errors.invalidKey.code }),
     });
+    cases.push(...keyElsewhereCases(contract, settings, first));
     cases.push({
       name: `with a wrong ${envelope.credential}`,
       group: 'request',

@@ -5,6 +5,7 @@ import type { ExecutableContract } from '../lib/contract/executable-contract.ts'
 import { jsonMediaType } from '../lib/contract/request-body.ts';
 import { errorDataField } from '../lib/contract/responses.ts';
 import type { Expectation } from './cases.ts';
+import { expectationProblems } from './expectation.ts';
 import { unnamedMembers } from './unnamed-members.ts';
 
 /** An answer as it came back: status, headers (names in lower case) and the body's text. */
@@ -30,7 +31,7 @@ export interface DocumentCheck {
  * a member no schema names (WordPress adds `data.details`, for one) is a note, as the document
  * asks every client to ignore it.
  */
-export function reviewAnswer(contract: ExecutableContract, answer: ReceivedAnswer): DocumentCheck {
+export function reviewAnswer(contract: ExecutableContract, answer: ReceivedAnswer, expectedStatus?: number): DocumentCheck {
   const response = contract.response(answer.status);
   if (response === undefined) {
     const documented = contract.model.responses.map((candidate) => candidate.status).join(', ');
@@ -56,15 +57,32 @@ export function reviewAnswer(contract: ExecutableContract, answer: ReceivedAnswe
     return { problems: [...problems, `the body is not JSON: ${JSON.stringify(answer.body.slice(0, 120))}`], notes: [] };
   }
   const validate = contract.schemas.schemaAt(response.body.pointer);
+  // One finding per member: the schema may say two things of one wrong value (its type, its constant).
+  const membersFound = new Set<string>();
   if (!validate(body)) {
-    problems.push(...describeSchemaErrors(validate.errors ?? []).map((problem) => `against ${response.body?.pointer ?? 'the schema'}: ${problem}`));
+    for (const problem of describeSchemaErrors(validate.errors ?? [])) {
+      const member = /^`[^`]+`/.exec(problem)?.[0];
+      if (member !== undefined && membersFound.has(member)) continue;
+      if (member !== undefined) membersFound.add(member);
+      // Worded without the schema's name, so the same fault in answers of several statuses is one finding.
+      problems.push(problem);
+    }
   }
   const data = isRecord(body) ? body[errorDataField] : undefined;
-  if (response.isError && isRecord(data) && data[contract.errors.statusMember] !== answer.status) {
+  const statusMember = `\`${errorDataField}.${contract.errors.statusMember}\``;
+  if (response.isError && isRecord(data) && data[contract.errors.statusMember] !== answer.status && !membersFound.has(statusMember)) {
     problems.push(`\`${errorDataField}.${contract.errors.statusMember}\` is ${JSON.stringify(data[contract.errors.statusMember])}, not the HTTP status ${answer.status}`);
   }
   const code = isRecord(body) && typeof body.code === 'string' ? body.code : String(answer.status);
-  const notes = unnamedMembers(contract.document, { $ref: response.body.pointer }, body).map(
+  // A member the document names for the status the case expected is not unnamed: the wrong status is the fault.
+  const expectedBody = expectedStatus === undefined || expectedStatus === answer.status ? undefined : contract.response(expectedStatus)?.body;
+  const namedThere = new Set(
+    expectedBody === undefined ? [] : unnamedMembers(contract.document, { $ref: expectedBody.pointer }, body).map((member) => `${member.parent}.${member.name}`),
+  );
+  const unnamed = unnamedMembers(contract.document, { $ref: response.body.pointer }, body).filter(
+    (member) => expectedBody === undefined || namedThere.has(`${member.parent}.${member.name}`),
+  );
+  const notes = unnamed.map(
     (member) => `${member.parent === '' ? 'the body' : `\`${member.parent}\``} has a member the document does not name: \`${member.name}\` (${code})`,
   );
   return { problems, notes };
@@ -75,50 +93,35 @@ export function checkAgainstDocument(contract: ExecutableContract, answer: Recei
   return reviewAnswer(contract, answer).problems;
 }
 
-function sameSet(left: readonly unknown[], right: readonly unknown[]): boolean {
-  return left.length === right.length && left.every((item) => right.includes(item));
+/** A case's verdict on one answer: each fault once, what follows from the faults counted, and the notes. */
+export interface Verdict {
+  /** The faults, each in a sentence in the wire's names. */
+  problems: string[];
+  /** Mismatches that only follow from a fault (the schema of the status answered instead): counted under it, not listed. */
+  following: string[];
+  notes: string[];
 }
 
-/** What is wrong with an answer given what the case expects of it. */
-export function checkExpectation(contract: ExecutableContract, answer: ReceivedAnswer, expected: Expectation): string[] {
-  const problems: string[] = [];
-  if (answer.status !== expected.status) problems.push(`expected status ${expected.status}, got ${answer.status}`);
-  if (expected.retryAfter !== undefined) {
-    const value = answer.headers[contract.retryAfterHeader.toLowerCase()];
-    if (value !== expected.retryAfter) problems.push(`expected ${contract.retryAfterHeader}: ${expected.retryAfter}, got ${value ?? 'none'}`);
-  }
-  if (contract.response(expected.status)?.body === undefined) return problems;
-  let body: unknown;
-  try {
-    body = JSON.parse(answer.body);
-  } catch {
-    return problems;
-  }
-  if (!isRecord(body)) return [...problems, 'the body is not a JSON object'];
-  if (expected.code !== undefined && body.code !== expected.code) {
-    problems.push(`expected code ${expected.code}, got ${JSON.stringify(body.code)}`);
-  }
-  for (const [name, value] of Object.entries(expected.result ?? {})) {
-    if (body[name] !== value) problems.push(`expected \`${name}\` ${JSON.stringify(value)}, got ${JSON.stringify(body[name])}`);
-  }
-  const data = isRecord(body[errorDataField]) ? body[errorDataField] : {};
-  const { errors } = contract;
-  if (expected.conflict !== undefined) {
-    const current = data[errors.currentStatusMember];
-    if (current !== expected.conflict.currentStatus) {
-      problems.push(`expected \`${errors.currentStatusMember}\` ${expected.conflict.currentStatus}, got ${JSON.stringify(current)}`);
-    }
-    const allowed = data[errors.allowedActionsMember];
-    if (!Array.isArray(allowed) || !sameSet(allowed, expected.conflict.allowedActions)) {
-      problems.push(`expected \`${errors.allowedActionsMember}\` ${JSON.stringify(expected.conflict.allowedActions)}, got ${JSON.stringify(allowed)}`);
-    }
-  }
-  const params = data[errors.paramsMember];
-  if (expected.missing !== undefined && (!Array.isArray(params) || !sameSet(params, expected.missing))) {
-    problems.push(`expected \`${errors.paramsMember}\` to list the missing ${JSON.stringify(expected.missing)}, got ${JSON.stringify(params)}`);
-  }
-  if (expected.rejected !== undefined && (!isRecord(params) || !sameSet(Object.keys(params), expected.rejected))) {
-    problems.push(`expected \`${errors.paramsMember}\` to name the rejected ${JSON.stringify(expected.rejected)}, got ${JSON.stringify(params)}`);
-  }
-  return problems;
+/**
+ * Judges an answer against the case's expectation and the document. A fault that explains other
+ * mismatches is the finding, and the others are counted under it: a wrong status explains every
+ * check of the status answered instead; a member missing or wrong explains the schema's complaint
+ * about that member and the choice (`oneOf`) it breaks.
+ */
+export function judgeAnswer(contract: ExecutableContract, answer: ReceivedAnswer, expected: Expectation): Verdict {
+  const { problems: causes, members, wrongStatus } = expectationProblems(contract, answer, expected);
+  const onDocument = reviewAnswer(contract, answer, wrongStatus ? expected.status : undefined);
+  if (causes.length === 0) return { problems: onDocument.problems, following: [], notes: onDocument.notes };
+  if (wrongStatus) return { problems: causes, following: onDocument.problems, notes: onDocument.notes };
+  const follows = (problem: string) =>
+    /must match (exactly one|a) schema in (oneOf|anyOf)/.test(problem) ||
+    members.some((member) => {
+      const last = member.split('.').at(-1) ?? member;
+      return problem.includes(`\`${member}\``) || problem.includes(`'${last}'`);
+    });
+  return {
+    problems: [...causes, ...onDocument.problems.filter((problem) => !follows(problem))],
+    following: onDocument.problems.filter(follows),
+    notes: onDocument.notes,
+  };
 }

@@ -92,6 +92,8 @@ export interface Forecast {
   unreachable: Map<string, number>;
   /** Where each named subscription ends: after the run, moved back where the moves allow. */
   ends: Map<number, string>;
+  /** The fewest subscriptions to name besides the named ones for every case to be reached, by the status each starts in. */
+  toAdd: Map<string, number>;
 }
 
 function simulate(
@@ -140,6 +142,13 @@ export function forecastRun(planner: Planner, cases: readonly ConformanceCase[],
     return -added.length;
   });
   const { unreachable, statuses } = simulate(planner, lifecycle, named);
+  const more: string[] = [];
+  if (unreachable.length > 0) {
+    simulate(planner, lifecycle, named, (status) => {
+      more.push(status);
+      return -more.length;
+    });
+  }
   const ends = new Map<number, string>();
   for (const [id, status] of statuses) {
     const before = named.get(id);
@@ -150,5 +159,6 @@ export function forecastRun(planner: Planner, cases: readonly ConformanceCase[],
     needed: countBy(added, (status) => status),
     unreachable: countBy(unreachable, (testCase) => (testCase.needs.kind === 'status' ? testCase.needs.status : '')),
     ends,
+    toAdd: countBy(more, (status) => status),
   };
 }

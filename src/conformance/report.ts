@@ -108,14 +108,24 @@ function answerText(result: CaseResult): string {
   return `${answer.status} ${answer.body.length > 400 ? `${answer.body.slice(0, 400)}…` : answer.body}`;
 }
 
-/** The first example of a kind in full: the request, what the document expects, what came back. */
+/** The first example of a kind in full: the request, what the document expects (in the wire's names), what came back. */
 function example(result: CaseResult, apiKey: string, withExpectation: boolean): string[] {
   return [
     `    e.g.      ${caseLabel(result)}`,
     ...(result.exchange === undefined ? [] : [`    request:  ${describeRequest(result.exchange, apiKey)}`]),
-    ...(withExpectation ? [`    expected: ${JSON.stringify(result.expected)}`] : []),
+    ...(withExpectation && result.expectedText !== undefined ? [`    expected: ${result.expectedText}`] : []),
     `    got:      ${answerText(result)}`,
   ];
+}
+
+/** What follows from a fault, counted under it rather than listed beside it. */
+function followingLine(group: FindingGroup): string[] {
+  const following = new Set(group.results.flatMap((result) => (result.problems[0] === group.text ? (result.following ?? []) : [])));
+  if (following.size === 0) return [];
+  const [first] = group.results;
+  const answered = first?.exchange?.answer?.status;
+  const source = /^expected status /.test(group.text) && answered !== undefined ? `the document's checks of the ${answered} answered instead` : 'the document\'s checks of the same members';
+  return [`    follows:  ${following.size} more ${following.size === 1 ? 'mismatch' : 'mismatches'} of ${source}, not listed, as ${following.size === 1 ? 'it follows' : 'they follow'} from this one`];
 }
 
 function otherCases(group: FindingGroup): string[] {
@@ -135,7 +145,7 @@ export function mismatchDetails(report: ConformanceReport, apiKey: string): stri
   const failed = report.results.filter((result) => result.status === 'failed');
   return groupFindings(failed, (result) => result.problems).flatMap((group) => {
     const [first] = group.results;
-    return [`✖ ${countWord(group.results.length)}: ${group.text}`, ...(first === undefined ? [] : example(first, apiKey, true)), ...otherCases(group)];
+    return [`✖ ${countWord(group.results.length)}: ${group.text}`, ...(first === undefined ? [] : example(first, apiKey, true)), ...followingLine(group), ...otherCases(group)];
   });
 }
 
@@ -230,5 +240,11 @@ export function notReachedHint(report: ConformanceReport): string | undefined {
   }
   if (wanted.size === 0) return undefined;
   const list = [...wanted].map(([status, count]) => `${status} (${count} ${count === 1 ? 'case' : 'cases'})`).join(', ');
-  return `Not reached for want of a named subscription in these statuses (the moves cannot lead there from the others, or only by using up the last named subscription of a status group, which the suite keeps for the next run): ${list}. Name more subscriptions in these statuses with --subscription to cover them.`;
+  const toAdd = [...(report.forecast?.toAdd ?? [])];
+  const total = toAdd.reduce((sum, [, count]) => sum + count, 0);
+  const advice =
+    total === 0
+      ? 'Name more subscriptions in these statuses with --subscription to cover them.'
+      : `To reach every case, name ${total} more ${total === 1 ? 'subscription' : 'subscriptions'} with --subscription: ${toAdd.map(([status, count]) => `${count} more ${status}`).join(', ')}.`;
+  return `Not reached for want of a named subscription in these statuses (the moves cannot lead there from the others, or only by using up the last named subscription of a status group, which the suite keeps for the next run): ${list}. ${advice}`;
 }

@@ -5,8 +5,9 @@ import { errorDataField } from '../lib/contract/responses.ts';
 import type { CaseRequest, ConformanceCase, Expectation } from './cases.ts';
 import { generateCases, postRequest, probeTarget, validBody } from './cases.ts';
 import type { ReceivedAnswer } from './check-answer.ts';
-import { checkExpectation, reviewAnswer } from './check-answer.ts';
+import { judgeAnswer, reviewAnswer } from './check-answer.ts';
 import type { Client, ConnectionFailure, Exchange } from './client.ts';
+import { describeExpectation } from './expectation.ts';
 import { courtesyPaceMs, createClient, isLoopback, joinUrl } from './client.ts';
 import type { Forecast } from './plan.ts';
 import { createPlanner, forecastRun } from './plan.ts';
@@ -41,8 +42,12 @@ export interface CaseResult {
   subscriptionId?: number;
   exchange?: Exchange;
   expected?: Expectation;
-  /** What did not match, each in a sentence. */
+  /** The expectation as the report prints it, in the wire's names. */
+  expectedText?: string;
+  /** What did not match, each in a sentence: each fault once. */
   problems: string[];
+  /** Mismatches that only follow from those faults (the schema of a status answered instead): counted, not listed. */
+  following?: string[];
   /** Members the document does not name: reported, never a failure. */
   notes: string[];
   /** Why a skipped case was not run. */
@@ -102,18 +107,41 @@ function revealedStatus(contract: ExecutableContract, answer: ReceivedAnswer | u
   return typeof after === 'string' && states.includes(after) && body[contract.result.successFlag] === true ? after : undefined;
 }
 
+/**
+ * The key in an answer's body or headers: the document's `writeOnly` key is never sent back. A key
+ * too short to be told from ordinary text is not looked for.
+ */
+function keyEchoed(answer: ReceivedAnswer, apiKey: string): boolean {
+  if (apiKey.length < 8) return false;
+  return answer.body.includes(apiKey) || Object.values(answer.headers).some((value) => value.includes(apiKey));
+}
+
+/** Why a refusal does not tell the status: the member that should say it, missing or not a status of the document. */
+function unreadableStatus(contract: ExecutableContract, answer: ReceivedAnswer): string {
+  const { transitionNotAllowed, currentStatusMember } = contract.errors;
+  if (answer.status !== transitionNotAllowed.status || parsedCode(answer) !== transitionNotAllowed.code) return '';
+  const body: unknown = JSON.parse(answer.body);
+  const data = isRecord(body) ? body[errorDataField] : undefined;
+  const current = isRecord(data) ? data[currentStatusMember] : undefined;
+  const member = `\`${errorDataField}.${currentStatusMember}\``;
+  return current === undefined ? `: its status cannot be read: ${member} is missing` : `: its status cannot be read: ${member} is ${JSON.stringify(current)}, not a status of the document`;
+}
+
 /** Shows a request as the report prints it, with the key replaced by the placeholder. */
 export function describeRequest(exchange: Pick<Exchange, 'url' | 'request'>, apiKey: string): string {
   const { request } = exchange;
+  // The key as sent: plain, or encoded in a query string or a form body.
+  const spellings = [...new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])].filter((spelling) => spelling !== '');
+  const hidden = (text: string) => spellings.reduce((shown, spelling) => shown.split(spelling).join('<API_KEY>'), text);
   const extraHeaders = Object.entries(request.headers)
     .filter(([name]) => name.toLowerCase() !== 'content-type')
-    .map(([name, value]) => ` [${name}: ${value}]`)
+    .map(([name, value]) => ` [${name}: ${hidden(value)}]`)
     .join('');
   let body = '';
-  if (typeof request.body === 'string') body = ` ${request.body.split(apiKey).join('<API_KEY>')}`;
+  if (typeof request.body === 'string') body = ` ${hidden(request.body)}`;
   else if (request.body !== undefined) body = ` <${request.body.length} bytes: ${Buffer.from(request.body).toString('hex')}>`;
   if (body.length > 300) body = `${body.slice(0, 300)}…`;
-  return `${request.method} ${exchange.url}${extraHeaders}${body}`;
+  return `${request.method} ${hidden(exchange.url)}${extraHeaders}${body}`;
 }
 
 function answerSummary(exchange: Exchange): string {
@@ -176,16 +204,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   function judge(testCase: ConformanceCase, exchange: Exchange, subscriptionId?: number): CaseResult {
     const expected = testCase.expect(subscriptionId ?? 0);
-    const base = { case: testCase, exchange, expected, ...(subscriptionId === undefined ? {} : { subscriptionId }) };
-    if (exchange.answer === undefined) return { ...base, status: 'failed', problems: [exchange.failure ?? 'no answer'], notes: [] };
-    const onDocument = reviewAnswer(contract, exchange.answer);
+    const base = { case: testCase, exchange, expected, expectedText: describeExpectation(contract, expected), ...(subscriptionId === undefined ? {} : { subscriptionId }) };
+    if (exchange.answer === undefined) return { ...base, status: 'failed', problems: [exchange.failure ?? 'no answer'], following: [], notes: [] };
     if (testCase.hostImitation === true && options.imitatesHost !== true && exchange.answer.status !== expected.status) {
-      return onDocument.problems.length === 0
-        ? { ...base, status: 'skipped', problems: [], notes: onDocument.notes, reason: 'the deployment does not imitate a throttling host' }
-        : { ...base, status: 'failed', problems: onDocument.problems, notes: onDocument.notes };
+      // Not applicable: what the answer shows of the deployment, the cases that apply to it show too.
+      return { ...base, status: 'skipped', problems: [], following: [], notes: reviewAnswer(contract, exchange.answer).notes, reason: 'the deployment does not imitate a throttling host' };
     }
-    const problems = [...checkExpectation(contract, exchange.answer, expected), ...onDocument.problems];
-    return { ...base, status: problems.length === 0 ? 'passed' : 'failed', problems, notes: onDocument.notes };
+    const { problems, following, notes } = judgeAnswer(contract, exchange.answer, expected);
+    const echoed = keyEchoed(exchange.answer, apiKey) ? [`the answer sends the ${contract.model.envelope.credential} back, which the document says the service never does`] : [];
+    return { ...base, status: problems.length + echoed.length === 0 ? 'passed' : 'failed', problems: [...problems, ...echoed], following, notes };
   }
 
   async function run(testCase: ConformanceCase, subscriptionId?: number): Promise<CaseResult> {
@@ -220,7 +247,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       const now = revealedStatus(contract, exchange.answer);
       known.set(id, now);
       if (now !== status) {
-        fatal.push(`moving subscription ${id} from ${from ?? 'an unknown status'} to ${status} with ${moveAction.identifier}, a move the document allows, got ${answerSummary(exchange)}`);
+        const notKept =
+          from !== undefined && now !== undefined && now !== from
+            ? `: the last answer left subscription ${id} ${from}, but this one finds it ${now}, so a change answered was not kept (or another client changed it)`
+            : '';
+        fatal.push(`moving subscription ${id} from ${from ?? 'an unknown status'} to ${status} with ${moveAction.identifier}, a move the document allows, got ${answerSummary(exchange)}${notKept}`);
         return false;
       }
     }
@@ -267,7 +298,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         unknown.push(id);
         continue;
       }
-      fatal.push(`subscription ${id}: the request that only reads its status (${moveAction?.identifier} to ${probe?.status}) got ${answerSummary(exchange)}`);
+      fatal.push(`subscription ${id}: the request that only reads its status (${moveAction?.identifier} to ${probe?.status}) got ${answerSummary(exchange)}${unreadableStatus(contract, answer)}`);
     }
     if (unknown.length > 0) {
       const list = unknown.join(', ');

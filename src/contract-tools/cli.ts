@@ -8,13 +8,13 @@ import { exitCode } from './command.ts';
 import { runConformanceCommand } from './conformance-command.ts';
 import { bundledDocumentContract } from './contract-source.ts';
 import { runSandboxCommand } from './sandbox-command.ts';
-import { toolsBinFile, toolsCommand, toolsContractFile } from './tools-package.ts';
+import { toolsCommand, toolsContractFile, toolsMainFile } from './tools-package.ts';
 
 const usage = `Usage: ${toolsCommand} sandbox [options]      (${toolsCommand} sandbox --help)
        ${toolsCommand} conformance [options]  (${toolsCommand} conformance --help)`;
 
-// This file runs as the package's bin; the contract sits beside it at a path fixed by the layout.
-const packageDirectory = path.resolve(import.meta.dirname, path.relative(path.dirname(toolsBinFile), '.'));
+// This file runs as the package's main file, imported by its bin; the contract sits at a path fixed by the layout.
+const packageDirectory = path.resolve(import.meta.dirname, path.relative(path.dirname(toolsMainFile), '.'));
 const contract = bundledDocumentContract(path.join(packageDirectory, toolsContractFile));
 
 async function main(args: string[]): Promise<number> {

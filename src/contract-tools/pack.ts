@@ -11,8 +11,8 @@ import path from 'node:path';
 import { build, stop as stopEsbuild, type Plugin } from 'esbuild';
 import { loadGatedContract } from '../gate/gated-contract.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
-import { toolsPackageManifest, toolsReadme } from './package-files.ts';
-import { toolsBinFile, toolsContractFile } from './tools-package.ts';
+import { toolsLauncher, toolsPackageManifest, toolsReadme } from './package-files.ts';
+import { toolsBinFile, toolsContractFile, toolsMainFile } from './tools-package.ts';
 
 /** Where the package folder is written, inside the project (ignored by git). */
 export const toolsPackageDirectory = '.generated/contract-tools/package';
@@ -40,6 +40,8 @@ export interface PackOptions {
   outputDirectory: string;
   /** Where the package folder is written: `toolsPackageDirectory` of the project unless a test picks its own. */
   packageDirectory?: string;
+  /** The source repository's URL for package.json, as a release with provenance needs. */
+  repository?: string;
 }
 
 export async function packContractTools(options: PackOptions): Promise<PackedTools> {
@@ -57,20 +59,21 @@ export async function packContractTools(options: PackOptions): Promise<PackedToo
     const binPath = path.join(packageDirectory, toolsBinFile);
     await build({
       entryPoints: [path.join(projectDirectory, 'src/contract-tools/cli.ts')],
-      outfile: binPath,
+      outfile: path.join(packageDirectory, toolsMainFile),
       bundle: true,
       platform: 'node',
       format: 'esm',
       target: `node${oldestSupportedNode(nodeEngineRange)}`,
       plugins: [withoutContractGate],
       // The CommonJS dependencies (Ajv) call `require` for Node's built-ins, which an ES module lacks.
-      banner: { js: "#!/usr/bin/env node\nimport { createRequire as createRequireOfBundle } from 'node:module';\nconst require = createRequireOfBundle(import.meta.url);" },
+      banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module';\nconst require = createRequireOfBundle(import.meta.url);" },
       logLevel: 'warning',
     });
     // esbuild's service process would otherwise keep the caller (a test) alive.
     await stopEsbuild();
+    writeFileSync(binPath, toolsLauncher());
     chmodSync(binPath, 0o755);
-    writeFileSync(path.join(packageDirectory, 'package.json'), `${JSON.stringify(toolsPackageManifest(contractVersion), null, 2)}\n`);
+    writeFileSync(path.join(packageDirectory, 'package.json'), `${JSON.stringify(toolsPackageManifest(contractVersion, options.repository), null, 2)}\n`);
     writeFileSync(path.join(packageDirectory, 'README.md'), toolsReadme(contractVersion));
 
     const outputDirectory = path.resolve(options.outputDirectory);

@@ -3,9 +3,13 @@ import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
 import { exitCode } from './command.ts';
 import { conformanceOptionsSynopsis } from './conformance-command.ts';
 import { sandboxOptionsSynopsis } from './sandbox-command.ts';
-import { toolsBinFile, toolsCommand, toolsContractFile, toolsPackageName } from './tools-package.ts';
+import { toolsBinFile, toolsCommand, toolsContractFile, toolsMainFile, toolsPackageName } from './tools-package.ts';
 
-export function toolsPackageManifest(contractVersion: string): Record<string, unknown> {
+/** Exit code of the launcher on a Node older than the package supports, before the command runs. */
+export const tooOldNodeExitCode = 1;
+
+/** `repository` is the source repository's URL, which npm's provenance requires to match where it was built. */
+export function toolsPackageManifest(contractVersion: string, repository?: string): Record<string, unknown> {
   return {
     name: toolsPackageName,
     // The package is the contract made executable: its version is the version of the document it carries.
@@ -13,8 +17,9 @@ export function toolsPackageManifest(contractVersion: string): Record<string, un
     description: 'The sandbox and the conformance suite of the Subscription Lifecycle Action Service, with the contract they check against.',
     type: 'module',
     bin: { [toolsCommand]: toolsBinFile },
-    files: [toolsBinFile, toolsContractFile, 'README.md'],
+    files: [toolsBinFile, toolsMainFile, toolsContractFile, 'README.md'],
     engines: { node: nodeEngineRange },
+    ...(repository === undefined ? {} : { repository: { type: 'git', url: repository } }),
   };
 }
 
@@ -28,6 +33,11 @@ ${contractVersion}, in \`${toolsContractFile}\`, as it passed the contract gate 
 made. Nothing else is needed: no repository, no dependencies.
 
 Node ${oldestSupportedNode()} or newer (\`engines.node\`: \`${nodeEngineRange}\`); the sandbox keeps its data with \`node:sqlite\`.
+On an older Node the command says which Node it needs and exits ${tooOldNodeExitCode}.
+
+The documentation site publishes this package as a download too: where the commands below say
+\`npx ${toolsPackageName}\`, \`npx --package <the download's URL or this tarball's path> ${toolsCommand}\`
+runs the same command.
 
 ## The sandbox
 
@@ -58,5 +68,34 @@ can provoke. Only the named subscriptions are changed. Prints a coverage matrix 
 XML (\`conformance-report.xml\` unless \`--junit FILE\`).
 
 Exit codes: ${exitCode.ok} when every case answers as documented, ${exitCode.failed} on any mismatch, ${exitCode.usage} on wrong options.
+`;
+}
+
+/**
+ * The package's bin: checks the Node version first, since the command imports built-in modules an
+ * older Node lacks (`node:sqlite`) and would otherwise crash while loading, before a line of it
+ * runs. Written in JavaScript old Nodes parse, and only then imports the command beside it.
+ */
+export function toolsLauncher(): string {
+  const needed = oldestSupportedNode();
+  const main = `./${toolsMainFile.split('/').at(-1) ?? ''}`;
+  return `#!/usr/bin/env node
+var needed = ${JSON.stringify(needed)};
+var have = process.versions.node;
+function older(version, than) {
+  var left = version.split('.').map(Number);
+  var right = than.split('.').map(Number);
+  for (var index = 0; index < 3; index += 1) {
+    if ((left[index] || 0) !== (right[index] || 0)) return (left[index] || 0) < (right[index] || 0);
+  }
+  return false;
+}
+if (older(have, needed)) {
+  console.error('${toolsCommand} needs Node ' + needed + ' or newer (engines.node ${nodeEngineRange}); this is Node ' + have + ' (' + process.execPath + ').');
+  console.error('Install Node ' + needed + ' or newer (https://nodejs.org/), or put it first on PATH, and run the command again.');
+  process.exitCode = ${tooOldNodeExitCode};
+} else {
+  import(${JSON.stringify(main)});
+}
 `;
 }

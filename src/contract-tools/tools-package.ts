@@ -5,6 +5,18 @@
 
 export const toolsPackageName = '@subscription-lifecycle/contract-tools';
 export const toolsCommand = 'subscription-lifecycle';
-/** Where the command's bundled JavaScript and the carried contract sit inside the package. */
+/**
+ * Where the command sits inside the package: a launcher that checks the Node version before
+ * anything else loads, and the bundled JavaScript it then imports (beside it), and the carried contract.
+ */
 export const toolsBinFile = 'bin/subscription-lifecycle.js';
+export const toolsMainFile = 'bin/main.js';
 export const toolsContractFile = 'openapi/v1.json';
+
+/** Where the site publishes the packed tools, as a download `npx --package <URL>` runs. */
+export const toolsDownloadDirectory = 'downloads';
+
+/** The tarball's file name, as `npm pack` writes it for this package and version. */
+export function toolsTarballName(version: string): string {
+  return `${toolsPackageName.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+}

@@ -30,6 +30,7 @@ const contentTypes: Record<string, string> = {
   '.woff': 'font/woff',
   '.woff2': 'font/woff2',
   '.wasm': 'application/wasm',
+  '.tgz': 'application/gzip',
 };
 
 /** Types worth compressing; images, fonts and Pagefind's pre-compressed index are not. */

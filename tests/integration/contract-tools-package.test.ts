@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packContractTools, type PackedTools } from '../../src/contract-tools/pack.ts';
-import { toolsCommand, toolsContractFile, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
+import { tooOldNodeExitCode, toolsPackageManifest } from '../../src/contract-tools/package-files.ts';
+import { toolsBinFile, toolsCommand, toolsContractFile, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
 import { loadBundledDocument } from '../../src/lib/contract/document.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../../src/lib/node-engine.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
@@ -111,10 +112,36 @@ describe('the published contract tools', () => {
     assert.match(readFileSync(path.join(workDirectory, 'own.xml'), 'utf8'), /<testsuites/);
   });
 
+  // Debian's own Node (/usr/bin/node) is older than the package supports on these machines.
+  const olderNode = ['/usr/bin/node', '/usr/local/bin/node'].find((candidate) => {
+    try {
+      const version = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+      return compareVersions(version, oldestSupportedNode()) < 0;
+    } catch {
+      return false;
+    }
+  });
+  test('on an older Node, the command names the Node it needs instead of crashing', { skip: olderNode === undefined ? 'no Node older than the supported one on this machine' : false }, async () => {
+    for (const command of [['sandbox'], ['conformance'], ['--help']]) {
+      const bin = path.join(installDirectory, 'node_modules', toolsPackageName, toolsBinFile);
+      const run = await exitOf(spawn(olderNode ?? '', [bin, ...command], { cwd: installDirectory, env: environment }));
+      assert.equal(run.code, tooOldNodeExitCode, run.output);
+      assert.match(run.output, new RegExp(`^${toolsCommand} needs Node ${oldestSupportedNode().replaceAll('.', '\\.')} or newer \\(engines\\.node ${nodeEngineRange}\\); this is Node \\d+`, 'm'));
+      assert.doesNotMatch(run.output, /ERR_UNKNOWN_BUILTIN_MODULE|node:sqlite|\n\s+at /, 'no crash, no stack');
+    }
+  });
+
   test('wrong options exit 2, as `npm run sandbox` and `npm run conformance` do', async () => {
     assert.equal((await exitOf(npx(['sandbox', '--port', 'x']))).code, 2);
     assert.equal((await exitOf(npx(['conformance', '--subscription', '1']))).code, 2);
     assert.equal((await exitOf(npx(['serve']))).code, 2);
+  });
+});
+
+describe('the manifest a release publishes', () => {
+  test('names the source repository only when told, as npm\'s provenance requires it to match', () => {
+    assert.equal(toolsPackageManifest('1.0.0').repository, undefined);
+    assert.deepEqual(toolsPackageManifest('1.0.0', 'git+https://github.com/owner/name.git').repository, { type: 'git', url: 'git+https://github.com/owner/name.git' });
   });
 });
 
@@ -133,3 +160,13 @@ describe('the Node version the guides state', () => {
     }
   });
 });
+
+/** Compares two Node versions as numbers, part by part. */
+function compareVersions(left: string, right: string): number {
+  const [a, b] = [left, right].map((version) => version.split('.').map(Number));
+  for (let index = 0; index < 3; index += 1) {
+    const difference = (a?.[index] ?? 0) - (b?.[index] ?? 0);
+    if (difference !== 0) return difference;
+  }
+  return 0;
+}

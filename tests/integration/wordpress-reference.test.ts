@@ -11,7 +11,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { validBody } from '../../src/conformance/cases.ts';
 import { conformanceSeed } from '../../src/conformance/own-sandbox.ts';
-import { summaryLine } from '../../src/conformance/report.ts';
+import { mismatchDetails, noteDetails, summaryLine } from '../../src/conformance/report.ts';
 import { isUnreached, runConformance } from '../../src/conformance/runner.ts';
 import type { Action } from '../../src/lib/contract/actions.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
@@ -27,6 +27,7 @@ import type { WordPressSite } from '../../src/wordpress/site.ts';
 import { seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus } from '../../src/wordpress/site.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts';
+import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
 
 const availability = wordpressAvailable();
 const phpRuns = spawnSync('php', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -209,6 +210,50 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
       assert.deepEqual(failed.map((result) => result.case.name), [], `run ${run}: ${summaryLine(report)}`);
       assert.equal(report.results.filter(isUnreached).length, 0, `run ${run}: ${summaryLine(report)}`);
     }
+  });
+
+  /**
+   * The plugin broken once on purpose, as its maintainer might: its answers rewritten by a proxy in
+   * front of this WordPress, nothing else changed. The report must lead with that one fault, count
+   * what follows from it under it, and say nothing false (no member the document names called unnamed).
+   */
+  async function brokenOnce(offset: number, rewrite: Rewrite): Promise<{ heads: string[]; details: string; notes: string; fatal: string[] }> {
+    const seed = conformanceSeed(contract).map(({ id, status }) => ({ id: id + offset, status }));
+    await seedWordPress({ projectDirectory, seed });
+    const proxy = await startRewritingProxy(site.baseUrl, rewrite);
+    try {
+      const report = await runConformance({ contract, baseUrl: proxy.url, apiKey: site.apiKey, subscriptions: seed.map(({ id }) => id), throttleHeader });
+      const details = mismatchDetails(report, site.apiKey);
+      return { heads: details.filter((line) => line.startsWith('✖')), details: details.join('\n'), notes: noteDetails(report, site.apiKey).join('\n'), fatal: report.fatal };
+    } finally {
+      await proxy.close();
+    }
+  }
+
+  test('broken once, a refusal answered 400 instead of 409: the report leads with that one fault and names nothing false', async () => {
+    const { transitionNotAllowed, invalidParameter, currentStatusMember, allowedActionsMember } = contract.errors;
+    const run = await brokenOnce(30_000, (status, body) => ({ status: status === transitionNotAllowed.status ? invalidParameter.status : status, body }));
+    assert.deepEqual(run.fatal, []);
+    assert.equal(run.heads.length, 1, run.details);
+    assert.match(run.heads[0] ?? '', new RegExp(`^✖ \\d+ cases: expected status ${transitionNotAllowed.status}, got ${invalidParameter.status}$`));
+    assert.match(run.details, new RegExp(`^ {4}expected: ${transitionNotAllowed.status} ${transitionNotAllowed.code}, ${errorDataField}\\.${currentStatusMember} "`, 'm'), 'in the wire\'s names');
+    assert.match(run.details, /^ {4}follows: {2}\d+ more mismatch/m);
+    assert.doesNotMatch(run.notes, new RegExp(`${currentStatusMember}|${allowedActionsMember}`), run.notes);
+  });
+
+  test('broken once, a success member dropped: the report leads with the member missing, shown on a case that ran', async () => {
+    const { result } = contract;
+    const run = await brokenOnce(40_000, (status, body) => {
+      if (status !== 200 || !isRecord(body)) return { status, body };
+      const { [result.previousStatus]: _dropped, ...rest } = body;
+      return { status, body: rest };
+    });
+    assert.deepEqual(run.fatal, []);
+    assert.equal(run.heads.length, 1, run.details);
+    assert.match(run.heads[0] ?? '', new RegExp(`^✖ \\d+ cases: \`${result.previousStatus}\` is missing from the 200 answer$`));
+    assert.doesNotMatch(run.details, /undefined/);
+    assert.doesNotMatch(run.details, new RegExp(`e\\.g\\. .*${throttleHeader}`), 'not the throttling case, which does not apply to a real host');
+    assert.doesNotMatch(run.notes, new RegExp(result.previousStatus));
   });
 
   // The sandbox imitates such a site, so it is held to it here, beside the tests that start the

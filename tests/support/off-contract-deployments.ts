@@ -1,0 +1,343 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { conformanceSeed } from '../../src/conformance/own-sandbox.ts';
+import { isRecord } from '../../src/lib/contract/document.ts';
+import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
+import { jsonMediaType } from '../../src/lib/contract/request-body.ts';
+import { errorDataField, successResponse } from '../../src/lib/contract/responses.ts';
+import type { Answer } from '../../src/sandbox/answer.ts';
+import { defaultApiKey } from '../../src/sandbox/seed.ts';
+import { answerRequest, type SandboxRequest } from '../../src/sandbox/server.ts';
+import { openStore, type SubscriptionStore } from '../../src/sandbox/store.ts';
+
+/**
+ * Deployments off the contract, each made from the sandbox by breaking one rule: a wrapper over
+ * its `answerRequest` that changes the request before it or the answer after it. Every fact is read
+ * from the contract (statuses, codes, member names, bounds), so the set follows the document.
+ */
+export interface OffContract {
+  /** What is broken, as a maintainer would say it. */
+  kind: string;
+  /** What the suite's report must say: the finding, and where it helps the case it was found in. */
+  finding: RegExp;
+  request?: (request: SandboxRequest) => SandboxRequest;
+  answer?: (answer: Answer, request: SandboxRequest) => Answer;
+  /** The store the sandbox answers from, changed. */
+  store?: (store: SubscriptionStore) => SubscriptionStore;
+}
+
+type Json = Record<string, unknown>;
+
+function parse(text: string | Buffer): Json | undefined {
+  try {
+    const value: unknown = JSON.parse(text.toString());
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer with its JSON body changed; an answer that is not a JSON object is left alone. */
+function rewriteBody(answer: Answer, change: (body: Json) => Json | undefined): Answer {
+  const body = parse(answer.body);
+  const changed = body === undefined ? undefined : change(structuredClone(body));
+  return changed === undefined ? answer : { ...answer, body: JSON.stringify(changed) };
+}
+
+function rewriteData(answer: Answer, change: (data: Json) => void): Answer {
+  return rewriteBody(answer, (body) => {
+    const data = body[errorDataField];
+    if (!isRecord(data)) return undefined;
+    change(data);
+    return body;
+  });
+}
+
+function withBody(request: SandboxRequest, change: (body: Json) => Json | undefined): SandboxRequest {
+  const body = parse(request.body);
+  const changed = body === undefined ? undefined : change(body);
+  return changed === undefined ? request : { ...request, body: Buffer.from(JSON.stringify(changed)) };
+}
+
+function headerValue(request: SandboxRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The set: each deployment breaks one rule of the contract a deployment could break. */
+export function offContractDeployments(contract: ExecutableContract): OffContract[] {
+  const { model, errors, result } = contract;
+  const { envelope, lifecycle } = model;
+  const successStatus = Number(successResponse(model.responses).status);
+  const refused = errors.transitionNotAllowed;
+  const isAnswer = (answer: Answer, error: { status: number; code: string }) => answer.status === error.status && parse(answer.body)?.code === error.code;
+  const actionOf = (request: SandboxRequest) => model.actions.find((action) => action.identifier === parse(request.body)?.[envelope.selector]);
+  const [, ...otherActions] = model.actions;
+  const plainAction = otherActions.find((action) => action.transition.kind !== 'chosen') ?? model.actions[0];
+  const data = (member: string) => `${errorDataField}\\.${member}`;
+  const bounded = (keyword: string) => model.actions.flatMap((action) => action.fields).filter((field) => field.constraints.some((constraint) => constraint.keyword === keyword));
+  const limitOf = (name: string, keyword: string) =>
+    model.actions
+      .flatMap((action) => action.fields)
+      .find((field) => field.name === name)
+      ?.constraints.find((constraint) => constraint.keyword === keyword)?.limit;
+
+  return [
+    {
+      kind: 'state machine: an action its status does not accept succeeds without a change',
+      finding: new RegExp(`expected status ${refused.status}, got ${successStatus}`),
+      answer: (answer, request) => {
+        const details = parse(answer.body)?.[errorDataField];
+        if (!isAnswer(answer, refused) || !isRecord(details)) return answer;
+        const current = details[errors.currentStatusMember];
+        const success = { [result.successFlag]: true, [result.action]: actionOf(request)?.identifier, [result.subject]: parse(request.body)?.[envelope.subject], [result.previousStatus]: current, [result.status]: current, [result.changed]: false };
+        return { ...answer, status: successStatus, body: JSON.stringify(success) };
+      },
+    },
+    {
+      kind: `state machine: ${plainAction?.identifier} refused where the lifecycle allows it`,
+      finding: new RegExp(`expected status ${successStatus}, got ${refused.status}\\n\\s+e\\.g\\.\\s+${plainAction?.identifier}`),
+      answer: (answer, request) => {
+        const body = parse(answer.body);
+        if (answer.status !== successStatus || body?.[result.changed] !== true || actionOf(request) !== plainAction) return answer;
+        const current = String(body[result.previousStatus]);
+        return { ...answer, status: refused.status, body: JSON.stringify({ code: refused.code, message: refused.message, data: { [errors.statusMember]: refused.status, [errors.currentStatusMember]: current, [errors.allowedActionsMember]: allowedActions(lifecycle, current) } }) };
+      },
+    },
+    {
+      kind: 'state machine: a change answered but not kept',
+      finding: /a change answered was not kept/,
+      store: (store) => ({ ...store, act: (id, decide) => store.act(id, (current) => ({ result: decide(current).result })) }),
+    },
+    {
+      kind: `state machine: ${plainAction?.identifier} answers the status before it as the status after`,
+      finding: new RegExp(`expected \`${result.status}\` "[^"]+", got "[^"]+"`),
+      answer: (answer, request) =>
+        actionOf(request) === plainAction && answer.status === successStatus
+          ? rewriteBody(answer, (body) => (body[result.changed] === true ? { ...body, [result.status]: body[result.previousStatus] } : undefined))
+          : answer,
+    },
+    {
+      kind: `a retry that changes nothing says \`${result.changed}\`: true`,
+      finding: new RegExp(`expected \`${result.changed}\` false, got true`),
+      answer: (answer) => (answer.status === successStatus ? rewriteBody(answer, (body) => ({ ...body, [result.changed]: true })) : answer),
+    },
+    {
+      kind: `the success body without \`${result.previousStatus}\``,
+      finding: new RegExp(`^✖ \\d+ cases: \`${result.previousStatus}\` is missing from the ${successStatus} answer`, 'm'),
+      answer: (answer) => (answer.status === successStatus ? rewriteBody(answer, ({ [result.previousStatus]: _dropped, ...rest }) => rest) : answer),
+    },
+    {
+      kind: `the success body's \`${result.subject}\` as a string`,
+      finding: new RegExp(`expected \`${result.subject}\` \\d+, got "\\d+"`),
+      answer: (answer) => (answer.status === successStatus ? rewriteBody(answer, (body) => ({ ...body, [result.subject]: String(body[result.subject]) })) : answer),
+    },
+    {
+      kind: `the key sent back in the success body as \`${envelope.credential}\``,
+      finding: new RegExp(`the answer sends the ${envelope.credential} back`),
+      answer: (answer, request) =>
+        answer.status === successStatus ? rewriteBody(answer, (body) => ({ ...body, [envelope.credential]: parse(request.body)?.[envelope.credential] })) : answer,
+    },
+    {
+      kind: `a success answered ${successStatus + 1}`,
+      finding: new RegExp(`expected status ${successStatus}, got ${successStatus + 1}`),
+      answer: (answer) => (answer.status === successStatus ? { ...answer, status: successStatus + 1 } : answer),
+    },
+    {
+      kind: `a refusal answered ${errors.invalidParameter.status} instead of ${refused.status}`,
+      finding: new RegExp(`^✖ \\d+ cases: expected status ${refused.status}, got ${errors.invalidParameter.status}`, 'm'),
+      answer: (answer) => (isAnswer(answer, refused) ? { ...answer, status: errors.invalidParameter.status } : answer),
+    },
+    {
+      kind: 'a refusal with another code',
+      finding: new RegExp(`expected \`code\` "${refused.code}", got "conformance_other_code"`),
+      answer: (answer) => (isAnswer(answer, refused) ? rewriteBody(answer, (body) => ({ ...body, code: 'conformance_other_code' })) : answer),
+    },
+    {
+      kind: `a refusal without \`${errors.currentStatusMember}\``,
+      finding: new RegExp(`\`${data(errors.currentStatusMember)}\` is missing from the ${refused.status} answer|its status cannot be read: \`${data(errors.currentStatusMember)}\` is missing`),
+      answer: (answer) => (isAnswer(answer, refused) ? rewriteData(answer, (details) => delete details[errors.currentStatusMember]) : answer),
+    },
+    {
+      kind: `\`${errors.allowedActionsMember}\` in another order`,
+      finding: new RegExp(`\`${data(errors.allowedActionsMember)}\` is not in the lifecycle table's order`),
+      answer: (answer) =>
+        isAnswer(answer, refused) ? rewriteData(answer, (details) => Array.isArray(details[errors.allowedActionsMember]) && (details[errors.allowedActionsMember] as unknown[]).reverse()) : answer,
+    },
+    {
+      kind: `\`${errors.allowedActionsMember}\` listing every action, those that would change nothing too`,
+      finding: new RegExp(`expected \`${data(errors.allowedActionsMember)}\` \\[.*\\] \\(the actions that would change the status`),
+      answer: (answer) => (isAnswer(answer, refused) ? rewriteData(answer, (details) => (details[errors.allowedActionsMember] = model.actions.map((action) => action.identifier))) : answer),
+    },
+    {
+      kind: `a refused key answered 403 instead of ${errors.invalidKey.status}`,
+      finding: new RegExp(`expected status ${errors.invalidKey.status}, got 403`),
+      answer: (answer) => (isAnswer(answer, errors.invalidKey) ? { ...answer, status: 403, body: answer.body.replace(`:${errors.invalidKey.status}`, ':403') } : answer),
+    },
+    {
+      kind: 'a refused key with another code',
+      finding: new RegExp(`expected \`code\` "${errors.invalidKey.code}", got "rest_forbidden"`),
+      answer: (answer) => (isAnswer(answer, errors.invalidKey) ? rewriteBody(answer, (body) => ({ ...body, code: 'rest_forbidden' })) : answer),
+    },
+    {
+      kind: 'a wrong key accepted',
+      finding: new RegExp(`expected status ${errors.invalidKey.status}, got ${successStatus}\\n\\s+e\\.g\\.\\s+with a wrong ${envelope.credential}`),
+      request: (request) => withBody(request, (body) => (typeof body[envelope.credential] === 'string' ? { ...body, [envelope.credential]: defaultApiKey } : undefined)),
+    },
+    {
+      kind: 'the key accepted from the query string',
+      finding: new RegExp(`expected status ${errors.invalidKey.status}, got ${successStatus}\\n\\s+e\\.g\\.\\s+with ${envelope.credential} only in the query string`),
+      request: (request) => {
+        const key = new URL(request.target, 'http://host').searchParams.get(envelope.credential);
+        return key === null ? request : withBody(request, (body) => ({ ...body, [envelope.credential]: key }));
+      },
+    },
+    {
+      kind: 'the key accepted from a header',
+      finding: new RegExp(`expected status ${errors.invalidKey.status}, got ${successStatus}\\n\\s+e\\.g\\.\\s+with ${envelope.credential} only in a header`),
+      request: (request) => {
+        const key = headerValue(request, 'x-api-key') ?? headerValue(request, 'authorization')?.replace(/^Bearer /, '');
+        return key === undefined ? request : withBody(request, (body) => (body[envelope.credential] === undefined ? { ...body, [envelope.credential]: key } : undefined));
+      },
+    },
+    {
+      kind: 'the key and the fields accepted from a form body',
+      finding: new RegExp(`expected status one of [\\d, ]+, got ${successStatus}\\n\\s+e\\.g\\.\\s+with ${envelope.credential} only in a form body`),
+      request: (request) => {
+        if (!String(headerValue(request, 'content-type')).startsWith('application/x-www-form-urlencoded')) return request;
+        const fields = Object.fromEntries([...new URLSearchParams(request.body.toString())].map(([name, value]) => [name, /^\d+$/.test(value) ? Number(value) : value]));
+        return { ...request, headers: { ...request.headers, 'content-type': jsonMediaType }, body: Buffer.from(JSON.stringify(fields)) };
+      },
+    },
+    {
+      kind: `a missing field not listed in \`${errors.paramsMember}\``,
+      finding: new RegExp(`expected \`${data(errors.paramsMember)}\` to list the missing`),
+      answer: (answer) => (isAnswer(answer, errors.missingParameter) ? rewriteData(answer, (details) => (details[errors.paramsMember] = [])) : answer),
+    },
+    {
+      kind: `a rejected field without \`${errors.paramsMember}\``,
+      finding: new RegExp(`\`${data(errors.paramsMember)}\` is missing from the ${errors.invalidParameter.status} answer`),
+      answer: (answer) => (isAnswer(answer, errors.invalidParameter) ? rewriteData(answer, (details) => delete details[errors.paramsMember]) : answer),
+    },
+    {
+      kind: 'unknown fields accepted',
+      finding: new RegExp(`expected status ${errors.invalidParameter.status}, got ${successStatus}\\n\\s+e\\.g\\.\\s+\\S+ with a field it does not take`),
+      request: (request) => {
+        const action = actionOf(request);
+        if (action === undefined) return request;
+        const known = new Set(action.fields.map((field) => field.name));
+        return withBody(request, (body) => Object.fromEntries(Object.entries(body).filter(([name]) => known.has(name))));
+      },
+    },
+    ...bounded('maxLength')
+      .slice(0, 1)
+      .map(
+        (field): OffContract => ({
+          kind: `\`${field.name}\` longer than its maximum accepted (cut short)`,
+          finding: new RegExp(`expected status ${errors.invalidParameter.status}, got ${successStatus}\\n\\s+e\\.g\\.\\s+\\S+ with ${field.name} longer than`),
+          request: (request) =>
+            withBody(request, (body) => {
+              const value = body[field.name];
+              const limit = limitOf(field.name, 'maxLength') ?? Number.POSITIVE_INFINITY;
+              return typeof value === 'string' && value.length > limit ? { ...body, [field.name]: value.slice(0, limit) } : undefined;
+            }),
+        }),
+      ),
+    ...bounded('minimum')
+      .filter((field) => field.name !== envelope.subject)
+      .slice(0, 1)
+      .map(
+        (field): OffContract => ({
+          kind: `\`${field.name}\` below its minimum accepted (raised to it)`,
+          finding: new RegExp(`expected status ${errors.invalidParameter.status}, got \\d+\\n\\s+e\\.g\\.\\s+\\S+ with ${field.name} below`),
+          request: (request) =>
+            withBody(request, (body) => {
+              const value = body[field.name];
+              const limit = limitOf(field.name, 'minimum') ?? Number.NEGATIVE_INFINITY;
+              return typeof value === 'number' && value < limit ? { ...body, [field.name]: limit } : undefined;
+            }),
+        }),
+      ),
+    {
+      kind: `a body that is not JSON answered ${errors.internalError.status}`,
+      finding: new RegExp(`expected status ${errors.invalidJson.status}, got ${errors.internalError.status}`),
+      answer: (answer) =>
+        isAnswer(answer, errors.invalidJson)
+          ? { ...answer, status: errors.internalError.status, body: JSON.stringify({ code: errors.internalError.code, message: errors.internalError.message, data: { [errors.statusMember]: errors.internalError.status } }) }
+          : answer,
+    },
+    {
+      kind: `an unknown subscription answered ${errors.invalidParameter.status}`,
+      finding: new RegExp(`expected status ${errors.subscriptionNotFound.status}, got ${errors.invalidParameter.status}`),
+      answer: (answer) => (isAnswer(answer, errors.subscriptionNotFound) ? { ...answer, status: errors.invalidParameter.status } : answer),
+    },
+    {
+      kind: `\`${errors.statusMember}\` in the details not the HTTP status`,
+      finding: new RegExp(`\`${data(errors.statusMember)}\``),
+      answer: (answer) => (isAnswer(answer, errors.subscriptionNotFound) ? rewriteData(answer, (details) => (details[errors.statusMember] = errors.invalidParameter.status)) : answer),
+    },
+    {
+      kind: 'the success body sent as text/html',
+      finding: /Content-Type is "text\/html/,
+      answer: (answer) => (answer.status === successStatus ? { ...answer, headers: { ...answer.headers, 'content-type': 'text/html; charset=UTF-8' } } : answer),
+    },
+    {
+      kind: `another method answered 405 instead of ${errors.noRoute.status}`,
+      finding: new RegExp(`expected status ${errors.noRoute.status}, got 405`),
+      answer: (answer, request) => (request.method !== model.endpoint.method && isAnswer(answer, errors.noRoute) ? { ...answer, status: 405 } : answer),
+    },
+  ];
+}
+
+function readBody(request: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+export interface ServedDeployment {
+  url: string;
+  apiKey: string;
+  subscriptions: number[];
+  close(): Promise<void>;
+}
+
+/** Serves the sandbox broken as `breakage` says, on a port the system picks, with a subscription for every case. */
+export async function serveOffContract(contract: ExecutableContract, breakage: Pick<OffContract, 'request' | 'answer' | 'store'>): Promise<ServedDeployment> {
+  const opened = openStore(':memory:', contract.model.lifecycle.states);
+  const store = breakage.store?.(opened) ?? opened;
+  const seed = conformanceSeed(contract);
+  store.addMissing(seed);
+  const settings = { apiKey: defaultApiKey, basePath: '' };
+  const server = createServer((incoming, outgoing) => {
+    readBody(incoming).then(
+      (body) => {
+        const original: SandboxRequest = { method: incoming.method ?? '', target: incoming.url ?? '', headers: incoming.headers, body, tooLarge: false };
+        const request = breakage.request?.(original) ?? original;
+        const answered = answerRequest(contract, store, settings, request);
+        const answer = breakage.answer?.(answered, request) ?? answered;
+        outgoing.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) }).end(answer.body);
+      },
+      () => outgoing.destroy(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey: defaultApiKey,
+    subscriptions: seed.map((subscription) => subscription.id),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => {
+          opened.close();
+          resolve();
+        });
+        server.closeAllConnections();
+      }),
+  };
+}
