@@ -90,15 +90,16 @@ const isJson = (response) =>
 export function createClient(${parameters.join(', ')}, options = {}) {
   const settings = { ...policy, ...options };
   const url = \`${url}\`;
-  // No request goes to this site before this moment.
+  // No request goes to this site before this moment, on the monotonic clock: a wall clock that
+  // is set back or slewed would shorten the spacing.
   let notBefore = 0;
   // Calls made at the same time take their turns one after the other.
   let queue = Promise.resolve();
 
   function waitForTurn() {
     const turn = queue.then(async () => {
-      await sleep(Math.max(0, notBefore - Date.now()));
-      notBefore = Date.now() + settings.interval;
+      await sleep(Math.max(0, notBefore - performance.now()));
+      notBefore = performance.now() + settings.interval;
     });
     queue = turn;
     return turn;
@@ -106,7 +107,7 @@ export function createClient(${parameters.join(', ')}, options = {}) {
 
   // A wait holds back every later request to this site, not only this one.
   function holdBack(milliseconds) {
-    notBefore = Math.max(notBefore, Date.now() + milliseconds);
+    notBefore = Math.max(notBefore, performance.now() + milliseconds);
   }
 
   return async function send(body) {

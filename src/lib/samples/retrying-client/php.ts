@@ -156,16 +156,17 @@ final class Client {
     }
 
     private function wait_for_turn(): void {
-        $wait = $this->not_before - microtime( true );
+        // The monotonic clock: a wall clock set back or slewed would shorten the spacing.
+        $wait = $this->not_before - hrtime( true ) / 1e9;
         if ( $wait > 0 ) {
             usleep( (int) ( $wait * 1e6 ) );
         }
-        $this->not_before = microtime( true ) + INTERVAL;
+        $this->not_before = hrtime( true ) / 1e9 + INTERVAL;
     }
 
     // A wait holds back every later request to this site, not only this one.
     private function hold_back( float $seconds ): void {
-        $this->not_before = max( $this->not_before, microtime( true ) + $seconds );
+        $this->not_before = max( $this->not_before, hrtime( true ) / 1e9 + $seconds );
     }
 }
 
