@@ -10,7 +10,7 @@ import { after, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { validBody } from '../../src/conformance/cases.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
-import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { wordpressRestPrefix } from '../../src/lib/contract/endpoint.ts';
 import type { Answer } from '../../src/sandbox/answer.ts';
 import { bodyLimitBytes } from '../../src/sandbox/host.ts';
