@@ -1,6 +1,7 @@
 import { retryAfterHeader } from '../lib/contract/responses.ts';
 import type { CaseRequest } from './cases.ts';
 import type { ReceivedAnswer } from './check-answer.ts';
+import { jsonNesting } from '../lib/http/json-nesting.ts';
 import { retryAfterDelay } from '../lib/http/retry-after.ts';
 
 /** A request sent and what came of it: the answer, or why there was none. */
@@ -69,6 +70,41 @@ export function retryAfterSeconds(value: string | undefined, now = Date.now()): 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The largest answer the client reads: far above any answer of the endpoint, far below what exhausts memory. */
+export const maxAnswerBytes = 8 * 1024 * 1024;
+
+/**
+ * The deepest JSON the client hands on: `json_encode`'s default depth, past which WordPress writes
+ * no answer at all. Counted on the text, so that nothing that checks an answer walks a deeper one.
+ */
+export const maxAnswerNesting = 512;
+
+/** An answer came, but not one the suite reads: too large, or nested deeper than any WordPress answer. */
+class UnreadableAnswer extends Error {}
+
+/** The body's text, read up to `maxAnswerBytes`. */
+async function readAnswerText(response: Response): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxAnswerBytes) {
+      await reader.cancel();
+      throw new UnreadableAnswer(`the ${response.status} answer's body is larger than ${maxAnswerBytes / 1024 / 1024} MiB, which no answer of the endpoint is; the suite did not read it`);
+    }
+    chunks.push(value);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (jsonNesting(text, maxAnswerNesting) > maxAnswerNesting) {
+    throw new UnreadableAnswer(`the ${response.status} answer's body nests deeper than ${maxAnswerNesting} levels, deeper than WordPress writes JSON (json_encode's depth); the suite did not read it`);
+  }
+  return text;
+}
+
 export function joinUrl(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${path}`;
 }
@@ -96,7 +132,7 @@ export function createClient(options: ClientOptions): Client {
     response.headers.forEach((value, name) => {
       headers[name.toLowerCase()] = value;
     });
-    return { status: response.status, headers, body: await response.text() };
+    return { status: response.status, headers, body: await readAnswerText(response) };
   }
 
   return {
@@ -111,6 +147,7 @@ export function createClient(options: ClientOptions): Client {
         try {
           answer = await once(url, request);
         } catch (error) {
+          if (error instanceof UnreadableAnswer) return { url, request, failure: error.message, throttledRetries };
           const { kind, code } = classifyFailure(error);
           return { url, request, failure: `no answer: ${kind} (${code ?? (error as Error).message})`, failureKind: kind, throttledRetries };
         }

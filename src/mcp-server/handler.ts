@@ -1,4 +1,5 @@
 import { createMcpHandler, isJsonContentType, localhostAllowedHostnames, originValidationResponse, readRequestBody, validateHostHeader } from '@modelcontextprotocol/server';
+import { jsonNesting } from '../lib/http/json-nesting.ts';
 import { siteConfig } from '../site-config.ts';
 import type { ServerIdentity } from './identity.ts';
 import type { ProductKnowledge } from './knowledge.ts';
@@ -22,6 +23,14 @@ const cardHeaders = {
 
 /** The largest request body the server reads, as the SDK counts it. */
 const maxRequestBodySize = 64 * 1024;
+
+/**
+ * The deepest message the server reads, counted on the text before anything parses it: twice PHP's
+ * `json_decode` depth, so that a body nested past WordPress's limit still reaches the request check
+ * (which shows it refused as WordPress refuses it), and far from the depth at which schema
+ * validation, which recurses, would overflow the stack (about 1,700 levels on Node 24).
+ */
+export const maxMessageNesting = 1024;
 
 function parsedJson(text: string): unknown {
   try {
@@ -93,6 +102,9 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
           return jsonRpcError(400, -32700, 'Parse error: the request body could not be read');
         }
         if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxRequestBodySize} bytes`);
+        if (jsonNesting(read.text, maxMessageNesting) > maxMessageNesting) {
+          return jsonRpcError(400, -32700, `Parse error: the message nests deeper than the ${maxMessageNesting} levels this server reads`);
+        }
         const body = parsedJson(read.text);
         // Not JSON: the SDK reads it again and answers with its parse error.
         if (body === undefined) return await mcp.fetch(new Request(request, { body: read.text }));

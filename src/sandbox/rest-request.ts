@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isRecord } from '../lib/contract/document.ts';
 import { wordpressRestPrefix } from '../lib/contract/endpoint.ts';
+import { jsonNesting } from '../lib/http/json-nesting.ts';
 
 /**
  * How WordPress core turns an HTTP request into a REST request, before any plugin sees it
@@ -81,22 +82,32 @@ const phpMaximumNesting = 511;
 // The byte-order mark is kept so that, as for PHP, it makes the body invalid JSON.
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
-function nesting(value: unknown): number {
-  if (Array.isArray(value)) return 1 + value.reduce((deepest: number, item) => Math.max(deepest, nesting(item)), 0);
-  if (isRecord(value)) return 1 + Object.values(value).reduce((deepest: number, item) => Math.max(deepest, nesting(item)), 0);
-  return 0;
-}
-
 const loneSurrogate = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Any string of a parsed body, or any member name, with an unpaired surrogate; walked with a list, not a call per level. */
 function hasLoneSurrogate(value: unknown): boolean {
-  if (typeof value === 'string') return loneSurrogate.test(value);
-  if (Array.isArray(value)) return value.some(hasLoneSurrogate);
-  if (isRecord(value)) return Object.entries(value).some(([key, item]) => loneSurrogate.test(key) || hasLoneSurrogate(item));
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const item = pending.pop();
+    if (typeof item === 'string') {
+      if (loneSurrogate.test(item)) return true;
+    } else if (Array.isArray(item)) {
+      for (const member of item) pending.push(member);
+    } else if (isRecord(item)) {
+      for (const [key, member] of Object.entries(item)) {
+        if (loneSurrogate.test(key)) return true;
+        pending.push(member);
+      }
+    }
+  }
   return false;
 }
 
-/** PHP's `json_decode($body, true)` as WordPress calls it, with the error PHP would report. */
+/**
+ * PHP's `json_decode($body, true)` as WordPress calls it, with the error PHP would report. The
+ * depth is counted on the text before anything parses it, as PHP's parser stops at the 512th level
+ * before it reads on: a body nested past it is refused at any depth, and nothing here recurses on it.
+ */
 export function decodeJson(raw: Buffer): JsonBody {
   let text: string;
   try {
@@ -104,13 +115,13 @@ export function decodeJson(raw: Buffer): JsonBody {
   } catch {
     return { kind: 'invalid', ...phpJsonErrors.utf8 };
   }
+  if (jsonNesting(text, phpMaximumNesting) > phpMaximumNesting) return { kind: 'invalid', ...phpJsonErrors.depth };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return { kind: 'invalid', ...phpJsonErrors.syntax };
   }
-  if (nesting(value) > phpMaximumNesting) return { kind: 'invalid', ...phpJsonErrors.depth };
   if (hasLoneSurrogate(value)) return { kind: 'invalid', ...phpJsonErrors.utf16 };
   return { kind: 'parsed', value };
 }
@@ -127,7 +138,8 @@ export function firstHeader(headers: IncomingHttpHeaders, name: string): string 
  * other request reaches the site's front end.
  */
 export function readRestRequest(basePath: string, method: string, target: string, headers: IncomingHttpHeaders, body: Buffer): ReadRequest {
-  const url = new URL(target, 'http://sandbox.invalid');
+  const url = requestUrl(target);
+  if (url === undefined) return { kind: 'front-end', home: false };
   const query = parseFormText(url.search.slice(1));
   const host = firstHeader(headers, 'host') ?? 'localhost';
   const restRoot = `http://${host}${basePath}${wordpressRestPrefix}/`;
@@ -176,6 +188,19 @@ export function readRestRequest(basePath: string, method: string, target: string
       restRoot,
     },
   };
+}
+
+/**
+ * The request target as a URL. An origin-form target (`/path?query`) is read as a path even when it
+ * starts with `//`, which a URL parser would take for a host; an absolute-form target is read as
+ * it is. A target that is neither (`*`, or an absolute URL that does not parse) names no route.
+ */
+function requestUrl(target: string): URL | undefined {
+  try {
+    return target.startsWith('/') ? new URL(`http://sandbox.invalid${target}`) : new URL(target);
+  } catch {
+    return undefined;
+  }
 }
 
 function decodeURIComponentSafely(text: string): string {

@@ -241,13 +241,13 @@ describe('[9.4] responses may be opened to additions inside v1; requests stay st
 });
 
 describe('an edited oneOf branch, which Redocly reports as removed and added', () => {
-  const retryAfter = 'openapi/components/headers/RetryAfter.yaml';
-  const dateBranch = '    - type: string\n      description: An HTTP date (IMF-fixdate) after which to retry.\n';
+  const retryAfter = 'openapi/components/schemas/RetryAfter.yaml';
+  const dateBranch = '  - type: string\n    description: An HTTP date (IMF-fixdate) after which to retry.\n';
 
   it('passes when a response branch only gains a constraint (fewer values sent, all readable as before)', () => {
     const copy = copyContract();
     try {
-      copy.replace(retryAfter, dateBranch, `${dateBranch}      maxLength: 29\n`);
+      copy.replace(retryAfter, dateBranch, `${dateBranch}    maxLength: 29\n`);
       assert.deepEqual(messagesOf(copy), []);
     } finally {
       copy.remove();

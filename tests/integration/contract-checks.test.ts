@@ -380,7 +380,8 @@ describe('the source locator', () => {
     assert.equal(locate('#/components/schemas/ApiKey').file, 'openapi/components/schemas/ApiKey.yaml');
     assert.equal(locate('#/paths/~1action/post').file, 'openapi/paths/action.yaml');
     assert.equal(locate('#/paths/~1action/post/responses/429').file, 'openapi/components/responses/TooManyRequests.yaml');
-    assert.equal(locate('#/components/responses/TooManyRequests/headers/Retry-After').file, 'openapi/components/headers/RetryAfter.yaml');
+    assert.equal(locate('#/components/responses/TooManyRequests/headers/Retry-After').file, 'openapi/components/responses/TooManyRequests.yaml');
+    assert.equal(locate('#/components/schemas/RetryAfter').file, 'openapi/components/schemas/RetryAfter.yaml');
     assert.equal(locate('#/x-transitions/final').file, 'openapi/components/transitions.yaml');
     assert.equal(locate('#/servers/0').file, 'openapi/openapi.yaml');
     assert.equal(locate('#/components/securitySchemes/NotWrittenAnywhere').file, 'openapi/openapi.yaml');

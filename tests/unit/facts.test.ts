@@ -130,7 +130,21 @@ describe('facts follow the document when it changes', () => {
 
 describe('a document that no longer states a fact fails the build', () => {
   const cases: [string, (document: Record<string, any>) => void, RegExp][] = [
-    ['the key is no longer write-only', (d) => delete d.components.schemas.ApiKey.writeOnly, /write-only/],
+    ['the key is no longer a string', (d) => (d.components.schemas.ApiKey.type = 'integer'), /the API key/],
+    [
+      'every action requires a second string, so the key is no longer the one',
+      (d) => {
+        for (const schema of Object.values<Record<string, any>>(d.components.schemas)) {
+          if (schema.properties?.api_key === undefined) continue;
+          schema.properties.reference = { type: 'string' };
+          schema.required = [...schema.required, 'reference'];
+        }
+        for (const example of Object.values<Record<string, any>>(d.components.examples)) {
+          if (example.value?.api_key !== undefined) example.value.reference = 'R-1';
+        }
+      },
+      /the API key/,
+    ],
     ['the rate limit declares no Retry-After', (d) => delete d.components.responses.TooManyRequests.headers, /Retry-After/],
     ['the server URL has no version segment', (d) => (d.servers[0].url = 'https://{site}/wp-json/service'), /version segment/],
     ['the transition table is missing', (d) => delete d['x-transitions'], /x-transitions/],

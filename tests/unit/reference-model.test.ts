@@ -109,7 +109,7 @@ describe('the fields', () => {
     assert.equal(apiKey.required, true);
     assert.deepEqual(
       apiKey.constraints.map((constraint) => constraint.keyword),
-      ['minLength', 'writeOnly'],
+      ['minLength'],
     );
     assert.match(apiKey.constraints[0]?.label ?? '', /at least 1 character$/);
 
@@ -156,7 +156,7 @@ describe('the fields', () => {
       ['api_key', 'action', 'subscription_id', 'note'],
     );
     assert.equal(model.envelope.selector, 'action');
-    assert.equal(model.envelope.credential, 'api_key', 'the required write-only string');
+    assert.equal(model.envelope.credential, 'api_key', 'the one string besides the selector that every action requires');
     assert.equal(model.envelope.subject, 'subscription_id');
     const selector = model.envelope.sharedFields.find((candidate) => candidate.name === 'action');
     assert.deepEqual(

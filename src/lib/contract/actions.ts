@@ -49,7 +49,7 @@ export interface BodyEnvelope {
   description: string;
   /** The field whose value selects the action. */
   selector: string;
-  /** The field that carries the API key: the one required write-only string every action has. */
+  /** The field that carries the API key: the one string besides the selector that every action requires. */
   credential: string;
   /** The field that names the subscription: the one other field every action requires. */
   subject: string;
@@ -146,10 +146,12 @@ function envelopeOf(requestBody: RequestBody, actions: Action[]): BodyEnvelope {
   const required = sharedFields.filter((field) => field.required);
   // A format such as `string (password)` still makes the key a string; `string or null` does not.
   const isString = (field: Field): boolean => field.type.replace(/ \(.*\)$/, '') === 'string';
+  // The key is known by its place, not by a keyword: `writeOnly` (release 1.0.0) made generators
+  // leave it out of the request types they name, and a strict validator refuses an `x-` keyword.
   const credential = exactlyOne(
-    required.filter((field) => isString(field) && field.constraints.some((constraint) => constraint.keyword === 'writeOnly')),
+    required.filter((field) => isString(field) && field.name !== requestBody.selector),
     requestBody.pointer,
-    'write-only string that every action requires (the API key)',
+    `string besides \`${requestBody.selector}\` that every action requires (the API key)`,
     (field) => field.name,
   );
   const subject = exactlyOne(

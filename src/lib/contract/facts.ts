@@ -50,7 +50,7 @@ export interface Facts {
   versionNamespace: string;
   /** `info.version` of the document. */
   documentVersion: string;
-  /** The required `writeOnly` string every action's request schema has: the API key. */
+  /** The one string besides the selector that every action's request schema requires: the API key. */
   credentialField: string;
   /** The discriminator property that selects the action. */
   actionField: string;

@@ -145,6 +145,18 @@ function constantChoices(document: OpenApiDocument, field: ResolvedSchema): Cons
   return [{ keyword: 'oneOf', label: 'one of', values: variants.map((variant) => variant.schema.const as LiteralValue) }];
 }
 
+/**
+ * The choices of a `oneOf` of constants, then the other constraints, without an `enum` that lists
+ * the same values again (an error's `code` carries both: the `oneOf` describes each value, the
+ * `enum` lets generators such as orval type the code as their union).
+ */
+function withoutRepeatedChoices(choices: Constraint[], constraints: Constraint[]): Constraint[] {
+  const listed = new Set(choices.flatMap((choice) => choice.values ?? []));
+  const repeats = (constraint: Constraint) =>
+    constraint.keyword === 'enum' && constraint.values !== undefined && constraint.values.length === listed.size && constraint.values.every((value) => listed.has(value));
+  return [...choices, ...constraints.filter((constraint) => !repeats(constraint))];
+}
+
 /** Deeper than this, a page would be unreadable anyway; the contract nests one level today. */
 const maximumNesting = 4;
 
@@ -169,7 +181,7 @@ export function fieldsOf(document: OpenApiDocument, object: ResolvedSchema, dept
       name,
       type: typeLabel(document, field),
       required: required.includes(name),
-      constraints: [...constantChoices(document, field), ...constraintsOf(field.schema, field.pointer)],
+      constraints: withoutRepeatedChoices(constantChoices(document, field), constraintsOf(field.schema, field.pointer)),
       description: withoutExtensibleMarker(field.schema.description ?? ''),
       deprecated: field.schema.deprecated === true,
       pointer: field.pointer,
