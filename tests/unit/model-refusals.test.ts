@@ -72,8 +72,8 @@ const breakers: Record<string, ((parts: Parts) => void) | { unreachable: string 
   'src/lib/contract/endpoint.ts: no server URL is given for the endpoint': ({ d }) => (d.servers = []),
   'src/lib/contract/endpoint.ts: the URL uses {${name}} but does not define it': ({ d }) => (d.servers[0].url = 'https://{site}/{base}/wp-json/service/v1'),
   'src/lib/contract/endpoint.ts: the URL has no version segment such as `v1` in its path': ({ d }) => (d.servers[0].url = 'https://{site}/wp-json/service'),
-  'src/lib/contract/facts.ts: the ${retryAfterHeader} header has no example ${form}': ({ d }) => {
-    const header = d.components.headers.RetryAfter;
+  'src/lib/contract/facts.ts: the ${retryAfterHeader} header has no example ${form}': ({ responses }) => {
+    const header = responses.TooManyRequests.headers['Retry-After'];
     for (const [name, example] of Object.entries<Json>(header.examples)) if (typeof example.value === 'number') delete header.examples[name];
   },
   "src/lib/contract/facts.ts: the endpoint URL does not use WordPress's `/wp-json/` prefix": ({ d }) => (d.servers[0].url = 'https://{site}/api/service/v1'),
