@@ -1,5 +1,5 @@
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
-import { answerRequest } from '../sandbox/server.ts';
+import { answerRequest } from '../sandbox/answer-request.ts';
 import { openStore } from '../sandbox/store.ts';
 import type { RequestCheck } from './knowledge.ts';
 

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { isRecord } from '../lib/contract/document.ts';
 import { wordpressRestPrefix } from '../lib/contract/endpoint.ts';
+import { latin1 } from './bytes.ts';
 
 /**
  * How WordPress core turns an HTTP request into a REST request, before any plugin sees it
@@ -97,7 +98,7 @@ function hasLoneSurrogate(value: unknown): boolean {
 }
 
 /** PHP's `json_decode($body, true)` as WordPress calls it, with the error PHP would report. */
-export function decodeJson(raw: Buffer): JsonBody {
+export function decodeJson(raw: Uint8Array): JsonBody {
   let text: string;
   try {
     text = strictUtf8.decode(raw);
@@ -126,7 +127,7 @@ export function firstHeader(headers: IncomingHttpHeaders, name: string): string 
  * `/wp-json` or that carries `?rest_route=` (on any path, the query winning over the path); any
  * other request reaches the site's front end.
  */
-export function readRestRequest(basePath: string, method: string, target: string, headers: IncomingHttpHeaders, body: Buffer): ReadRequest {
+export function readRestRequest(basePath: string, method: string, target: string, headers: IncomingHttpHeaders, body: Uint8Array): ReadRequest {
   const url = new URL(target, 'http://sandbox.invalid');
   const query = parseFormText(url.search.slice(1));
   const host = firstHeader(headers, 'host') ?? 'localhost';
@@ -160,7 +161,7 @@ export function readRestRequest(basePath: string, method: string, target: string
   const mediaType = mediaTypeOf(headers);
   const form =
     !isJson && !emptyBody && (mediaType === undefined || mediaType === 'application/x-www-form-urlencoded')
-      ? parseFormText(body.toString('latin1'))
+      ? parseFormText(latin1(body))
       : {};
 
   return {

@@ -1,0 +1,152 @@
+/**
+ * The parts of the sandbox that let it run where Node is not: the memory store, the reason
+ * phrases, latin-1 without `Buffer`, and the simulation the page's worker runs.
+ */
+import assert from 'node:assert/strict';
+import { STATUS_CODES } from 'node:http';
+import { before, describe, test } from 'node:test';
+import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { noSchemaValidator, readExecutableContractWith } from '../../src/lib/contract/serving-contract.ts';
+import { latin1 } from '../../src/sandbox/bytes.ts';
+import { hostErrorStatuses, payloadTooLargeStatus } from '../../src/sandbox/host.ts';
+import { createSimulation } from '../../src/sandbox/in-browser/simulation.ts';
+import { createMemoryStore } from '../../src/sandbox/memory-store.ts';
+import { knownReasonPhrases, reasonPhrase } from '../../src/sandbox/reason-phrases.ts';
+import { defaultApiKey, defaultSeed } from '../../src/sandbox/seed.ts';
+import { bundledDocument } from '../support/contract-copy.ts';
+
+let contract: ExecutableContract;
+before(() => {
+  contract = readExecutableContractWith(bundledDocument(), noSchemaValidator);
+});
+
+describe('the reason phrases', () => {
+  test('each is the one Node sends', () => {
+    for (const [status, phrase] of Object.entries(knownReasonPhrases())) assert.equal(phrase, STATUS_CODES[status], status);
+  });
+
+  test('every status the document answers with, and every host answer, has one', () => {
+    const statuses = [...contract.model.responses.map((response) => Number(response.status)), ...hostErrorStatuses, payloadTooLargeStatus, 200, 404];
+    for (const status of statuses) assert.ok(reasonPhrase(status) !== undefined, `no reason phrase for ${status}`);
+  });
+});
+
+describe('latin-1 without Buffer', () => {
+  test('every byte is the character of the same number, 0x80 to 0x9F included', () => {
+    const bytes = Uint8Array.from({ length: 256 }, (_, index) => index);
+    assert.equal(latin1(bytes), Buffer.from(bytes).toString('latin1'));
+    assert.equal(latin1(new Uint8Array([0x80])), '\u0080');
+  });
+
+  test('a body longer than one slice is read whole', () => {
+    const bytes = new Uint8Array(20_000).fill(0x61);
+    assert.equal(latin1(bytes).length, 20_000);
+  });
+});
+
+describe('the memory store', () => {
+  const states = () => contract.model.lifecycle.states;
+
+  test('adds only the subscriptions that are missing, and lists them by ID', () => {
+    const store = createMemoryStore(states());
+    const [first, second] = states();
+    assert.ok(first !== undefined && second !== undefined);
+    assert.deepEqual(store.addMissing([{ id: 2, status: first }, { id: 1, status: first }]), [{ id: 2, status: first }, { id: 1, status: first }]);
+    assert.deepEqual(store.addMissing([{ id: 1, status: second }, { id: 3, status: second }]), [{ id: 3, status: second }]);
+    assert.deepEqual(store.list(), [{ id: 1, status: first }, { id: 2, status: first }, { id: 3, status: second }]);
+  });
+
+  test('writes a change and its history entry only once the decision is made', () => {
+    const [first, second] = states();
+    assert.ok(first !== undefined && second !== undefined);
+    const store = createMemoryStore(states(), undefined, () => '2026-01-01T00:00:00.000Z');
+    store.addMissing([{ id: 1, status: first }]);
+    const seen = store.act(1, (current) => ({ change: { action: 'move', to: second, note: 'why' }, result: current }));
+    assert.equal(seen, first);
+    assert.deepEqual(store.list(), [{ id: 1, status: second }]);
+    assert.deepEqual(store.history(1), [{ subscriptionId: 1, action: 'move', previousStatus: first, status: second, note: 'why', recordedAt: '2026-01-01T00:00:00.000Z' }]);
+  });
+
+  test('a refusal, or a failure while deciding, leaves nothing behind', () => {
+    const [first, second] = states();
+    assert.ok(first !== undefined && second !== undefined);
+    const store = createMemoryStore(states());
+    store.addMissing([{ id: 1, status: first }]);
+    store.act(1, () => ({ result: 'refused' }));
+    assert.throws(() => store.act(1, () => { throw new Error('broken'); }), /broken/);
+    assert.throws(() => store.act(1, () => ({ change: { action: 'move', to: 'no-such-status' }, result: 0 })), /not one the contract knows/);
+    assert.deepEqual(store.list(), [{ id: 1, status: first }]);
+    assert.deepEqual(store.history(1), []);
+    assert.equal(store.act(99, (current) => ({ change: { action: 'move', to: second }, result: current })), undefined);
+    assert.deepEqual(store.list(), [{ id: 1, status: first }]);
+  });
+
+  test('its state starts another store with the same subscriptions and history, and a state it cannot hold is refused', () => {
+    const [first, second] = states();
+    assert.ok(first !== undefined && second !== undefined);
+    const store = createMemoryStore(states());
+    store.addMissing([{ id: 1, status: first }]);
+    store.act(1, () => ({ change: { action: 'move', to: second }, result: undefined }));
+    const again = createMemoryStore(states(), JSON.parse(JSON.stringify(store.state())));
+    assert.deepEqual(again.list(), store.list());
+    assert.deepEqual(again.history(1), store.history(1));
+    assert.throws(() => createMemoryStore(states(), { subscriptions: [{ id: 1, status: 'no-such-status' }], history: [] }), /does not know/);
+  });
+});
+
+describe('the simulation the page runs', () => {
+  const bodyFor = (identifier: string, id: number, key = defaultApiKey) => ({ [contract.model.envelope.credential]: key, [contract.model.envelope.selector]: identifier, [contract.model.envelope.subject]: id });
+  const post = (body: unknown, headers: Record<string, string> = {}) => ({ method: contract.model.endpoint.method, target: contract.model.endpoint.urlPath, headers: { host: 'shop.example', 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+
+  test('starts from the default seed, answers with its own key, and a reset brings the seed back', () => {
+    const simulation = createSimulation(contract);
+    assert.deepEqual(simulation.subscriptions(), defaultSeed(contract.model.lifecycle));
+    const action = contract.model.actions.find((candidate) => candidate.transition.kind !== 'chosen' && candidate.refusedStates.length > 0);
+    assert.ok(action !== undefined);
+    const refused = simulation.subscriptions().find((subscription) => action.refusedStates.includes(subscription.status));
+    assert.ok(refused !== undefined);
+    const conflict = simulation.send(post(bodyFor(action.identifier, refused.id)));
+    assert.equal(conflict.status, Number(contract.errors.transitionNotAllowed.status));
+    assert.equal(JSON.parse(conflict.body).code, contract.errors.transitionNotAllowed.code);
+    assert.equal(conflict.headers['content-length'], String(Buffer.byteLength(conflict.body)));
+    const wrongKey = simulation.send(post(bodyFor(action.identifier, refused.id, 'typed-by-the-reader')));
+    assert.equal(JSON.parse(wrongKey.body).code, contract.errors.invalidKey.code);
+    const accepted = simulation.subscriptions().find((subscription) => !action.refusedStates.includes(subscription.status));
+    assert.ok(accepted !== undefined);
+    assert.equal(simulation.send(post(bodyFor(action.identifier, accepted.id))).status, 200);
+    assert.notDeepEqual(simulation.subscriptions(), defaultSeed(contract.model.lifecycle));
+    simulation.reset();
+    assert.deepEqual(simulation.subscriptions(), defaultSeed(contract.model.lifecycle));
+  });
+
+  test('throttles the next N requests only, then lets requests through; a host error likewise', () => {
+    const simulation = createSimulation(contract);
+    const [action] = contract.model.actions;
+    assert.ok(action !== undefined);
+    simulation.throttleNext(2, '3');
+    const statuses = [1, 2, 3].map(() => simulation.send(post(bodyFor(action.identifier, 999))));
+    assert.deepEqual(statuses.map((answer) => answer.status), [Number(contract.throttled.status), Number(contract.throttled.status), Number(contract.errors.subscriptionNotFound.status)]);
+    assert.equal(statuses[0]?.headers[contract.retryAfterHeader.toLowerCase()], '3');
+    simulation.hostErrorNext(1, 503);
+    const host = simulation.send(post(bodyFor(action.identifier, 999)));
+    assert.equal(host.status, 503);
+    assert.match(host.headers['content-type'] ?? '', /^text\/html/);
+    assert.equal(simulation.send(post(bodyFor(action.identifier, 999))).status, Number(contract.errors.subscriptionNotFound.status));
+  });
+
+  test('its state, saved and read back, goes on where it was; a HEAD gets no body', () => {
+    const simulation = createSimulation(contract);
+    const action = contract.model.actions.find((candidate) => candidate.transition.kind !== 'chosen');
+    assert.ok(action !== undefined);
+    const accepted = simulation.subscriptions().find((subscription) => !action.refusedStates.includes(subscription.status));
+    assert.ok(accepted !== undefined);
+    simulation.send(post(bodyFor(action.identifier, accepted.id)));
+    simulation.throttleNext(1, '1');
+    const again = createSimulation(contract, JSON.parse(JSON.stringify(simulation.state())));
+    assert.deepEqual(again.subscriptions(), simulation.subscriptions());
+    assert.equal(again.send(post(bodyFor(action.identifier, accepted.id))).status, Number(contract.throttled.status));
+    const head = again.send({ method: 'HEAD', target: contract.model.endpoint.urlPath, headers: { host: 'shop.example' }, body: '' });
+    assert.equal(head.body, '');
+    assert.notEqual(head.headers['content-length'], '0');
+  });
+});
