@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,7 +19,8 @@ import { buildSandboxWorker } from '../../scripts/build-sandbox-worker.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { defaultApiKey, defaultSeed } from '../../src/sandbox/seed.ts';
+import { inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
+import { defaultApiKey } from '../../src/sandbox/seed.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 import { requestBattery, type BatteryRequest } from '../support/wordpress-battery.ts';
 
@@ -43,8 +44,9 @@ let scratch: string;
 const workerPolicy = "default-src 'none'";
 const pagePolicy = "default-src 'none'; script-src 'self'; worker-src 'self'";
 
-function startSandboxCommand(): Promise<string> {
-  sandboxProcess = spawn(process.execPath, [path.join(projectDirectory, 'scripts/sandbox.ts'), '--port', '0'], { cwd: projectDirectory, stdio: ['ignore', 'pipe', 'inherit'] });
+/** `npm run sandbox -- --port 0 --seed FILE`, the seed being the one the pages' sandbox starts from. */
+function startSandboxCommand(seedFile: string): Promise<string> {
+  sandboxProcess = spawn(process.execPath, [path.join(projectDirectory, 'scripts/sandbox.ts'), '--port', '0', '--seed', seedFile], { cwd: projectDirectory, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let printed = '';
     sandboxProcess.stdout?.on('data', (chunk: Buffer) => {
@@ -81,7 +83,9 @@ before(async () => {
   contract = readExecutableContract(bundledDocument());
   scratch = mkdtempSync(path.join(tmpdir(), 'sandbox-in-browser-'));
   const workerFile = path.join(scratch, 'sandbox-worker.js');
-  const [startedUrl] = await Promise.all([startSandboxCommand(), buildSandboxWorker(projectDirectory, workerFile)]);
+  const seedFile = path.join(scratch, 'seed.json');
+  writeFileSync(seedFile, JSON.stringify(inPageSeed(contract)));
+  const [startedUrl] = await Promise.all([startSandboxCommand(seedFile), buildSandboxWorker(projectDirectory, workerFile)]);
   sandboxUrl = startedUrl;
   const workerScript = readFileSync(workerFile);
   pageServer = createServer((request, response) => {
@@ -136,7 +140,7 @@ async function sendInBrowser(requests: BatteryRequest[], host: string): Promise<
 }
 
 test('the whole WordPress battery answers identically from npm run sandbox and from the browser build in a worker', async () => {
-  const seed = defaultSeed(contract.model.lifecycle);
+  const seed = inPageSeed(contract);
   const requests = requestBattery(contract, { apiKey: defaultApiKey, unknownId: seed.length + 1000, lifecycleIds: seed });
   assert.ok(requests.length > 300, `the battery holds ${requests.length} requests`);
   const overHttp: Exchange[] = [];

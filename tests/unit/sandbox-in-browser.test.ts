@@ -9,7 +9,7 @@ import type { ExecutableContract } from '../../src/lib/contract/executable-contr
 import { noSchemaValidator, readExecutableContractWith } from '../../src/lib/contract/serving-contract.ts';
 import { latin1 } from '../../src/sandbox/bytes.ts';
 import { hostErrorStatuses, payloadTooLargeStatus } from '../../src/sandbox/host.ts';
-import { createSimulation } from '../../src/sandbox/in-browser/simulation.ts';
+import { createSimulation, inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
 import { createMemoryStore } from '../../src/sandbox/memory-store.ts';
 import { knownReasonPhrases, reasonPhrase } from '../../src/sandbox/reason-phrases.ts';
 import { defaultApiKey, defaultSeed } from '../../src/sandbox/seed.ts';
@@ -98,9 +98,55 @@ describe('the simulation the page runs', () => {
   const bodyFor = (identifier: string, id: number, key = defaultApiKey) => ({ [contract.model.envelope.credential]: key, [contract.model.envelope.selector]: identifier, [contract.model.envelope.subject]: id });
   const post = (body: unknown, headers: Record<string, string> = {}) => ({ method: contract.model.endpoint.method, target: contract.model.endpoint.urlPath, headers: { host: 'shop.example', 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-  test('starts from the default seed, answers with its own key, and a reset brings the seed back', () => {
+  test('its seed is the sandbox’s and the examples’ subscriptions, each example answering as it says', () => {
+    const seed = inPageSeed(contract);
+    const fresh = (success: Record<string, unknown>) => seed.some((subscription) => subscription.id === success[contract.result.subject] && subscription.status === success[contract.result.previousStatus]);
     const simulation = createSimulation(contract);
-    assert.deepEqual(simulation.subscriptions(), defaultSeed(contract.model.lifecycle));
+    assert.deepEqual(simulation.subscriptions(), [...seed].sort((a, b) => a.id - b.id));
+    for (const subscription of defaultSeed(contract.model.lifecycle)) assert.ok(seed.some((seeded) => seeded.id === subscription.id && seeded.status === subscription.status));
+    // From the seed, every example is answered as it says when its subscription is in the status the example starts from.
+    for (const action of contract.model.actions) {
+      const example = { ...action.requestExample.value, [contract.model.envelope.credential]: defaultApiKey };
+      const success = action.successExample.value as Record<string, unknown>;
+      const fresh = createSimulation(contract);
+      const seededStatus = fresh.subscriptions().find((subscription) => subscription.id === success[contract.result.subject])?.status;
+      const answer = fresh.send(post(example));
+      assert.equal(answer.status, 200, action.identifier);
+      if (seededStatus === success[contract.result.previousStatus]) assert.deepEqual(JSON.parse(answer.body), success, action.identifier);
+    }
+    // The examples' own walks: an example that leaves a subscription where another example starts from, then that one.
+    const { subject, previousStatus, status } = contract.result;
+    const successOf = (identifier: string) => contract.action(identifier)?.successExample.value as Record<string, unknown>;
+    let walks = 0;
+    for (const first of contract.model.actions) {
+      for (const second of contract.model.actions) {
+        const [a, b] = [successOf(first.identifier), successOf(second.identifier)];
+        if (first === second || a[subject] !== b[subject] || a[status] !== b[previousStatus] || !fresh(a)) continue;
+        const walk = createSimulation(contract);
+        for (const action of [first, second]) {
+          const answer = walk.send(post({ ...action.requestExample.value, [contract.model.envelope.credential]: defaultApiKey }));
+          assert.deepEqual(JSON.parse(answer.body), action.successExample.value, `${first.identifier} then ${second.identifier}`);
+        }
+        walks += 1;
+      }
+    }
+    assert.ok(walks > 0, 'some example starts where another leaves its subscription');
+  });
+
+  test('a check answers as a send would, and changes nothing', () => {
+    const simulation = createSimulation(contract);
+    const [action] = contract.model.actions;
+    assert.ok(action !== undefined);
+    const example = { ...action.requestExample.value, [contract.model.envelope.credential]: defaultApiKey };
+    const before = simulation.state();
+    assert.equal(simulation.check(post(example)).status, 200);
+    assert.deepEqual(simulation.state(), before);
+    assert.equal(simulation.send(post(example)).status, 200);
+  });
+
+  test('answers with its own key, and a reset brings the seed back', () => {
+    const simulation = createSimulation(contract);
+    const seeded = simulation.subscriptions();
     const action = contract.model.actions.find((candidate) => candidate.transition.kind !== 'chosen' && candidate.refusedStates.length > 0);
     assert.ok(action !== undefined);
     const refused = simulation.subscriptions().find((subscription) => action.refusedStates.includes(subscription.status));
@@ -114,9 +160,9 @@ describe('the simulation the page runs', () => {
     const accepted = simulation.subscriptions().find((subscription) => !action.refusedStates.includes(subscription.status));
     assert.ok(accepted !== undefined);
     assert.equal(simulation.send(post(bodyFor(action.identifier, accepted.id))).status, 200);
-    assert.notDeepEqual(simulation.subscriptions(), defaultSeed(contract.model.lifecycle));
+    assert.notDeepEqual(simulation.subscriptions(), seeded);
     simulation.reset();
-    assert.deepEqual(simulation.subscriptions(), defaultSeed(contract.model.lifecycle));
+    assert.deepEqual(simulation.subscriptions(), seeded);
   });
 
   test('throttles the next N requests only, then lets requests through; a host error likewise', () => {
