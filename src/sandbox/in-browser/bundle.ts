@@ -5,6 +5,9 @@ import type { OpenApiDocument } from '../../lib/contract/document.ts';
 /** Where the site publishes the sandbox's worker script; public/_headers gives it its own policy. */
 export const sandboxWorkerPath = '/sandbox-worker.js';
 
+/** Where the site publishes the "Try it" panel, which the request builder imports on the first click. */
+export const tryPanelPath = '/try-it-panel.js';
+
 /** Node's built-ins that shared modules import for what only Node does; one still used is an error. */
 const nodeBuiltinsUnlessUsed: Plugin = {
   name: 'node-builtins-unless-used',
@@ -19,32 +22,41 @@ const runtimeCompilation = /\bnew Function\s*\(|(?<![.\w$])Function\s*\(|(?<![.\
 export class SandboxWorkerBuildError extends Error {}
 
 /**
- * The sandbox for a page's dedicated worker, as one script: the sandbox's own stages
- * (answerRequest) over a memory store, with `document` (a contract the gate passed) inlined. It
- * must not compile code at run time (the page's policy has no `unsafe-eval`) nor load anything:
- * a bundle that imports a module or calls `eval` or `Function` is refused.
+ * One script for the browser from one entry module, everything it imports included, checked:
+ * a script that would import a module at run time or compile code (`eval`, `Function`) is
+ * refused, since the pages' policy has no `unsafe-eval` and the worker's allows nothing.
  */
-export async function bundleSandboxWorker(document: OpenApiDocument, projectDirectory = process.cwd()): Promise<string> {
+async function bundleForBrowser(entry: string, define: Record<string, string>): Promise<string> {
   const result = await build({
-    entryPoints: [path.join(projectDirectory, 'src/sandbox/in-browser/worker.ts')],
+    entryPoints: [entry],
     bundle: true,
     format: 'esm',
     platform: 'browser',
     target: 'es2022',
-    define: { bundledDocument: JSON.stringify(document) },
+    define,
     minify: true,
     legalComments: 'none',
     logLevel: 'warning',
     plugins: [nodeBuiltinsUnlessUsed],
     metafile: true,
     write: false,
-    outfile: 'sandbox-worker.js',
+    outfile: path.basename(entry).replace(/\.ts$/, '.js'),
   });
   const output = result.outputFiles[0];
-  if (output === undefined) throw new SandboxWorkerBuildError('esbuild wrote no sandbox worker');
+  if (output === undefined) throw new SandboxWorkerBuildError(`esbuild wrote nothing for ${entry}`);
   const usedBuiltins = Object.values(result.metafile.outputs).flatMap((file) => file.imports.filter((imported) => imported.external).map((imported) => imported.path));
-  if (usedBuiltins.length > 0) throw new SandboxWorkerBuildError(`The sandbox worker would need ${[...new Set(usedBuiltins)].join(', ')}, which a browser does not have.`);
+  if (usedBuiltins.length > 0) throw new SandboxWorkerBuildError(`${entry} would need ${[...new Set(usedBuiltins)].join(', ')}, which a browser does not have.`);
   const compiles = runtimeCompilation.exec(output.text);
-  if (compiles !== null) throw new SandboxWorkerBuildError(`The sandbox worker compiles code at run time (${compiles[0]}…), which the page's policy forbids.`);
+  if (compiles !== null) throw new SandboxWorkerBuildError(`${entry} compiles code at run time (${compiles[0]}…), which the pages' policy forbids.`);
   return output.text;
+}
+
+/** The sandbox for a page's dedicated worker: its own stages over a memory store, with `document` (a contract the gate passed) inlined. */
+export function bundleSandboxWorker(document: OpenApiDocument, projectDirectory = process.cwd()): Promise<string> {
+  return bundleForBrowser(path.join(projectDirectory, 'src/sandbox/in-browser/worker.ts'), { bundledDocument: JSON.stringify(document) });
+}
+
+/** The "Try it" panel, a module the request builder imports on the reader's first click. */
+export function bundleTryPanel(projectDirectory = process.cwd()): Promise<string> {
+  return bundleForBrowser(path.join(projectDirectory, 'src/components/reference/try-it/entry.ts'), {});
 }
