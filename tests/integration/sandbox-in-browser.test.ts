@@ -44,18 +44,26 @@ let scratch: string;
 const workerPolicy = "default-src 'none'";
 const pagePolicy = "default-src 'none'; script-src 'self'; worker-src 'self'";
 
+/** `npm run sandbox -- --port 0 …`, with its base URL once it serves. */
+function spawnSandbox(args: string[]): { child: ChildProcess; started: Promise<string> } {
+  const child = spawn(process.execPath, [path.join(projectDirectory, 'scripts/sandbox.ts'), '--port', '0', ...args], { cwd: projectDirectory, stdio: ['ignore', 'pipe', 'inherit'] });
+  const started = new Promise<string>((resolve, reject) => {
+    let printed = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      printed += chunk.toString('utf8');
+      const served = /Sandbox of \S+ (http:\/\/127\.0\.0\.1:\d+)\//.exec(printed);
+      if (served?.[1] !== undefined) resolve(served[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`npm run sandbox stopped (${code}) before it served: ${printed}`)));
+  });
+  return { child, started };
+}
+
 /** `npm run sandbox -- --port 0 --seed FILE`, the seed being the one the pages' sandbox starts from. */
 function startSandboxCommand(seedFile: string): Promise<string> {
-  sandboxProcess = spawn(process.execPath, [path.join(projectDirectory, 'scripts/sandbox.ts'), '--port', '0', '--seed', seedFile], { cwd: projectDirectory, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let printed = '';
-    sandboxProcess.stdout?.on('data', (chunk: Buffer) => {
-      printed += chunk.toString('utf8');
-      const started = /Sandbox of \S+ (http:\/\/127\.0\.0\.1:\d+)\//.exec(printed);
-      if (started?.[1] !== undefined) resolve(started[1]);
-    });
-    sandboxProcess.once('exit', (code) => reject(new Error(`npm run sandbox stopped (${code}) before it served: ${printed}`)));
-  });
+  const { child, started } = spawnSandbox(['--seed', seedFile]);
+  sandboxProcess = child;
+  return started;
 }
 
 /** One request over plain HTTP, as given, and the whole answer. */
@@ -167,4 +175,28 @@ test('the worker script reaches nothing: no fetch, import or connection in it, a
   assert.doesNotMatch(script, /\b(fetch|importScripts|XMLHttpRequest|WebSocket|EventSource|sendBeacon)\b|\bimport\s*\(|^import\s/m);
   const response = await page.request.get(new URL('/sandbox-worker.js', pageUrl).href);
   assert.equal(response.headers()['content-security-policy'], workerPolicy);
+});
+
+test('npm run sandbox -- --throttle-next 2 answers the next two requests as a throttling host, then lets requests through', async () => {
+  const { child, started } = spawnSandbox(['--throttle-next', '2', '--retry-after', '3']);
+  try {
+    const url = await started;
+    const [action] = contract.model.actions;
+    assert.ok(action !== undefined);
+    const body = JSON.stringify({ ...action.requestExample.value, [contract.model.envelope.credential]: defaultApiKey });
+    const statuses: number[] = [];
+    const retryAfters: (string | null)[] = [];
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const response = await fetch(`${url}${contract.model.endpoint.urlPath}`, { method: contract.model.endpoint.method, headers: { 'content-type': 'application/json' }, body });
+      statuses.push(response.status);
+      retryAfters.push(response.headers.get(contract.retryAfterHeader));
+      await response.body?.cancel();
+    }
+    const throttled = Number(contract.throttled.status);
+    assert.deepEqual(statuses.slice(0, 2), [throttled, throttled]);
+    assert.notEqual(statuses[2], throttled);
+    assert.deepEqual(retryAfters.slice(0, 2), ['3', '3']);
+  } finally {
+    child.kill('SIGTERM');
+  }
 });
