@@ -3,6 +3,7 @@ import { expect, test, type Page, type Request } from '@playwright/test';
 import { readExecutableContractWith, noSchemaValidator } from '../../src/lib/contract/serving-contract.ts';
 import { inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
 import { defaultApiKey } from '../../src/sandbox/seed.ts';
+import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
 import { expectedDocument } from './support/contract.ts';
 import { actionPath } from './support/site.ts';
 
@@ -29,10 +30,12 @@ function exampleWalk() {
   throw new Error('no example starts where another leaves its subscription');
 }
 
-/** Every request the page makes from now on. */
+/** Every request the page makes from now on, but the icon, which the browser fetches when it pleases. */
 function recordRequests(page: Page): Request[] {
   const requests: Request[] = [];
-  page.on('request', (request) => requests.push(request));
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname !== '/favicon.svg') requests.push(request);
+  });
   return requests;
 }
 
@@ -163,3 +166,35 @@ for (const scheme of ['light', 'dark'] as const) {
     });
   }
 }
+
+test('the sandbox guide’s steps run in the page and answer as the guide shows', async ({ page }) => {
+  const walkthrough = readWalkthrough(expectedDocument);
+  const requests = recordRequests(page);
+  await page.goto('/sandbox/');
+  await page.getByRole('button', { name: 'Run the steps in this page' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText(/ready|not usable/);
+  await page.getByRole('button', { name: 'Reset to the seed' }).click();
+  await expect(page.getByRole('status')).toHaveText(/back to the seed/);
+  requests.length = 0;
+  const steps = [
+    ['A success', walkthrough.success],
+    ['The same again', walkthrough.repeat],
+    ['A refusal', walkthrough.conflict],
+    ['A throttled request', walkthrough.throttled],
+  ] as const;
+  for (const [label, step] of steps) {
+    await page.getByRole('button', { name: label, exact: true }).click();
+    const answer = page.locator('[aria-label="The answer as received"]');
+    const before = (await answer.textContent()) ?? '';
+    await page.keyboard.press('Control+Enter');
+    await expect(answer).not.toHaveText(before);
+    const text = (await answer.textContent()) ?? '';
+    expect(text.startsWith(`HTTP/1.1 ${step.status} `), `${label}: ${text.slice(0, 40)}`).toBe(true);
+    const body = text.slice(text.indexOf('\n\n') + 2);
+    if (typeof step.body === 'string') expect(body.trim()).toBe(step.body.trim());
+    else expect(JSON.parse(body)).toEqual(step.body);
+    for (const [name, value] of Object.entries(step.headers)) expect(text.toLowerCase()).toContain(`${name}: ${value}`.toLowerCase());
+  }
+  expect(requests.map((request) => request.url())).toEqual([]);
+});

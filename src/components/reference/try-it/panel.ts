@@ -23,8 +23,19 @@ const storageKey = 'try-it-sandbox';
 /** A question before the panel numbers it. */
 type Unnumbered<Q> = Q extends unknown ? Omit<Q, 'id'> : never;
 
+/** A request a guide offers to load into the panel: its body, and the throttle it asks the host for. */
+export interface PanelPreset {
+  label: string;
+  body: Record<string, unknown>;
+  /** A `Retry-After` value: the request is sent with the throttle header, as the guide's command is. */
+  throttle?: string;
+}
+
 export interface PanelOptions {
   action: string;
+  /** Where the requests go when no builder gives a site: the guide's own base URL. */
+  baseUrl?: string;
+  presets?: PanelPreset[];
   /** The builder's inputs, read when the panel fills the body and the URL: the site, the key, the fields. */
   inputs: HTMLInputElement[];
   workerUrl: string;
@@ -99,10 +110,23 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   const exchange = element('div', { className: 'try-answer', hidden: true }, [element('h4', { textContent: 'Request' }), requestShown, element('h4', { textContent: 'Answer' }), answerShown, copy]);
   const table = element('table', { className: 'try-subscriptions' });
   const reset = element('button', { type: 'button', textContent: 'Reset to the seed' });
+  const presetButtons = (options.presets ?? []).map((preset) => {
+    const button = element('button', { type: 'button', textContent: preset.label });
+    button.addEventListener('click', () => {
+      body.value = JSON.stringify(preset.body, null, 2);
+      if (preset.throttle !== undefined) Object.assign(pending, { throttle: 1, retryAfter: preset.throttle });
+      showQueued();
+      checkBody();
+      body.focus();
+    });
+    return button;
+  });
+  const presets = presetButtons.length === 0 ? [] : [element('p', { textContent: 'Load a request of this guide, then send it:' }), element('div', { className: 'try-row' }, presetButtons)];
   const titleId = id('title');
   const panel = element('section', { className: 'try-panel' }, [
     element('h3', { id: titleId, textContent: 'Try it in this page' }),
     element('p', { textContent: 'The answer comes from a simulation of the sandbox running in your browser: nothing you send leaves this page.' }),
+    ...presets,
     element('label', { htmlFor: body.id, textContent: 'Request body (JSON)' }),
     body,
     keys,
@@ -152,7 +176,7 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   /** The request the panel sends for the body as it stands: what curl would send. */
   const requestFor = (withHostHeaders: boolean): SentRequest | undefined => {
     if (contract === undefined) return undefined;
-    const baseUrl = baseUrlOf(siteInput?.value ?? '', siteInput?.dataset.example ?? 'shop.example');
+    const baseUrl = baseUrlOf(siteInput?.value ?? '', siteInput?.dataset.example ?? options.baseUrl ?? 'shop.example');
     const text = body.value;
     const headers: [string, string][] = [
       ['Host', new URL(baseUrl).host],
@@ -262,7 +286,7 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   void ask({ kind: 'start', ...(kept === undefined ? {} : { state: kept.simulation }) }).then((reply) => {
     contract = reply.contract;
     if (contract === undefined) return;
-    const example = contract.examples[options.action] ?? {};
+    const example = options.presets?.[0]?.body ?? contract.examples[options.action] ?? {};
     const typedKey = options.inputs.find((input) => input.id === `builder-${contract?.credential}`)?.value.trim() ?? '';
     const filled: Record<string, unknown> = { ...example, [contract.credential]: typedKey === '' ? reply.apiKey : typedKey };
     for (const input of options.inputs) {
