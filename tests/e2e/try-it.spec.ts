@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { readExecutableContractWith, noSchemaValidator } from '../../src/lib/contract/serving-contract.ts';
+import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
 import { inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
 import { defaultApiKey } from '../../src/sandbox/seed.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
@@ -197,4 +198,23 @@ test('the sandbox guide’s steps run in the page and answer as the guide shows'
     for (const [name, value] of Object.entries(step.headers)) expect(text.toLowerCase()).toContain(`${name}: ${value}`.toLowerCase());
   }
   expect(requests.map((request) => request.url())).toEqual([]);
+});
+
+test('a whole base URL in the site field points every sample at a local sandbox, scheme included', async ({ page }) => {
+  const [action] = model.actions;
+  await page.goto(actionPath(action?.identifier ?? ''));
+  const builder = page.locator('request-builder');
+  const site = builder.locator('input[data-site]');
+  await expect(site).toHaveCount(model.endpoint.variables.length);
+  const localBase = readWalkthrough(expectedDocument).baseUrl;
+  await site.first().pressSequentially(localBase);
+  const localHost = new URL(localBase).host;
+  for (const { language, label } of sampleLanguages) {
+    await page.locator('.code-samples').getByRole('tab', { name: label, exact: true }).click();
+    const sample = page.locator(`[data-sample-language="${language}"] pre`);
+    await expect(sample, `the ${language} sample names the local host`).toContainText(localHost);
+    await expect(sample, `the ${language} sample speaks plain HTTP to it`).toContainText('http://');
+    await expect(sample, `the ${language} sample keeps no https:// before the site`).not.toContainText('https://');
+    await expect(sample).not.toContainText(model.endpoint.variables[0]?.defaultValue ?? '');
+  }
 });
