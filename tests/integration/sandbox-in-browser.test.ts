@@ -7,7 +7,7 @@
  * which Node's server writes and the simulation has none of).
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,7 +19,9 @@ import { buildSandboxWorker } from '../../scripts/build-sandbox-worker.ts';
 import { chromiumLaunchOptions } from '../../scripts/chromium.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
+import { curlCommand, type SentRequest } from '../../src/components/reference/try-it/exchange.ts';
+import { throttleHeader } from '../../src/sandbox/host.ts';
+import { createSimulation, inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
 import { defaultApiKey } from '../../src/sandbox/seed.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 import { requestBattery, type BatteryRequest } from '../support/wordpress-battery.ts';
@@ -196,6 +198,45 @@ test('npm run sandbox -- --throttle-next 2 answers the next two requests as a th
     assert.deepEqual(statuses.slice(0, 2), [throttled, throttled]);
     assert.notEqual(statuses[2], throttled);
     assert.deepEqual(retryAfters.slice(0, 2), ['3', '3']);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
+
+test('“Copy as curl” copies a command that gets from npm run sandbox the answer the page showed', async () => {
+  const { child, started } = spawnSandbox(['--seed', path.join(scratch, 'seed.json')]);
+  try {
+    const url = await started;
+    const simulation = createSimulation(contract);
+    const { envelope, endpoint } = contract.model;
+    const [action] = contract.model.actions;
+    assert.ok(action !== undefined);
+    const example = { ...action.requestExample.value, [envelope.credential]: defaultApiKey };
+    const bodies: [string, Record<string, unknown>, [string, string][]][] = [
+      ['the example', example, []],
+      ['the example again', example, []],
+      ['a field of the wrong type', { ...example, [envelope.subject]: 'x' }, []],
+      ['a throttled request', example, [[throttleHeader, '2']]],
+    ];
+    for (const [name, value, extraHeaders] of bodies) {
+      const text = JSON.stringify(value, null, 2);
+      const sent: SentRequest = {
+        method: endpoint.method,
+        baseUrl: url,
+        target: endpoint.urlPath,
+        headers: [['Host', new URL(url).host], ['Content-Type', 'application/json'], ['Content-Length', String(Buffer.byteLength(text))], ...extraHeaders],
+        body: text,
+      };
+      const shown = simulation.send({ method: sent.method, target: sent.target, headers: Object.fromEntries(sent.headers.map(([header, headerValue]) => [header.toLowerCase(), headerValue])), body: sent.body });
+      const run = spawnSync('sh', ['-c', curlCommand(sent)], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      const [head = '', ...rest] = run.stdout.split('\r\n\r\n');
+      const [statusLine = '', ...headerLines] = head.split('\r\n');
+      const received = Object.fromEntries(headerLines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]).filter(([header]) => !connectionHeaders.has(header ?? '')));
+      assert.equal(Number(statusLine.split(' ')[1]), shown.status, name);
+      assert.deepEqual(received, shown.headers, name);
+      assert.equal(rest.join('\r\n\r\n'), shown.body, name);
+    }
   } finally {
     child.kill('SIGTERM');
   }

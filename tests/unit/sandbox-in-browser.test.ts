@@ -3,7 +3,9 @@
  * phrases, latin-1 without `Buffer`, and the simulation the page's worker runs.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
+import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { noSchemaValidator, readExecutableContractWith } from '../../src/lib/contract/serving-contract.ts';
@@ -13,7 +15,10 @@ import { createSimulation, inPageSeed } from '../../src/sandbox/in-browser/simul
 import { createMemoryStore } from '../../src/sandbox/memory-store.ts';
 import { knownReasonPhrases, reasonPhrase } from '../../src/sandbox/reason-phrases.ts';
 import { defaultApiKey, defaultSeed } from '../../src/sandbox/seed.ts';
-import { bundledDocument } from '../support/contract-copy.ts';
+import { scriptSources } from '../../src/lib/site/content-security-policy.ts';
+import { headersFor, parseHeadersFile } from '../../src/lib/site/static-headers.ts';
+import { sandboxWorkerPath, tryPanelPath } from '../../src/sandbox/in-browser/bundle.ts';
+import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 
 let contract: ExecutableContract;
 before(() => {
@@ -194,5 +199,18 @@ describe('the simulation the page runs', () => {
     const head = again.send({ method: 'HEAD', target: contract.model.endpoint.urlPath, headers: { host: 'shop.example' }, body: '' });
     assert.equal(head.body, '');
     assert.notEqual(head.headers['content-length'], '0');
+  });
+});
+
+describe('the policies around the sandbox in the pages', () => {
+  const rules = parseHeadersFile(readFileSync(path.join(projectDirectory, 'public/_headers'), 'utf8'), 'public/_headers');
+
+  test('the worker script is served with default-src none, and nothing else gets that policy from its rule', () => {
+    assert.deepEqual(headersFor(rules, sandboxWorkerPath).get('content-security-policy'), ["default-src 'none'"]);
+    assert.notDeepEqual(headersFor(rules, tryPanelPath).get('content-security-policy'), ["default-src 'none'"]);
+  });
+
+  test('the pages’ script sources allow no code compiled at run time', () => {
+    assert.ok(!scriptSources.some((source) => /unsafe-eval|wasm-unsafe-eval/.test(source)), scriptSources.join(' '));
   });
 });
