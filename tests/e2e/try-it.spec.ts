@@ -131,8 +131,18 @@ test('the throttle answers the next requests only, with Retry-After, and the hos
     await expect(page.locator('[aria-label="The answer as received"]')).toContainText(`${contract.retryAfterHeader}:`);
     await expect(page.locator('[aria-label="The request as sent"]')).toContainText('Sandbox-Throttle:');
   }
-  await page.keyboard.press('Control+Enter');
+  // The third request passes; sent from the Send button with the keyboard, which keeps the focus.
+  await page.getByRole('button', { name: 'Send', exact: true }).focus();
+  await page.keyboard.press('Enter');
   await expect(page.locator('[aria-label="The answer as received"]')).toContainText('HTTP/1.1 200');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeFocused();
+  // Copy as curl copies what was sent: the method, the URL, the body.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy as curl' }).click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain(`--request ${model.endpoint.method} `);
+  expect(copied).toContain(model.endpoint.urlPath);
+  expect(copied).toContain(`"${model.envelope.selector}": "${action.identifier}"`);
   await page.getByRole('button', { name: 'Fail the next request' }).click();
   await page.getByLabel('Request body (JSON)').focus();
   await page.keyboard.press('Control+Enter');

@@ -223,15 +223,19 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     }, 250);
   };
 
+  // Not `disabled` while sending: a disabled button drops the keyboard focus the reader had on it.
+  let sending = false;
   const sendBody = async () => {
     const request = requestFor(true);
-    if (request === undefined) return;
+    if (request === undefined || sending) return;
     if (pending.throttle > 0) pending.throttle -= 1;
     else if (pending.hostError > 0) pending.hostError -= 1;
-    send.disabled = true;
+    sending = true;
+    send.setAttribute('aria-disabled', 'true');
     status.textContent = 'Sending to the sandbox in this page…';
     const reply = await ask({ kind: 'send', request: simulated(request) });
-    send.disabled = false;
+    sending = false;
+    send.removeAttribute('aria-disabled');
     const answer = reply.answer;
     if (answer === undefined) return;
     lastSent = request;
