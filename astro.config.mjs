@@ -7,7 +7,7 @@ import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
 import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/site/content-security-policy.ts';
 import { serviceDescHeadEntry } from './src/lib/site/discovery.ts';
-import { ContractRefusedError, loadGatedContract } from './src/lib/contract/gated-contract.ts';
+import { ContractRefusedError, loadGatedContract } from './src/gate/gated-contract.ts';
 import { actionsIndexPath, generatedPaths, referenceIndexPath, referenceSidebarItems } from './src/lib/site/navigation.ts';
 import { siteConfig } from './src/site-config.ts';
 

@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { median, percentile } from '../src/bench/statistics.ts';
 import { bundleForNode, mcpServerBundle } from './build-mcp-server.ts';
 
 const { values } = parseArgs({
@@ -68,16 +69,13 @@ async function round(target: Target): Promise<{ perSecond: number; p50: number; 
     }),
   );
   latencies.sort((a, b) => a - b);
-  const at = (share: number) => latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? 0;
-  return { perSecond: latencies.length / seconds, p50: at(0.5), p99: at(0.99) };
+  return { perSecond: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99) };
 }
 
 function peakResidentMiB(child: ChildProcess): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   return Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
-
-const median = (numbers: number[]) => [...numbers].sort((a, b) => a - b)[Math.floor(numbers.length / 2)] ?? 0;
 
 // Both run as `npm run mcp` runs ours: bundled into JavaScript, so neither carries Node's TypeScript stripping.
 const oursBundle = await bundleForNode('scripts/mcp.ts', mcpServerBundle);

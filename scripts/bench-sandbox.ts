@@ -23,6 +23,7 @@ import { asOpenApiDocument } from '../src/lib/contract/document.ts';
 import { readExecutableContract } from '../src/lib/contract/executable-contract.ts';
 import { validBody } from '../src/conformance/cases.ts';
 import { defaultApiKey } from '../src/sandbox/seed.ts';
+import { median, percentile } from '../src/bench/statistics.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 const prismVersion = '5.16.0';
@@ -94,16 +95,6 @@ function peakRssMiB(pid: number): number {
   };
   visit(pid);
   return total / 1024;
-}
-
-function percentile(sorted: number[], fraction: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((left, right) => left - right);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
 }
 
 async function load(url: URL, bodies: [string, string][], durationMs: number, record: boolean): Promise<{ latencies: number[]; count: number; unexpected: number; elapsedMs: number }> {

@@ -20,26 +20,15 @@ import { actionPagePath } from '../src/lib/site/navigation.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { writeStrippedPage } from './bench/stripped-page.ts';
 import { serveLikeAStaticHost, type StaticHostTls } from '../src/host/static-host.ts';
+import { median } from '../src/bench/statistics.ts';
+import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
 
-function option(name: string, fallback: number, minimum: number): number {
-  const given = process.argv.find((argument) => argument.startsWith(`--${name}=`));
-  const value = given === undefined ? fallback : Number(given.split('=')[1]);
-  if (!Number.isInteger(value) || value < minimum) throw new Error(`--${name} must be an integer of at least ${minimum}`);
-  return value;
-}
-
-const measuredRuns = option('runs', 7, 5);
-const buildRuns = option('build-runs', 3, 0);
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1
-    ? (sorted[middle] ?? Number.NaN)
-    : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
-}
+const usage = 'Usage: npm run bench -- [--runs=N (at least 5, default 7)] [--build-runs=N (default 3; 0 measures the existing dist/)]';
+const { values: options } = scriptArguments(usage, { runs: { type: 'string' }, 'build-runs': { type: 'string' } });
+const measuredRuns = wholeNumberOption(usage, 'runs', options.runs, 7, 5);
+const buildRuns = wholeNumberOption(usage, 'build-runs', options['build-runs'], 3, 0);
 
 /** Runs an npm script and returns its wall-clock time in milliseconds. */
 /**

@@ -9,6 +9,7 @@
  */
 import path from 'node:path';
 import { build } from 'esbuild';
+import { scriptArguments } from './script-options.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 
@@ -33,4 +34,7 @@ export async function bundleForNode(entry: string, outfile: string): Promise<str
 
 export const mcpServerBundle = '.generated/mcp-server.js';
 
-if (import.meta.main) await bundleForNode('scripts/mcp.ts', mcpServerBundle);
+if (import.meta.main) {
+  scriptArguments('Usage: node scripts/build-mcp-server.ts (no options)', {});
+  await bundleForNode('scripts/mcp.ts', mcpServerBundle);
+}

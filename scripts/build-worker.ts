@@ -11,6 +11,7 @@ import { readServerIdentity } from '../src/mcp-server/identity.ts';
 import { readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
 import type { BundledKnowledge } from '../src/mcp-server/worker.ts';
 import { ensureBuiltSite } from '../src/host/built-site.ts';
+import { scriptArguments } from './script-options.ts';
 
 export const workerOutfile = '.generated/mcp-worker/worker.js';
 
@@ -51,6 +52,7 @@ export async function buildWorker(projectDirectory: string, say: (line: string) 
 }
 
 if (import.meta.main) {
+  scriptArguments('Usage: npm run build:worker (no options)', {});
   const outfile = await buildWorker(path.resolve(import.meta.dirname, '..'));
   console.log(`Worker bundled: ${path.relative(process.cwd(), outfile)}`);
 }

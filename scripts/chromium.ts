@@ -9,6 +9,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromium, type LaunchOptions } from '@playwright/test';
+import { scriptArguments } from './script-options.ts';
 
 /** Where Debian's, Ubuntu's and Google's packages put the browser, in the order they are tried. */
 export const systemChromiumPaths = [
@@ -124,4 +125,7 @@ function main(): number {
   return 0;
 }
 
-if (import.meta.main) process.exitCode = main();
+if (import.meta.main) {
+  scriptArguments('Usage: node scripts/chromium.ts (no options; CHROMIUM_PATH names a browser to use)', {});
+  process.exitCode = main();
+}

@@ -10,8 +10,8 @@
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { formatGateProblem, type GateProblem } from '../src/lib/contract/gate/gate.ts';
-import { runGate, type GateResult } from '../src/lib/contract/gate/run-gate.ts';
+import { formatGateProblem, type GateProblem } from '../src/gate/gate.ts';
+import { runGate, type GateResult } from '../src/gate/run-gate.ts';
 import { productFactsFile, ProductFactsError, readProductFacts, unpublishedFacts } from '../src/lib/product-facts.ts';
 
 /**

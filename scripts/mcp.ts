@@ -3,7 +3,7 @@
  *   npm run mcp -- [--port N] [--host ADDRESS]   (or PORT=N)
  */
 import { parseArgs } from 'node:util';
-import { ContractRefusedError } from '../src/lib/contract/gated-contract.ts';
+import { ContractRefusedError } from '../src/gate/gated-contract.ts';
 import { ProductFactsError } from '../src/lib/product-facts.ts';
 import path from 'node:path';
 import { cardPath, startProductInformationServer } from '../src/mcp-server/http.ts';

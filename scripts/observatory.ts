@@ -8,6 +8,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { hostOnlyTests, scanWithObservatory } from '../src/security/observatory.ts';
 import { serveLikeAStaticHost } from '../src/host/static-host.ts';
+import { scriptArguments } from './script-options.ts';
+
+scriptArguments('Usage: npm run observatory (no options; run `npm run build` first)', {});
 
 const distDirectory = path.resolve(import.meta.dirname, '../dist');
 if (!existsSync(distDirectory)) {

@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { packContractTools } from '../src/contract-tools/pack.ts';
-import { ContractRefusedError } from '../src/lib/contract/gated-contract.ts';
+import { ContractRefusedError } from '../src/gate/gated-contract.ts';
 
 const usage = 'Usage: npm run pack:tools -- [--out DIR]';
 const projectDirectory = path.resolve(import.meta.dirname, '..');

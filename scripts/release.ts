@@ -26,7 +26,7 @@ import {
   versionOf,
   type Release,
 } from '../src/lib/releases/releases.ts';
-import { runGate } from '../src/lib/contract/gate/run-gate.ts';
+import { runGate } from '../src/gate/run-gate.ts';
 
 /** The release was not cut; the message says why and what to do. */
 export class ReleaseRefused extends Error {

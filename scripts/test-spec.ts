@@ -8,6 +8,9 @@ import path from 'node:path';
 import { ensureBuiltSite } from '../src/host/built-site.ts';
 import { createSpecContext, formatRuleMap, runRuleMap } from '../tests/spec/rule-map.ts';
 import { closeObservedServer } from '../tests/spec/server-rules.ts';
+import { scriptArguments } from './script-options.ts';
+
+scriptArguments('Usage: npm run test:spec (no options; builds first when dist/ is stale)', {});
 
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 

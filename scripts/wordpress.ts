@@ -1,19 +1,23 @@
 /**
  * `npm run wordpress`: a real WordPress on 127.0.0.1 with the reference plugin of the contract.
  *
- *   npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate
+ *   npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate | remove
+ *
+ * `stop` keeps the database (in /var/lib/service-reference/<checkout>) for the next start; `remove`
+ * stops the site and deletes it and every other file the site has outside and inside the checkout.
  *
  * Exits 1 with one line saying why when something cannot be done, 2 on wrong options.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ContractRefused, loadGatedContract } from '../src/sandbox/contract-gate.ts';
+import { listInWords } from '../src/lib/prose.ts';
 import { SeedError } from '../src/sandbox/seed.ts';
 import type { Subscription } from '../src/sandbox/store.ts';
 import { writePluginContract } from '../src/wordpress/generate.ts';
-import { WordPressError, resetWordPress, seedWordPress, startWordPress, stopWordPress, wordpressStatus } from '../src/wordpress/site.ts';
+import { WordPressError, removeWordPressFiles, republishPlugin, resetWordPress, seedWordPress, startWordPress, stopWordPress, wordpressStatus } from '../src/wordpress/site.ts';
 
-const usage = 'Usage: npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate';
+const usage = 'Usage: npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate | remove';
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 
 function printSubscriptions(subscriptions: Subscription[]): void {
@@ -53,6 +57,7 @@ async function main(): Promise<number> {
     case 'generate': {
       const file = writePluginContract(await loadGatedContract(projectDirectory), projectDirectory);
       console.log(`Wrote ${path.relative(projectDirectory, file)} from the OpenAPI document.`);
+      if (await republishPlugin({ projectDirectory })) console.log('The running site serves it now.');
       return 0;
     }
     case 'start': {
@@ -70,7 +75,13 @@ async function main(): Promise<number> {
     }
     case 'stop': {
       const stopped = await stopWordPress({ projectDirectory });
-      console.log(stopped.length > 0 ? `Stopped ${stopped.join(' and ')}.` : 'WordPress was not running.');
+      console.log(stopped.length > 0 ? `Stopped ${listInWords(stopped, 'and')}.` : 'WordPress was not running.');
+      return 0;
+    }
+    case 'remove': {
+      const stopped = await stopWordPress({ projectDirectory });
+      removeWordPressFiles({ projectDirectory });
+      console.log(`${stopped.length > 0 ? `Stopped ${listInWords(stopped, 'and')}; r` : 'R'}emoved the database and every file of the site.`);
       return 0;
     }
     case 'status': {

@@ -10,8 +10,11 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DatabaseSync } from 'node:sqlite';
+import { parseArgs } from 'node:util';
 
-const [file = ':memory:', count = '16', initial = '', ...moves] = process.argv.slice(2);
+// Bare, without the scripts' helper: positionals only, and any option refused.
+const { positionals } = parseArgs({ options: {}, allowPositionals: true });
+const [file = ':memory:', count = '16', initial = '', ...moves] = positionals;
 const database = new DatabaseSync(file, { timeout: 5000 });
 database.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;
   CREATE TABLE IF NOT EXISTS subscriptions (id INTEGER PRIMARY KEY, status TEXT NOT NULL);

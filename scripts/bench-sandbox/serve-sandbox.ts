@@ -6,8 +6,10 @@
  * Prints the base URL on the first line of standard output.
  */
 import { startSandbox } from '../../src/sandbox/server.ts';
+import { scriptArguments } from '../script-options.ts';
 
-const [file = ':memory:', count = '16', status = ''] = process.argv.slice(2);
+const { positionals } = scriptArguments('Usage: node scripts/bench-sandbox/serve-sandbox.ts DB_FILE SUBSCRIPTIONS STATUS', {}, { positionals: true });
+const [file = ':memory:', count = '16', status = ''] = positionals;
 const seed = Array.from({ length: Number(count) }, (_, index) => ({ id: index + 1, status }));
 const sandbox = await startSandbox({ port: 0, db: file, seed });
 process.stdout.write(`${sandbox.url}\n`);

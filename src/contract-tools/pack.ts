@@ -9,7 +9,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build, stop as stopEsbuild, type Plugin } from 'esbuild';
-import { loadGatedContract } from '../lib/contract/gated-contract.ts';
+import { loadGatedContract } from '../gate/gated-contract.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
 import { toolsPackageManifest, toolsReadme } from './package-files.ts';
 import { toolsBinFile, toolsContractFile } from './tools-package.ts';

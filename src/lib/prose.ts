@@ -7,10 +7,20 @@ export function countInWords(count: number): string {
   return smallNumbers[count] ?? String(count);
 }
 
+// British English joins a list without a serial comma, as the pages always have: `a, b and c`.
+const listFormats = {
+  and: new Intl.ListFormat('en-GB', { type: 'conjunction' }),
+  or: new Intl.ListFormat('en-GB', { type: 'disjunction' }),
+};
+
 /** A list as a sentence writes it, without a serial comma: `a, b and c`. */
-export function listInWords(items: string[], conjunction: 'and' | 'or'): string {
-  if (items.length <= 1) return items.join('');
-  return `${items.slice(0, -1).join(', ')} ${conjunction} ${items.at(-1)}`;
+export function listInWords(items: readonly string[], conjunction: 'and' | 'or'): string {
+  return listFormats[conjunction].format(items);
+}
+
+/** The same list in parts, for markup that wraps each item (`<code>`) and not the words between. */
+export function listInParts(items: readonly string[], conjunction: 'and' | 'or'): { type: 'element' | 'literal'; value: string }[] {
+  return listFormats[conjunction].formatToParts(items);
 }
 
 /**

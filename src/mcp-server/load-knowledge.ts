@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { readExecutableContract } from '../lib/contract/executable-contract.ts';
-import { loadGatedContract } from '../lib/contract/gated-contract.ts';
+import { loadGatedContract } from '../gate/gated-contract.ts';
 import { llmsFullTxtPath, llmsTxtPath } from '../lib/site/llms-txt.ts';
 import { readProductFacts } from '../lib/product-facts.ts';
 import { loadSnapshot, readReleases } from '../lib/releases/releases.ts';

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { ContractError } from '../lib/contract/document.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { readExecutableContract } from '../lib/contract/executable-contract.ts';
-import { ContractRefusedError, loadGatedContract as loadGatedDocument } from '../lib/contract/gated-contract.ts';
-import { formatGateProblem } from '../lib/contract/gate/gate.ts';
+import { ContractRefusedError, loadGatedContract as loadGatedDocument } from '../gate/gated-contract.ts';
+import { formatGateProblem } from '../gate/gate.ts';
 
 /** The contract failed the gate, so nothing may be served from it; `lines` say where and why. */
 export class ContractRefused extends Error {

@@ -98,11 +98,21 @@ async function gatedProjectContract(projectDirectory: string | undefined): Promi
   return loadGatedContract(path.resolve(projectDirectory ?? path.join(import.meta.dirname, '../..')));
 }
 
+/** The sandbox without its HTTP server: the same contract, database, seed and answers, in this process. */
+export interface LocalSandbox extends Omit<Sandbox, 'url' | 'endpointUrl' | 'close'> {
+  /** The path the endpoint is served under (`''` or `/shop`), as `SandboxOptions.basePath` normalised. */
+  basePath: string;
+  /** Answers one request exactly as the HTTP server does, host answers a test queued first. */
+  answer(request: SandboxRequest): Answer;
+  close(): void;
+}
+
 /**
- * Starts the sandbox: runs the contract gate unless given a contract (and refuses a contract that fails it), opens the
- * database, adds the seed, and serves the endpoint over HTTP until `close()`.
+ * Opens the sandbox in this process: runs the contract gate unless given a contract (and refuses
+ * a contract that fails it), opens the database and adds the seed. `startSandbox` serves it over
+ * HTTP; a test that needs no socket sends it requests through `answer`.
  */
-export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+export async function openSandbox(options: Omit<SandboxOptions, 'port' | 'host'> = {}): Promise<LocalSandbox> {
   const contract = options.contract ?? (await gatedProjectContract(options.projectDirectory));
   const apiKey = options.apiKey ?? defaultApiKey;
   if (apiKey === '') throw new Error('The API key must not be empty.');
@@ -124,25 +134,42 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   // Host answers a test asked for ahead of time, each standing for the header that asks for it.
   const queuedHostHeaders: Record<string, string>[] = [];
 
+  return {
+    apiKey,
+    basePath,
+    contract,
+    seeded,
+    subscriptions: () => store.list(),
+    history: (subscriptionId) => store.history(subscriptionId),
+    throttleNext: (count, retryAfter) => {
+      for (let index = 0; index < count; index += 1) queuedHostHeaders.push({ [throttleHeader.toLowerCase()]: retryAfter });
+    },
+    hostErrorNext: (count, status) => {
+      for (let index = 0; index < count; index += 1) queuedHostHeaders.push({ [hostErrorHeader.toLowerCase()]: String(status) });
+    },
+    answer: (request) => {
+      let answer: Answer;
+      try {
+        answer = answerRequest(contract, store, { apiKey, basePath }, { ...request, headers: { ...request.headers, ...queuedHostHeaders.shift() } });
+      } catch (error) {
+        // Whatever failed, the transaction was rolled back: the documented 500 says nothing changed.
+        logError(`sandbox: ${request.method} ${request.target} failed: ${(error as Error).stack ?? String(error)}`);
+        answer = errorAnswer(contract, contract.errors.internalError, contract.errors.internalError.message);
+      }
+      log?.(`${request.method} ${request.target} -> ${answer.status} ${answer.body.startsWith('{') ? answer.body : ''}`.trimEnd());
+      return answer;
+    },
+    close: () => store.close(),
+  };
+}
+
+/** Opens the sandbox (`openSandbox`) and serves the endpoint over HTTP until `close()`. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const local = await openSandbox(options);
   const server = createServer((request, response) => {
     readBody(request).then(
       (received) => {
-        let answer: Answer;
-        try {
-          answer = answerRequest(contract, store, { apiKey, basePath }, {
-            method: request.method ?? '',
-            target: request.url ?? '',
-            headers: { ...request.headers, ...queuedHostHeaders.shift() },
-            body: received.body,
-            tooLarge: received.tooLarge,
-          });
-        } catch (error) {
-          // Whatever failed, the transaction was rolled back: the documented 500 says nothing changed.
-          logError(`sandbox: ${request.method} ${request.url} failed: ${(error as Error).stack ?? String(error)}`);
-          answer = errorAnswer(contract, contract.errors.internalError, contract.errors.internalError.message);
-        }
-        send(response, answer);
-        log?.(`${request.method} ${request.url} -> ${answer.status} ${answer.body.startsWith('{') ? answer.body : ''}`.trimEnd());
+        send(response, local.answer({ method: request.method ?? '', target: request.url ?? '', headers: request.headers, body: received.body, tooLarge: received.tooLarge }));
       },
       () => response.destroy(),
     );
@@ -158,31 +185,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       resolve();
     });
   }).catch((error: unknown) => {
-    store.close();
+    local.close();
     throw error;
   });
 
   const address = server.address() as AddressInfo;
   const hostName = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${hostName}:${address.port}${basePath}`;
+  const url = `http://${hostName}:${address.port}${local.basePath}`;
+  const { answer: _answer, basePath: _basePath, close: closeStore, ...sandbox } = local;
   return {
+    ...sandbox,
     url,
-    endpointUrl: `${url}${contract.model.endpoint.urlPath}`,
-    apiKey,
-    subscriptions: () => store.list(),
-    history: (subscriptionId) => store.history(subscriptionId),
-    seeded,
-    contract,
-    throttleNext: (count, retryAfter) => {
-      for (let index = 0; index < count; index += 1) queuedHostHeaders.push({ [throttleHeader.toLowerCase()]: retryAfter });
-    },
-    hostErrorNext: (count, status) => {
-      for (let index = 0; index < count; index += 1) queuedHostHeaders.push({ [hostErrorHeader.toLowerCase()]: String(status) });
-    },
+    endpointUrl: `${url}${local.contract.model.endpoint.urlPath}`,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => {
-          store.close();
+          closeStore();
           resolve();
         });
         server.closeAllConnections();

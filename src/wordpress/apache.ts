@@ -1,8 +1,9 @@
 /** Apache with mod_php serving WordPress on 127.0.0.1, configured from scratch at every start. */
-import { globSync, mkdirSync, writeFileSync } from 'node:fs';
+import { globSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { apacheModules, contentDirectory, installCommand, wordpressRoot, WordPressError, type Paths } from './host-system.ts';
 import { alive, pidFrom, run, waitFor } from './processes.ts';
+import { serviceDirectory, writeServiceFile } from './service-files.ts';
 
 export function writeApacheConfig(paths: Paths, port: number): void {
   const modules = ['mpm_prefork', 'authz_core', 'dir', 'mime', 'alias', 'rewrite', 'env'];
@@ -53,9 +54,9 @@ SetEnv WORDPRESS_CONFIG ${paths.configName}
   Require all granted
 </Directory>
 `;
-  mkdirSync(paths.apacheRun, { recursive: true });
+  serviceDirectory(paths.apacheRun);
   mkdirSync(paths.logs, { recursive: true });
-  writeFileSync(paths.apacheConfig, config);
+  writeServiceFile(paths.apacheConfig, config);
 }
 
 export async function answers(url: string, attempts = 2): Promise<boolean> {

@@ -1,6 +1,8 @@
 /**
  * Where Debian puts WordPress, MariaDB and Apache, whether this machine has them, and where one
- * project's site keeps its runtime files (`.wordpress/`).
+ * project's site keeps its files: what only this program reads in the checkout (`.wordpress/`:
+ * state and logs), and what MariaDB (as `mysql`) and Apache (as `www-data`) read or write outside
+ * it, since a checkout may sit in a directory only its owner may enter (`mktemp -d`, `/root`).
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -13,6 +15,10 @@ export const contentDirectory = '/var/lib/wordpress/wp-content';
 export const debianConfigDirectory = '/etc/wordpress';
 export const muPluginLoader = path.join(contentDirectory, 'mu-plugins', 'service-reference-loader.php');
 export const apacheModules = '/usr/lib/apache2/modules';
+/** Kept from one start to the next (the database and the salts), one directory per checkout. */
+export const serviceStateRoot = '/var/lib/service-reference';
+/** Lives while the site runs (sockets, PIDs, the configs, the plugin served), removed on stop. */
+export const serviceRunRoot = '/run/service-reference';
 export const installCommand =
   'apt-get install -y --no-install-recommends wordpress mariadb-server php-mysql php-mbstring php-xml apache2 libapache2-mod-php8.2 php-cli';
 
@@ -50,7 +56,12 @@ export function wordpressAvailable(): Availability {
 
 export interface Paths {
   project: string;
+  /** In the checkout, for this program only: `state.json` and the logs. */
   runtime: string;
+  /** Outside the checkout, kept between start and stop: the database and the salts. */
+  serviceState: string;
+  /** Outside the checkout, removed on stop: what the service users read while the site runs. */
+  serviceRun: string;
   state: string;
   dataDirectory: string;
   mariadbRun: string;
@@ -65,6 +76,9 @@ export interface Paths {
   salts: string;
   configName: string;
   debianConfig: string;
+  /** The plugin in the checkout, where `generate` writes its contract. */
+  pluginSource: string;
+  /** The copy of it that WordPress loads. */
   plugin: string;
   siteCli: string;
 }
@@ -72,27 +86,35 @@ export interface Paths {
 export function pathsOf(projectDirectory: string): Paths {
   const project = path.resolve(projectDirectory);
   const runtime = path.join(project, '.wordpress');
-  const mariadbRun = path.join(runtime, 'mariadb-run');
-  // Debian's wp-config.php takes its site config by this name from Apache's SetEnv; one per project.
-  const configName = `service-reference-${createHash('sha256').update(project).digest('hex').slice(0, 10)}`;
+  // One name per checkout, so two checkouts on one machine never share a database or a config.
+  const checkoutId = createHash('sha256').update(project).digest('hex').slice(0, 10);
+  const serviceState = path.join(serviceStateRoot, checkoutId);
+  const serviceRun = path.join(serviceRunRoot, checkoutId);
+  const mariadbRun = path.join(serviceRun, 'mariadb');
+  const apacheRun = path.join(serviceRun, 'apache');
+  // Debian's wp-config.php takes its site config by this name from Apache's SetEnv.
+  const configName = `service-reference-${checkoutId}`;
   return {
     project,
     runtime,
+    serviceState,
+    serviceRun,
     state: path.join(runtime, 'state.json'),
-    dataDirectory: path.join(runtime, 'mariadb'),
+    dataDirectory: path.join(serviceState, 'mariadb'),
     mariadbRun,
     socket: path.join(mariadbRun, 'mariadb.sock'),
     mariadbPidFile: path.join(mariadbRun, 'mariadb.pid'),
-    mariadbLog: path.join(mariadbRun, 'mariadb.log'),
-    apacheConfig: path.join(runtime, 'apache.conf'),
-    apachePidFile: path.join(runtime, 'apache-run', 'apache.pid'),
-    apacheRun: path.join(runtime, 'apache-run'),
+    mariadbLog: path.join(runtime, 'logs', 'mariadb.log'),
+    apacheConfig: path.join(serviceRun, 'apache.conf'),
+    apachePidFile: path.join(apacheRun, 'apache.pid'),
+    apacheRun,
     logs: path.join(runtime, 'logs'),
-    siteConfig: path.join(runtime, 'site-config.php'),
-    salts: path.join(runtime, 'salts.php'),
+    siteConfig: path.join(serviceRun, 'site-config.php'),
+    salts: path.join(serviceState, 'salts.php'),
     configName,
     debianConfig: path.join(debianConfigDirectory, `config-${configName}.php`),
-    plugin: path.join(project, pluginDirectory, 'service-reference.php'),
+    pluginSource: path.join(project, pluginDirectory),
+    plugin: path.join(serviceRun, 'plugin', path.basename(pluginDirectory), 'service-reference.php'),
     siteCli: path.join(project, 'src/wordpress/php/site-cli.php'),
   };
 }

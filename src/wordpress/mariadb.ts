@@ -1,9 +1,10 @@
-/** The site's own MariaDB: a data directory in `.wordpress/`, a socket, no network. */
+/** The site's own MariaDB: a data directory of the checkout's own (kept between starts), a socket, no network. */
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, chownSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import path from 'node:path';
 import { WordPressError, type Paths } from './host-system.ts';
-import { alive, gidOf, pidFrom, run, uidOf, waitFor } from './processes.ts';
+import { alive, pidFrom, run, waitFor } from './processes.ts';
+import { serviceDirectory } from './service-files.ts';
 
 export const databaseName = 'service_reference';
 export const databaseUser = 'service_reference';
@@ -20,8 +21,9 @@ export function mariadbAnswers(paths: Paths): boolean {
 export async function startMariadb(paths: Paths, log: (line: string) => void): Promise<number> {
   const running = pidFrom(paths.mariadbPidFile);
   if (alive(running) && mariadbAnswers(paths)) return running;
-  mkdirSync(paths.mariadbRun, { recursive: true });
-  chownSync(paths.mariadbRun, uidOf('mysql'), gidOf('mysql'));
+  serviceDirectory(paths.serviceState);
+  serviceDirectory(paths.mariadbRun, { owner: 'mysql' });
+  mkdirSync(paths.logs, { recursive: true });
   if (!existsSync(path.join(paths.dataDirectory, 'mysql'))) {
     log(`creating the database files in ${paths.dataDirectory}`);
     run('mariadb-install-db', [

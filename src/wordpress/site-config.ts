@@ -1,19 +1,22 @@
 /** The PHP configuration Debian's `wp-config.php` reads for this project's site, and the must-use loader. */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { contentDirectory, debianConfigDirectory, muPluginLoader, type Paths } from './host-system.ts';
 import { databaseName, databasePassword, databaseUser } from './mariadb.ts';
+import { serviceDirectory, writeServiceFile } from './service-files.ts';
 
 function phpString(text: string): string {
   return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
 export function writeSiteConfig(paths: Paths, baseUrl: string): void {
+  serviceDirectory(paths.serviceState);
+  serviceDirectory(paths.serviceRun);
   if (!existsSync(paths.salts)) {
     const names = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
     const lines = names.map((name) => `define( '${name}', '${randomBytes(32).toString('hex')}' );`);
-    writeFileSync(paths.salts, `<?php\n${lines.join('\n')}\n`, { mode: 0o644 });
+    writeServiceFile(paths.salts, `<?php\n${lines.join('\n')}\n`, { reader: 'www-data' });
   }
   const constants: [string, string | boolean][] = [
     ['DB_NAME', databaseName],
@@ -29,15 +32,19 @@ export function writeSiteConfig(paths: Paths, baseUrl: string): void {
     ['SERVICE_REFERENCE_PLUGIN_FILE', paths.plugin],
   ];
   const defines = constants.map(([name, value]) => `define( '${name}', ${typeof value === 'boolean' ? String(value) : phpString(value)} );`);
-  writeFileSync(
+  writeServiceFile(
     paths.siteConfig,
     `<?php\n// Written by \`npm run wordpress -- start\`; rewritten at every start.\n${defines.join('\n')}\nrequire ${phpString(paths.salts)};\n$table_prefix = 'wp_';\n`,
+    { reader: 'www-data' },
   );
   mkdirSync(debianConfigDirectory, { recursive: true });
-  writeFileSync(paths.debianConfig, `<?php\n// The site of ${paths.project}, started by \`npm run wordpress -- start\`.\nrequire ${phpString(paths.siteConfig)};\n`);
+  writeServiceFile(paths.debianConfig, `<?php\n// The site of ${paths.project}, started by \`npm run wordpress -- start\`; removed by \`stop\`.\nrequire ${phpString(paths.siteConfig)};\n`, {
+    reader: 'www-data',
+  });
   mkdirSync(path.dirname(muPluginLoader), { recursive: true });
+  chmodSync(path.dirname(muPluginLoader), 0o755);
   // One loader for every project on the machine: each site's config names the plugin it loads.
-  writeFileSync(
+  writeServiceFile(
     muPluginLoader,
     `<?php\n/**\n * Plugin Name: Service Reference loader\n * Description: Loads the reference plugin that this site's config names (SERVICE_REFERENCE_PLUGIN_FILE). Written by \`npm run wordpress -- start\`.\n */\n\ndefined( 'ABSPATH' ) || exit;\n\nif ( defined( 'SERVICE_REFERENCE_PLUGIN_FILE' ) && is_readable( SERVICE_REFERENCE_PLUGIN_FILE ) ) {\n\trequire_once SERVICE_REFERENCE_PLUGIN_FILE;\n}\n`,
   );

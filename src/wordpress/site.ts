@@ -17,6 +17,7 @@ import { pathsOf, WordPressError, wordpressAvailable, type Paths } from './host-
 import { startMariadb } from './mariadb.ts';
 import { alive, freePort, pidFrom, portIsFree, stopProcess } from './processes.ts';
 import { siteCli } from './site-cli.ts';
+import { publishPlugin, removeServiceFiles, removeServiceRun } from './service-files.ts';
 import { writeSiteConfig } from './site-config.ts';
 import { readState, runningState, writeState, type WordPressState } from './state-file.ts';
 
@@ -86,6 +87,7 @@ export async function startWordPress(options: StartOptions = {}): Promise<WordPr
   const contract = await loadGatedContract(paths.project);
   writePluginContract(contract, paths.project);
   log('wrote the plugin contract from the OpenAPI document');
+  publishPlugin(paths);
 
   let port = options.port ?? defaultWordPressPort;
   if (port === 0) port = await freePort();
@@ -112,7 +114,10 @@ export async function startWordPress(options: StartOptions = {}): Promise<WordPr
   return { ...complete, alreadyRunning: false, seconds: seconds(), seeded };
 }
 
-/** Stops Apache and MariaDB by their PIDs; the database stays for the next start. Returns what was stopped. */
+/**
+ * Stops Apache and MariaDB by their PIDs and removes what they read while running (sockets,
+ * configs, the plugin served); the database stays for the next start. Returns what was stopped.
+ */
 export async function stopWordPress(options: SiteOptions = {}): Promise<string[]> {
   const paths = pathsOf(options.projectDirectory ?? defaultProject);
   const stopped: string[] = [];
@@ -123,7 +128,16 @@ export async function stopWordPress(options: SiteOptions = {}): Promise<string[]
     const { apachePid: _apache, mariadbPid: _mariadb, ...rest } = state;
     writeState(paths, rest);
   }
+  removeServiceRun(paths);
   return stopped;
+}
+
+/** After `generate`: a running site serves the plugin as just generated. Returns whether one runs. */
+export async function republishPlugin(options: SiteOptions = {}): Promise<boolean> {
+  const paths = pathsOf(options.projectDirectory ?? defaultProject);
+  if ((await runningState(paths)) === undefined) return false;
+  publishPlugin(paths);
+  return true;
 }
 
 export interface WordPressStatus {
@@ -178,5 +192,5 @@ export function resetWordPress(options: SeedOptions = {}): Promise<Subscription[
 export function removeWordPressFiles(options: SiteOptions = {}): void {
   const paths = pathsOf(options.projectDirectory ?? defaultProject);
   rmSync(paths.runtime, { recursive: true, force: true });
-  rmSync(paths.debianConfig, { force: true });
+  removeServiceFiles(paths);
 }

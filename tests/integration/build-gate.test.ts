@@ -9,8 +9,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { formatGateProblem } from '../../src/lib/contract/gate/gate.ts';
-import { ContractRefusedError, loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
+import { formatGateProblem } from '../../src/gate/gate.ts';
+import { ContractRefusedError, loadGatedContract } from '../../src/gate/gated-contract.ts';
 import { copyContract, copyProject, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
 
 const note = 'openapi/components/schemas/Note.yaml';

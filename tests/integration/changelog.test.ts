@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { specifiedActions } from '../../src/lib/contract/gate/checks.ts';
+import { specifiedActions } from '../../src/gate/checks.ts';
 import { cutRelease } from '../../scripts/release.ts';
 import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { buildChangelog, changelogSections, draftLabel, type Changelog } from '../../src/lib/releases/changelog.ts';

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compatibilityStep } from '../../src/lib/contract/gate/compatibility.ts';
-import type { GateProblem } from '../../src/lib/contract/gate/gate.ts';
-import { runGate } from '../../src/lib/contract/gate/run-gate.ts';
+import { compatibilityStep } from '../../src/gate/compatibility.ts';
+import type { GateProblem } from '../../src/gate/gate.ts';
+import { runGate } from '../../src/gate/run-gate.ts';
 import { latestRelease, readReleases } from '../../src/lib/releases/releases.ts';
 import { additiveEdits, breakingEdits, checkCopy, releaseAsIs, setVersion } from '../support/compatibility-fixture.ts';
 import { copyContract, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';

@@ -1,5 +1,5 @@
 /**
- * The contract rules (src/lib/contract/gate/rules/), rule by rule, beyond the breaking edits of
+ * The contract rules (src/gate/rules/), rule by rule, beyond the breaking edits of
  * `contract-gate.test.ts`. The real contract is bundled once by Redocly; each test changes a
  * clone of that bundle in memory, which is exactly what the rules read, and expects the rule
  * that was broken to say so. The rules that live in `redocly.yaml` are linted the same way.
@@ -14,9 +14,9 @@ import {
   isReservedExampleHost,
   runContractRules,
   specifiedActions,
-} from '../../src/lib/contract/gate/checks.ts';
-import { lintBundledDocument } from '../../src/lib/contract/gate/redocly-lint.ts';
-import { createSourceLocator } from '../../src/lib/contract/gate/source-files.ts';
+} from '../../src/gate/checks.ts';
+import { lintBundledDocument } from '../../src/gate/redocly-lint.ts';
+import { createSourceLocator } from '../../src/gate/source-files.ts';
 import { isSpecRuleId } from '../../src/lib/spec-rules.ts';
 import { copyContract, type ContractCopy } from '../support/contract-copy.ts';
 

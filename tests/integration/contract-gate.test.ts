@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { formatGateProblem, type GateProblem } from '../../src/lib/contract/gate/gate.ts';
-import { runGate, type GateResult } from '../../src/lib/contract/gate/run-gate.ts';
+import { formatGateProblem, type GateProblem } from '../../src/gate/gate.ts';
+import { runGate, type GateResult } from '../../src/gate/run-gate.ts';
 import { copyContract, type ContractCopy } from '../support/contract-copy.ts';
 
 interface Expectation {
@@ -54,7 +54,7 @@ describe('the gate', () => {
     assert.equal(result.ok, true);
     assert.deepEqual(
       result.steps.map((step) => step.name),
-      ['Redocly bundle', 'Redocly lint', 'contract checks', 'compatibility with the latest release'],
+      ['Redocly bundle', 'Redocly lint', 'contract checks', 'reference model', 'compatibility with the latest release'],
     );
   });
 

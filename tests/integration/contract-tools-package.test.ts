@@ -64,7 +64,7 @@ before(async () => {
 
 after(() => rmSync(workDirectory, { recursive: true, force: true }));
 
-describe('the published contract tools', { timeout: 60_000 }, () => {
+describe('the published contract tools', () => {
   test('install from the tarball alone: no dependencies, the project Node range, the gated contract inside', () => {
     const installed = path.join(installDirectory, 'node_modules', toolsPackageName);
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;

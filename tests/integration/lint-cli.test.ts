@@ -18,7 +18,7 @@ function lint(...args: string[]): { status: number | null; stdout: string; stder
 test('exits 0 on the real contract and says so', () => {
   const run = lint('--project', projectDirectory);
   assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
-  assert.match(run.stdout, /^✔ The contract passes the gate \(Redocly bundle, Redocly lint, contract checks, compatibility with the latest release; [\d.]+ s\)\.$/m);
+  assert.match(run.stdout, /^✔ The contract passes the gate \(Redocly bundle, Redocly lint, contract checks, reference model, compatibility with the latest release; [\d.]+ s\)\.$/m);
 });
 
 test('exits 1 on a broken copy, naming the file, the rule and the line, with GitHub annotations', () => {
@@ -32,7 +32,7 @@ test('exits 1 on a broken copy, naming the file, the rule and the line, with Git
     assert.match(run.stdout, /^openapi\/openapi\.yaml: line \d+: Server URL "http:\/\/\{site\}\/wp-json\/service\/v1" uses http:\/\/.*\[single-endpoint: rule 1\.2, 4\.1b, 4\.1-r1, 9\.1\]$/m);
     assert.match(run.stdout, /^::error file=openapi\/openapi\.yaml,line=\d+,title=Contract gate%3A single-endpoint%3A rule 1\.2%2C 4\.1b%2C 4\.1-r1%2C 9\.1::Server URL "http/m);
     assert.match(run.stdout, /^::error file=openapi\/components\/responses\/TooManyRequests\.yaml,.*::.*Retry-After/m);
-    assert.match(run.stdout, /^✖ The contract fails the gate: \d+ problems in 2 files \(Redocly lint: \d+, contract checks: \d+, compatibility with the latest release: \d+;/m);
+    assert.match(run.stdout, /^✖ The contract fails the gate: \d+ problems in 2 files \(Redocly lint: \d+, contract checks: \d+, reference model: \d+, compatibility with the latest release: \d+;/m);
   } finally {
     copy.remove();
   }

@@ -37,8 +37,13 @@ function contractParts() {
   return { site, firstAction, failureExample, success };
 }
 
-/** Milliseconds the timing may run late on a busy two-core machine, on top of what the policy asks. */
-const lateness = 1500;
+/**
+ * Milliseconds a wait may run late, on top of what is asked. The lower bound is what the policy
+ * demands; the upper one only catches a client that misreads the wait (minutes for seconds, its
+ * own longest backoff for Retry-After), which waits far longer, and is kept far from what a busy
+ * machine adds to a right one.
+ */
+const lateness = 5000;
 
 const json = { 'Content-Type': 'application/json; charset=UTF-8' };
 const html = { 'Content-Type': 'text/html; charset=UTF-8' };
@@ -154,7 +159,8 @@ for (const { language, skip } of languages) {
         assert.equal(result.ok, false);
         assert.match(result.stderr, new RegExp(`asks to wait ${tooLong} s, longer than ${retryPolicy.retryAfterCapSeconds} s`));
         assert.equal(server.requests.length, 1);
-        assert.ok(Date.now() - started < 10_000, 'the client did not wait for the throttle');
+        // Any bound below the wait asked for tells "gave up at once" from "waited"; none tighter is needed.
+        assert.ok(Date.now() - started < tooLong * 1000, 'the client did not wait for the throttle');
       } finally {
         await server.close();
       }

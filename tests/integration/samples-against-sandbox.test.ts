@@ -7,22 +7,25 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { readReferenceModel, type Action, type ReferenceModel } from '../../src/lib/contract/actions.ts';
+import type { Action, ReferenceModel } from '../../src/lib/contract/actions.ts';
 import { placeholdersIn, sampleLanguages, type CodeSample } from '../../src/lib/samples/code-samples.ts';
-import { loadGatedContract } from '../../src/lib/contract/gated-contract.ts';
+import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { actionReferencePages, type ActionPage } from '../../src/lib/site/reference-pages.ts';
 import { conflictStatus, responseWithStatus, throttledResponse } from '../../src/lib/contract/responses.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { bundledDocument } from '../support/contract-copy.ts';
 import { fillIn, missingRunner, runSample, type SampleRun } from '../support/run-sample.ts';
 
+let contract: ExecutableContract;
 let model: ReferenceModel;
 let pages: ActionPage[];
 
 
 before(async () => {
-  const { document } = await loadGatedContract();
-  model = readReferenceModel(document);
+  // The bundle the gate checked (`npm run lint`), read once: the gate itself is tested elsewhere.
+  contract = readExecutableContract(bundledDocument());
+  model = contract.model;
   pages = actionReferencePages(model);
 });
 
@@ -44,7 +47,7 @@ function statusesFor(action: Action): { accepting: string; refusing: string } {
 async function runAgainstSandbox(page: ActionPage, sample: CodeSample, status: string, prepare?: (sandbox: Sandbox) => void) {
   const { action } = page;
   const subscriptionId = Number(action.requestExample.value[model.envelope.subject]);
-  const sandbox = await startSandbox({ port: 0, seed: [{ id: subscriptionId, status }] });
+  const sandbox = await startSandbox({ port: 0, contract, seed: [{ id: subscriptionId, status }] });
   try {
     prepare?.(sandbox);
     const [keyPlaceholder] = placeholdersIn(action.requestExample.value[model.envelope.credential]);

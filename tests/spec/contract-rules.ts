@@ -1,9 +1,9 @@
-import { runContractRules, type ContractRule } from '../../src/lib/contract/gate/checks.ts';
-import { lintBundledDocument } from '../../src/lib/contract/gate/redocly-lint.ts';
-import { apiKeyInBodyRule } from '../../src/lib/contract/gate/rules/api-key-in-body.ts';
-import { eightActionsRule } from '../../src/lib/contract/gate/rules/eight-actions.ts';
-import { singleEndpointRule } from '../../src/lib/contract/gate/rules/single-endpoint.ts';
-import { siteVariableRule } from '../../src/lib/contract/gate/rules/site-variable.ts';
+import { runContractRules, type ContractRule } from '../../src/gate/checks.ts';
+import { lintBundledDocument } from '../../src/gate/redocly-lint.ts';
+import { apiKeyInBodyRule } from '../../src/gate/rules/api-key-in-body.ts';
+import { eightActionsRule } from '../../src/gate/rules/eight-actions.ts';
+import { singleEndpointRule } from '../../src/gate/rules/single-endpoint.ts';
+import { siteVariableRule } from '../../src/gate/rules/site-variable.ts';
 import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import type { SpecRuleId } from '../../src/lib/spec-rules.ts';
 import type { RuleCheck } from './rule-check.ts';

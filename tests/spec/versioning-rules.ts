@@ -1,5 +1,5 @@
 import { buildChangelog } from '../../src/lib/releases/changelog.ts';
-import { rateRevision } from '../../src/lib/contract/gate/compatibility.ts';
+import { rateRevision } from '../../src/gate/compatibility.ts';
 import { dereference, isRecord, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import type { RuleCheck } from './rule-check.ts';
 
@@ -38,7 +38,7 @@ interface Revision {
   expected: 'major' | 'minor';
 }
 
-/** The impact the gate's one judge of breaking changes (Redocly's diff, src/lib/contract/gate/compatibility.ts) gives the revision. */
+/** The impact the gate's one judge of breaking changes (Redocly's diff, src/gate/compatibility.ts) gives the revision. */
 function impactOf(projectDirectory: string, document: OpenApiDocument, revision: Revision): string {
   const revised = structuredClone(document);
   revision.edit(revised);

@@ -1,7 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
-import { checkCompatibility, type CompatibilityReport } from '../../src/lib/contract/gate/compatibility.ts';
+import { checkCompatibility, type CompatibilityReport } from '../../src/gate/compatibility.ts';
 import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { asOpenApiDocument, isRecord } from '../../src/lib/contract/document.ts';
 import { formatVersion, nextMinorVersion, parseVersion, readReleases, releasesDirectory, snapshotFile, type Version } from '../../src/lib/releases/releases.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
 import { copyBuildableProject } from '../../src/bench/project-copy.ts';
-import { gateBundleDirectory } from '../../src/lib/contract/gate/run-gate.ts';
+import { gateBundleDirectory } from '../../src/gate/run-gate.ts';
 import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 
 /** The repository this test suite belongs to. */

@@ -2,7 +2,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { CodeSample, SampleLanguage } from '../../src/lib/samples/code-samples.ts';
+import { sampleFileName, type CodeSample, type SampleLanguage } from '../../src/lib/samples/code-samples.ts';
 import type { Endpoint } from '../../src/lib/contract/endpoint.ts';
 
 /** What a sample printed and how it ended. */
@@ -18,22 +18,21 @@ export interface SampleRun {
 const shim = path.join(import.meta.dirname, 'wordpress-shim.php');
 
 interface Runner {
-  file: string;
   command: (file: string) => [string, string[]];
   /** A command that exits 0 where the language's program (and what its samples import) is here. */
   probe: [string, string[]];
 }
 
-/** The program that runs a sample of each language, and the file name it wants. */
+/** The program that runs a sample of each language (saved as `sampleFileName`). */
 const runners: Record<SampleLanguage, Runner> = {
-  curl: { file: 'sample.sh', command: (file) => ['bash', [file]], probe: ['curl', ['--version']] },
+  curl: { command: (file) => ['bash', [file]], probe: ['curl', ['--version']] },
   // The project's own Node, with top-level await in an ES module, as a reader runs it.
-  javascript: { file: 'sample.mjs', command: (file) => [process.execPath, [file]], probe: [process.execPath, ['--version']] },
-  python: { file: 'sample.py', command: (file) => ['python3', [file]], probe: ['python3', ['-c', 'import requests']] },
+  javascript: { command: (file) => [process.execPath, [file]], probe: [process.execPath, ['--version']] },
+  python: { command: (file) => ['python3', [file]], probe: ['python3', ['-c', 'import requests']] },
   // Debian's php-cli with php-curl (`.ci/run` installs both).
-  php: { file: 'sample.php', command: (file) => ['php', [file]], probe: ['php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']] },
+  php: { command: (file) => ['php', [file]], probe: ['php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']] },
   // The samples run inside WordPress; outside it, a shim provides the functions they call.
-  wordpress: { file: 'sample.php', command: (file) => ['php', ['-d', `auto_prepend_file=${shim}`, file]], probe: ['php', ['--version']] },
+  wordpress: { command: (file) => ['php', ['-d', `auto_prepend_file=${shim}`, file]], probe: ['php', ['--version']] },
 };
 
 /** Why a language's samples cannot run here, or false when they can. */
@@ -57,7 +56,7 @@ export function fillIn(code: string, endpoint: Endpoint, site: { host: string; a
 export function runSample(sample: CodeSample, code: string, timeoutMs = 30_000): Promise<SampleRun> {
   const directory = mkdtempSync(path.join(tmpdir(), `sample-${sample.language}-`));
   const runner = runners[sample.language];
-  const file = path.join(directory, runner.file);
+  const file = path.join(directory, sampleFileName(sample.language, 'sample'));
   writeFileSync(file, code);
   const [command, args] = runner.command(file);
   const started = performance.now();

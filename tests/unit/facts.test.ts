@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { specifiedActions } from '../../src/lib/contract/gate/checks.ts';
+import { specifiedActions } from '../../src/gate/checks.ts';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { ContractError, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { quickstartExamples, readFacts } from '../../src/lib/contract/facts.ts';

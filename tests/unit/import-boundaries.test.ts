@@ -21,19 +21,21 @@ const library = [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/si
 
 /** Most specific first: a file belongs to the first room whose path it starts with. */
 const rooms: Room[] = [
-  // The model reads the document and nothing else of the project; only the gate also reads the releases.
-  { path: 'src/lib/contract/gate/', mayImport: [...bottom, 'src/lib/releases/'] },
+  // The model reads the document and nothing else of the project.
   { path: 'src/lib/contract/', mayImport: bottom },
   { path: 'src/lib/http/', mayImport: [] },
+  // The releases read the model; the gate, which judges them, is a consumer above both.
   { path: 'src/lib/releases/', mayImport: bottom },
   { path: 'src/lib/samples/', mayImport: bottom },
   { path: 'src/lib/site/', mayImport: [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/site-config.ts'] },
   { path: 'src/lib/', mayImport: bottom },
-  { path: 'src/sandbox/', mayImport: library },
+  // The gate of `npm run lint` and of every loader of the contract: a consumer of the model and the releases.
+  { path: 'src/gate/', mayImport: [...bottom, 'src/lib/releases/'] },
+  { path: 'src/sandbox/', mayImport: [...library, 'src/gate/'] },
   { path: 'src/conformance/', mayImport: [...library, 'src/sandbox/'] },
-  { path: 'src/mcp-server/', mayImport: [...library, 'src/sandbox/'] },
+  { path: 'src/mcp-server/', mayImport: [...library, 'src/sandbox/', 'src/gate/'] },
   { path: 'src/wordpress/', mayImport: [...library, 'src/sandbox/', 'src/conformance/'] },
-  { path: 'src/contract-tools/', mayImport: [...library, 'src/sandbox/', 'src/conformance/'] },
+  { path: 'src/contract-tools/', mayImport: [...library, 'src/sandbox/', 'src/conformance/', 'src/gate/'] },
   { path: 'src/host/', mayImport: library },
   { path: 'src/bench/', mayImport: [...library, 'src/sandbox/', 'src/mcp-server/', 'src/host/'] },
   // The site: pages, components and guides may read any room of src/, never scripts/ or tests/.
@@ -78,6 +80,16 @@ describe('import boundaries', () => {
       .filter(({ file, target }) => file.startsWith('src/') && (target.startsWith('scripts/') || target.startsWith('tests/')))
       .map(({ file, line, target }) => `${file}:${line}: imports ${target}`);
     assert.deepEqual(found, []);
+  });
+
+  test('nothing under src/lib/ imports the gate: the model and the releases are read by it, never the other way', () => {
+    const found = imports()
+      .filter(({ file, target }) => file.startsWith('src/lib/') && target.startsWith('src/gate/'))
+      .map(({ file, line, target }) => `${file}:${line}: imports ${target}`);
+    assert.deepEqual(found, []);
+    const gateRoom = roomOf('src/gate/run-gate.ts');
+    assert.equal(gateRoom?.path, 'src/gate/');
+    assert.ok(rooms.filter((room) => room.path.startsWith('src/lib/')).every((room) => !room.mayImport.some((door) => door.startsWith('src/gate'))));
   });
 
   test('the boundaries can fail: an import across them is caught', () => {

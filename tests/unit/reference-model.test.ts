@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { specifiedActions } from '../../src/lib/contract/gate/checks.ts';
+import { specifiedActions } from '../../src/gate/checks.ts';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
 import { isRecord, resolvePointer } from '../../src/lib/contract/document.ts';

@@ -5,12 +5,12 @@ import { readEndpoint } from './endpoint.ts';
 import type { Field } from './fields.ts';
 import { fieldsOf } from './fields.ts';
 import type { ActionTransition, Lifecycle } from './lifecycle.ts';
-import { readLifecycle, refusedStates, transitionOf } from './lifecycle.ts';
+import { readLifecycle, refusedStates } from './lifecycle.ts';
 import type { RequestBody } from './request-body.ts';
 import { readRequestBody } from './request-body.ts';
 import type { ErrorTableRow, NamedExample, ResponseRow } from './responses.ts';
 import { conflictStatus, errorTable, listResponses, successResponse } from './responses.ts';
-import { readOrThrow } from './problems.ts';
+import { attempt, readOrThrow, type ContractProblem, type ReportProblem } from './problems.ts';
 import { childPointer, contractError, exactlyOne, requiredString, resolveObject } from './schemas.ts';
 
 export interface RequestExample extends NamedExample {
@@ -80,21 +80,25 @@ function requestExampleOf(
   requestBody: RequestBody,
   identifier: string,
   fields: Field[],
-): RequestExample {
+  report: ReportProblem,
+): RequestExample | undefined {
   const pointer = childPointer(requestBody.pointer, 'examples', identifier);
   const raw = requestBody.examples[identifier];
   if (raw === undefined) throw contractError(pointer, `is missing: every action needs a request example named after it`);
   const example = resolveObject(document, raw, pointer);
   const value = example.value.value;
   if (!isRecord(value)) throw contractError(example.pointer, 'the request example is expected to be a JSON object');
-  if (value[requestBody.selector] !== identifier) {
-    throw contractError(example.pointer, `the example's \`${requestBody.selector}\` is expected to be \`${identifier}\``);
-  }
+  const reported: ContractProblem[] = [];
+  const tell: ReportProblem = (problem) => {
+    reported.push(problem);
+    report(problem);
+  };
+  const location = example.pointer;
+  if (value[requestBody.selector] !== identifier) tell({ location, message: `the example's \`${requestBody.selector}\` is expected to be \`${identifier}\`` });
   const names = new Set(fields.map((field) => field.name));
-  const unknown = Object.keys(value).find((name) => !names.has(name));
-  if (unknown !== undefined) throw contractError(example.pointer, `sends \`${unknown}\`, which ${identifier} does not accept`);
-  const missing = fields.find((field) => field.required && !(field.name in value));
-  if (missing !== undefined) throw contractError(example.pointer, `lacks the required field \`${missing.name}\``);
+  for (const unknown of Object.keys(value).filter((name) => !names.has(name))) tell({ location, message: `sends \`${unknown}\`, which ${identifier} does not accept` });
+  for (const missing of fields.filter((field) => field.required && !(field.name in value))) tell({ location, message: `lacks the required field \`${missing.name}\`` });
+  if (reported.length > 0) return undefined;
   const summary = example.value.summary;
   return { name: identifier, summary: typeof summary === 'string' ? summary : '', value };
 }
@@ -166,34 +170,48 @@ function envelopeOf(requestBody: RequestBody, actions: Action[]): BodyEnvelope {
   };
 }
 
-/** The lifecycle of the request body's actions; a ContractError lists every problem of the table. */
-function readLifecycleOrThrow(document: OpenApiDocument, requestBody: RequestBody): Lifecycle {
-  const actions = requestBody.variants.map(({ identifier, schema }) => ({ identifier, requiredFields: schema.schema.required ?? [] }));
-  const lifecycle = readOrThrow((report) => readLifecycle(document, actions, report));
-  if (lifecycle === undefined) throw contractError('#/x-transitions', 'the lifecycle table cannot be read');
-  return lifecycle;
-}
+/**
+ * Reads the endpoint, its actions, their lifecycle and the responses from the bundled document,
+ * reporting every problem and reading on: each part that does not depend on a broken one is
+ * still read and checked (every action, every response, the lifecycle table). Undefined when a
+ * part could not be read; the model is whole only when nothing was reported. `npm run lint` runs
+ * this as a step of the gate, so it refuses whatever the build would.
+ */
+export function checkReferenceModel(document: OpenApiDocument, report: ReportProblem): ReferenceModel | undefined {
+  const documentVersion = attempt(report, () => requiredString(document.info.version, '#/info', '`version`'));
+  const endpoint = attempt(report, () => readEndpoint(document));
+  if (endpoint === undefined) return undefined;
+  const requestBody = attempt(report, () => readRequestBody(document, endpoint, report));
+  const responses = attempt(report, () => listResponses(document, endpoint, report)) ?? [];
+  const success = attempt(report, () => successResponse(responses));
+  if (success !== undefined && success.body === undefined) report({ location: success.pointer, message: 'the success response has no JSON body' });
+  if (requestBody === undefined) return undefined;
+  const lifecycleActions = requestBody.variants.map(({ identifier, schema }) => ({ identifier, requiredFields: schema.schema.required ?? [] }));
+  const lifecycle = readLifecycle(document, lifecycleActions, report);
 
-/** Reads the endpoint, its actions, their lifecycle and the responses from the bundled document. */
-export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
-  const endpoint = readEndpoint(document);
-  const requestBody = readRequestBody(document, endpoint);
-  const lifecycle = readLifecycleOrThrow(document, requestBody);
-  const responses = listResponses(document, endpoint);
-  const success = successResponse(responses);
-
-  const actions = requestBody.variants.map(({ identifier, schema }): Action => {
-    const fields = fieldsOf(document, schema);
-    const transition = transitionOf(lifecycle, identifier);
+  const actions = requestBody.variants.map(({ identifier, schema }): Action | undefined => {
+    const title = attempt(report, () => requiredString(schema.schema.title, schema.pointer, '`title` (what the action does, in a few words)'));
+    const description = attempt(report, () => requiredString(schema.schema.description, schema.pointer, '`description`'));
+    const fields = attempt(report, () => fieldsOf(document, schema));
+    const requestExample = fields === undefined ? undefined : attempt(report, () => requestExampleOf(document, requestBody, identifier, fields, report));
+    const successExample = success === undefined ? undefined : attempt(report, () => successExampleOf(success, identifier));
+    // readLifecycle has reported an action without a readable entry; it is not reported twice.
+    const transition = lifecycle?.transitions.find((candidate) => candidate.action === identifier);
+    if (
+      lifecycle === undefined || transition === undefined || success === undefined || title === undefined || description === undefined ||
+      fields === undefined || requestExample === undefined || successExample === undefined
+    ) {
+      return undefined;
+    }
     const refused = refusedStates(lifecycle, transition);
     return {
       identifier,
-      title: requiredString(schema.schema.title, schema.pointer, '`title` (what the action does, in a few words)'),
-      description: requiredString(schema.schema.description, schema.pointer, '`description`'),
+      title,
+      description,
       deprecated: schema.schema.deprecated === true,
       fields,
-      requestExample: requestExampleOf(document, requestBody, identifier, fields),
-      successExample: successExampleOf(success, identifier),
+      requestExample,
+      successExample,
       moreSuccessExamples: success.examples.filter(
         (example) =>
           example.name !== identifier && isRecord(example.value) && example.value[requestBody.selector] === identifier,
@@ -205,17 +223,18 @@ export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
     };
   });
 
-  if (success.body === undefined) throw contractError(success.pointer, 'the success response has no JSON body');
+  const complete = actions.filter((action): action is Action => action !== undefined);
+  if (complete.length !== actions.length || lifecycle === undefined || success?.body === undefined || documentVersion === undefined) return undefined;
+  const envelope = attempt(report, () => envelopeOf(requestBody, complete));
+  if (envelope === undefined) return undefined;
+  return { documentVersion, endpoint, envelope, actions: complete, lifecycle, responses, resultFields: success.bodyFields };
+}
 
-  return {
-    documentVersion: requiredString(document.info.version, '#/info', '`version`'),
-    endpoint,
-    envelope: envelopeOf(requestBody, actions),
-    actions,
-    lifecycle,
-    responses,
-    resultFields: success.bodyFields,
-  };
+/** The whole model of a bundled document; a `ContractError` lists every problem of it, each with its place. */
+export function readReferenceModel(document: OpenApiDocument): ReferenceModel {
+  const model = readOrThrow((report) => checkReferenceModel(document, report));
+  if (model === undefined) throw contractError('#', 'the reference model cannot be read');
+  return model;
 }
 
 /** The model of the document the build bundled into `.generated/openapi/`, read once per bundle. */

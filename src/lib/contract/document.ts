@@ -10,9 +10,19 @@ export type ReferenceObject = OpenAPIV3_1.ReferenceObject;
 
 /** A contract that cannot be turned into pages; the message says what is wrong and where. */
 export class ContractError extends Error {
-  constructor(location: string, problem: string) {
+  /** Where: a JSON pointer of the bundled document, or the file read. */
+  readonly location: string;
+  /** What is wrong there, in a sentence. */
+  readonly problem: string;
+  /** The JSON pointer of the bundled document, when the problem is at one. */
+  readonly pointer: string | undefined;
+
+  constructor(location: string, problem: string, pointer?: string) {
     super(`${location}: ${problem}`);
     this.name = 'ContractError';
+    this.location = location;
+    this.problem = problem;
+    this.pointer = pointer ?? (location.startsWith('#') ? location : undefined);
   }
 }
 

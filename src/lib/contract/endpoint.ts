@@ -1,6 +1,8 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { OpenApiDocument } from './document.ts';
 import { isRecord } from './document.ts';
+import { pointerFrom } from './json-pointer.ts';
+import { child, follow, isOperation, isPathItem, narrowed, type Located } from './located.ts';
 import { childPointer, contractError, requiredString } from './schemas.ts';
 import { httpMethods } from '../http/methods.ts';
 
@@ -36,6 +38,21 @@ export interface Endpoint {
   operation: OpenAPIV3_1.OperationObject;
   /** JSON pointer of the operation in the bundled document. */
   pointer: string;
+}
+
+/**
+ * The endpoint's path item and its POST operation as written, never refused: `/action` when it is
+ * there, otherwise the first path, so the gate's rules still see the operation when the path is
+ * wrong. `readEndpoint` is the strict reading.
+ */
+export function locateEndpoint(document: OpenApiDocument): {
+  pathItem: Located<OpenAPIV3_1.PathItemObject> | undefined;
+  operation: Located<OpenAPIV3_1.OperationObject> | undefined;
+} {
+  const keys = Object.keys(document.paths ?? {});
+  const key = keys.includes('/action') ? '/action' : keys[0];
+  const pathItem = key === undefined ? undefined : narrowed(follow(document, document.paths?.[key], pointerFrom(['paths', key])), isPathItem);
+  return { pathItem, operation: pathItem === undefined ? undefined : narrowed(child(pathItem, 'post'), isOperation) };
 }
 
 /**

@@ -26,3 +26,13 @@ export function withoutExtensibleMarker(description: string): string {
   const trimmed = description.trimStart();
   return trimmed.startsWith(extensibleEnumPrefix) ? trimmed.slice(extensibleEnumPrefix.length).trimStart() : description;
 }
+
+/** Where the contract lists every action identifier, for the schemas of responses that name one. */
+export const actionNamePointer = '#/components/schemas/ActionName';
+
+/** The action identifiers `ActionName` lists, as an extensible enum or a closed one; undefined without such a list. */
+export function listedActionNames(components: { schemas?: Record<string, unknown> } | undefined): string[] | undefined {
+  const actionName = components?.schemas?.ActionName;
+  const listed: unknown = isRecord(actionName) ? (extensibleValues(actionName) ?? actionName.enum) : undefined;
+  return Array.isArray(listed) && listed.every((value) => typeof value === 'string') ? listed : undefined;
+}

@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from './document.ts';
 import { isRecord } from './document.ts';
 import type { ReportProblem } from './problems.ts';
-import { childPointer, contractError } from './schemas.ts';
+import { childPointer } from './schemas.ts';
 
 /** An action that always leads to the same status. */
 export interface FixedTransition {
@@ -100,13 +100,6 @@ export function lifecycleEdges(lifecycle: Lifecycle): LifecycleEdge[] {
     }
   }
   return [...edges.values()];
-}
-
-/** The transition of one action, or a clear error when the lifecycle does not know it. */
-export function transitionOf(lifecycle: Lifecycle, action: string): ActionTransition {
-  const transition = lifecycle.transitions.find((candidate) => candidate.action === action);
-  if (transition === undefined) throw contractError(transitionsPointer, `has no entry for \`${action}\``);
-  return transition;
 }
 
 /** An action of the request body, as far as the lifecycle table is concerned. */

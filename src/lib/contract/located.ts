@@ -74,3 +74,34 @@ export function child(parent: Located<unknown>, ...segments: (string | number)[]
 export function narrowed<T>(located: Located<unknown>, guard: (value: unknown) => value is T): Located<T> | undefined {
   return guard(located.node) ? { node: located.node, pointer: located.pointer } : undefined;
 }
+
+/** Every schema object reachable from `start`, each once, with the pointer it was written at. */
+export function reachableSchemas(document: OpenApiDocument, start: Located<unknown>): Located<SchemaObject>[] {
+  const found: Located<SchemaObject>[] = [];
+  const seen = new Set<string>();
+  const visit = (located: Located<unknown>): void => {
+    const schema = follow(document, located.node, located.pointer);
+    if (!isSchemaObject(schema.node) || seen.has(schema.pointer)) return;
+    seen.add(schema.pointer);
+    found.push({ node: schema.node, pointer: schema.pointer });
+    for (const name of Object.keys(schema.node.properties ?? {})) visit(child(schema, 'properties', name));
+    if ('items' in schema.node) visit(child(schema, 'items'));
+    for (const keyword of ['oneOf', 'anyOf', 'allOf'] as const) {
+      const list = schema.node[keyword];
+      if (Array.isArray(list)) list.forEach((_, index) => visit(child(schema, keyword, index)));
+    }
+    if (isRecord(schema.node.additionalProperties)) visit(child(schema, 'additionalProperties'));
+  };
+  visit(start);
+  return found;
+}
+
+/** The JSON body schemas of every response of an operation, each where it is written. */
+export function responseBodySchemas(document: OpenApiDocument, operation: Located<OpenAPIV3_1.OperationObject> | undefined): Located<unknown>[] {
+  if (operation === undefined) return [];
+  return Object.keys(operation.node.responses ?? {}).flatMap((status) => {
+    const response = follow(document, operation.node.responses?.[status], `${operation.pointer}/responses/${status}`);
+    if (!isRecord(response.node) || !isRecord(response.node.content)) return [];
+    return Object.keys(response.node.content).map((mediaType) => child(response, 'content', mediaType, 'schema'));
+  });
+}

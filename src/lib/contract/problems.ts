@@ -1,9 +1,9 @@
 import { ContractError } from './document.ts';
-import { describeLocation } from './schemas.ts';
+import { contractError, describeLocation } from './schemas.ts';
 
 /**
  * Something wrong with the contract, at a JSON pointer of the bundled document. The gate turns
- * the pointer into `file: line N` (src/lib/contract/gate/source-files.ts); the site names it.
+ * the pointer into `file: line N` (src/gate/source-files.ts); the site names it.
  */
 export interface ContractProblem {
   message: string;
@@ -16,6 +16,26 @@ export interface ContractProblem {
  * `report({ message, location })`: the gate collects every problem, the site stops at the end.
  */
 export type ReportProblem = (problem: ContractProblem) => void;
+
+/** The reporter of a reader asked for a whole model: the first problem ends the reading. */
+export const throwAtFirst: ReportProblem = (problem) => {
+  throw contractError(problem.location, problem.message);
+};
+
+/**
+ * Reads one part of the model whose reader signals a problem by throwing a located
+ * `ContractError`: the problem is reported at its place and the caller goes on without the part
+ * (undefined), reading every part that does not depend on it.
+ */
+export function attempt<T>(report: ReportProblem, read: () => T): T | undefined {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof ContractError)) throw error;
+    report({ location: error.pointer ?? '#', message: error.problem });
+    return undefined;
+  }
+}
 
 /** Runs a reader with a reporter that keeps every problem, and returns both. */
 export function collectProblems<T>(read: (report: ReportProblem) => T): { value: T; problems: ContractProblem[] } {

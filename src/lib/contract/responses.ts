@@ -6,6 +6,7 @@ import type { ResolvedSchema } from './schemas.ts';
 import { alternatives, childPointer, contractError, exactlyOne, resolveObject, resolveSchema } from './schemas.ts';
 import type { Field } from './fields.ts';
 import { fieldsOf, typeLabel } from './fields.ts';
+import { attempt, throwAtFirst, type ReportProblem } from './problems.ts';
 
 /** A machine-readable error code and the situation it stands for. */
 export interface ErrorCode {
@@ -101,7 +102,7 @@ function isErrorStatus(status: string): boolean {
  * The codes an error body can carry: the `code` property is either one `const` or a `oneOf` of
  * `const`s, and each `const` has a description that says when the service answers with it.
  */
-function errorCodesOf(document: OpenApiDocument, body: ResolvedSchema, status: string): ErrorCode[] {
+function errorCodesOf(document: OpenApiDocument, body: ResolvedSchema, status: string, report: ReportProblem): ErrorCode[] {
   const property = body.schema.properties?.[errorCodeField];
   if (property === undefined) {
     throw contractError(body.pointer, `the ${status} body has no \`${errorCodeField}\` property for clients to branch on`);
@@ -109,14 +110,16 @@ function errorCodesOf(document: OpenApiDocument, body: ResolvedSchema, status: s
   const code = resolveSchema(document, property, childPointer(body.pointer, 'properties', errorCodeField));
   const variants = alternatives(document, code);
   const constants = variants.length > 0 ? variants : [code];
-  return constants.map(({ schema, pointer }) => {
+  return constants.flatMap(({ schema, pointer }): ErrorCode[] => {
     if (typeof schema.const !== 'string') {
-      throw contractError(pointer, 'each error code is expected to be a string `const`');
+      report({ location: pointer, message: 'each error code is expected to be a string `const`' });
+      return [];
     }
     if (typeof schema.description !== 'string' || schema.description.trim() === '') {
-      throw contractError(pointer, `the code \`${schema.const}\` needs a description: it says when the error happens`);
+      report({ location: pointer, message: `the code \`${schema.const}\` needs a description: it says when the error happens` });
+      return [];
     }
-    return { code: schema.const, when: schema.description };
+    return [{ code: schema.const, when: schema.description }];
   });
 }
 
@@ -151,32 +154,38 @@ function examplesOf(document: OpenApiDocument, examples: unknown, pointer: strin
   });
 }
 
-/** Every response the endpoint documents, in the order of the contract. */
-export function listResponses(document: OpenApiDocument, endpoint: Endpoint): ResponseRow[] {
+/**
+ * Every response the endpoint documents, in the order of the contract. Each problem is reported
+ * and the reading goes on: a response that cannot be read is left out, and so is the part of a
+ * response (its fields, codes, headers, examples) that cannot.
+ */
+export function listResponses(document: OpenApiDocument, endpoint: Endpoint, report: ReportProblem = throwAtFirst): ResponseRow[] {
   const responses = endpoint.operation.responses;
   const responsesPointer = childPointer(endpoint.pointer, 'responses');
   if (!isRecord(responses) || Object.keys(responses).length === 0) {
     throw contractError(responsesPointer, 'the endpoint documents no responses');
   }
-  return Object.entries(responses).map(([status, value]): ResponseRow => {
-    const response = resolveObject(document, value, childPointer(responsesPointer, status));
+  return Object.entries(responses).flatMap(([status, value]): ResponseRow[] => {
+    const response = attempt(report, () => resolveObject(document, value, childPointer(responsesPointer, status)));
+    if (response === undefined) return [];
     const { description, content, headers } = response.value;
-    if (typeof description !== 'string') throw contractError(response.pointer, 'the response has no description');
+    if (typeof description !== 'string') report({ location: response.pointer, message: 'the response has no description' });
     const media = isRecord(content) ? content[jsonMediaType] : undefined;
     const mediaPointer = childPointer(response.pointer, 'content', jsonMediaType);
-    const body = isRecord(media) ? resolveSchema(document, media.schema, childPointer(mediaPointer, 'schema')) : undefined;
-    if (body !== undefined && isErrorStatus(status)) assertStatusPinned(document, body, status);
-    return {
+    const body = isRecord(media) ? attempt(report, () => resolveSchema(document, media.schema, childPointer(mediaPointer, 'schema'))) : undefined;
+    if (body !== undefined && isErrorStatus(status)) attempt(report, () => assertStatusPinned(document, body, status));
+    const row: ResponseRow = {
       status,
-      description,
+      description: typeof description === 'string' ? description : '',
       isError: isErrorStatus(status),
       ...(body === undefined ? {} : { body }),
-      bodyFields: body === undefined ? [] : fieldsOf(document, body),
-      errorCodes: body !== undefined && isErrorStatus(status) ? errorCodesOf(document, body, status) : [],
-      headers: isRecord(headers) ? headersOf(document, headers, childPointer(response.pointer, 'headers')) : [],
-      examples: isRecord(media) ? examplesOf(document, media.examples, childPointer(mediaPointer, 'examples')) : [],
+      bodyFields: body === undefined ? [] : (attempt(report, () => fieldsOf(document, body)) ?? []),
+      errorCodes: body !== undefined && isErrorStatus(status) ? (attempt(report, () => errorCodesOf(document, body, status, report)) ?? []) : [],
+      headers: isRecord(headers) ? (attempt(report, () => headersOf(document, headers, childPointer(response.pointer, 'headers'))) ?? []) : [],
+      examples: isRecord(media) ? (attempt(report, () => examplesOf(document, media.examples, childPointer(mediaPointer, 'examples'))) ?? []) : [],
       pointer: response.pointer,
     };
+    return [row];
   });
 }
 

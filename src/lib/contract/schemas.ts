@@ -18,7 +18,7 @@ export { childPointer };
 
 /** Throws a `ContractError` that names the place in the contract and what is wrong there. */
 export function contractError(pointer: string, problem: string): ContractError {
-  return new ContractError(describeLocation(pointer), problem);
+  return new ContractError(describeLocation(pointer), problem, pointer);
 }
 
 /** A schema after its `$ref` was followed, with the pointer of where it was found. */
@@ -73,14 +73,6 @@ export function resolveObject(
   }
   if (!isRecord(current)) throw contractError(currentPointer, 'is expected to be an object');
   return { value: current, pointer: currentPointer };
-}
-
-/** Reads an array of strings, or says where it is missing. */
-export function stringList(value: unknown, pointer: string, what: string): string[] {
-  if (!Array.isArray(value) || !value.every((item): item is string => typeof item === 'string')) {
-    throw contractError(pointer, `${what} is expected to be a list of strings`);
-  }
-  return value;
 }
 
 /** The one item of a list the contract must have exactly one of, or says which ones it found. */

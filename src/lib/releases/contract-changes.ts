@@ -2,7 +2,6 @@ import type { OpenAPIV3_1 } from 'openapi-types';
 import { isReference, type OpenApiDocument } from '../contract/document.ts';
 import { encodePointerSegment } from '../contract/json-pointer.ts';
 import {
-  actionIdentifiers,
   add,
   mediaTypesOf,
   operationsOf,
@@ -13,9 +12,8 @@ import {
   type FieldOwner,
   type Operation,
 } from './comparison.ts';
-import { membersOf } from './deprecations.ts';
+import { changesBeyondRedocly, startComparison } from './beyond-redocly.ts';
 import { compareExamples, compareFields, compareHeaders, compareOpenness } from './field-changes.ts';
-import { compareTransitions } from './lifecycle-changes.ts';
 
 export {
   actionIdentifiers,
@@ -26,6 +24,7 @@ export {
   type ContractChange,
   type Deprecation,
 } from './comparison.ts';
+export { judgedBeyondRedocly, impactsBeyondRedocly } from './beyond-redocly.ts';
 export { deprecationsOf } from './deprecations.ts';
 export { gainedOnlyNewActions } from './field-changes.ts';
 
@@ -104,16 +103,7 @@ function compareOperation(comparison: Comparison, label: string, baseOperation: 
  * table. Each change carries the version part it needs, so the gate can say which bump is due.
  */
 export function compareContracts(base: OpenApiDocument, revision: OpenApiDocument): ContractChange[] {
-  const baseActions = actionIdentifiers(base);
-  const revisionActions = actionIdentifiers(revision);
-  const comparison: Comparison = {
-    base,
-    revision,
-    newActions: new Set([...revisionActions].filter((action) => !baseActions.has(action))),
-    removedActions: new Set([...baseActions].filter((action) => !revisionActions.has(action))),
-    revisionActions,
-    changes: [],
-  };
+  const comparison = startComparison(base, revision);
 
   const baseOperations = operationsOf(base);
   const revisionOperations = operationsOf(revision);
@@ -131,21 +121,6 @@ export function compareContracts(base: OpenApiDocument, revision: OpenApiDocumen
     }
   }
 
-  compareTransitions(comparison);
-
-  const baseMembers = new Map(membersOf(base).map((member) => [member.key, member]));
-  for (const member of membersOf(revision)) {
-    const before = baseMembers.get(member.key);
-    // A field or action that arrives already deprecated gets a deprecation entry beside its
-    // addition: a reader scanning a version's deprecations must not have to read its additions.
-    if (before === undefined ? !member.deprecated : before.deprecated === member.deprecated) continue;
-    const action = member.action === undefined ? {} : { action: member.action };
-    if (member.deprecated) {
-      // Semantic Versioning 2.0.0, item 7: marking something deprecated takes a minor version.
-      add(comparison, { kind: 'deprecated', category: 'deprecated', sentence: `${member.subject} is deprecated.`, ...action });
-    } else {
-      add(comparison, { kind: 'undeprecated', category: 'changed', sentence: `${member.subject} is no longer deprecated.`, ...action });
-    }
-  }
+  changesBeyondRedocly(comparison);
   return comparison.changes;
 }

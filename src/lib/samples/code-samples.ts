@@ -22,11 +22,13 @@ import { contractError } from '../contract/schemas.ts';
  * the extension is installed, so a shop that can run Guzzle can run this.
  */
 export const sampleLanguages = [
-  { language: 'curl', label: 'curl', highlight: 'sh' },
-  { language: 'javascript', label: 'JavaScript', highlight: 'js' },
-  { language: 'php', label: 'PHP', highlight: 'php' },
-  { language: 'wordpress', label: 'WordPress', highlight: 'php' },
-  { language: 'python', label: 'Python', highlight: 'python' },
+  { language: 'curl', label: 'curl', highlight: 'sh', extension: 'sh', wordSeparator: '-' },
+  // An ES module with top-level await, whatever the reader's package.json says.
+  { language: 'javascript', label: 'JavaScript', highlight: 'js', extension: 'mjs', wordSeparator: '-' },
+  { language: 'php', label: 'PHP', highlight: 'php', extension: 'php', wordSeparator: '-' },
+  { language: 'wordpress', label: 'WordPress', highlight: 'php', extension: 'php', wordSeparator: '-' },
+  // A Python module name takes no hyphen.
+  { language: 'python', label: 'Python', highlight: 'python', extension: 'py', wordSeparator: '_' },
 ] as const;
 
 export type SampleLanguage = (typeof sampleLanguages)[number]['language'];
@@ -39,6 +41,12 @@ export function sampleLanguage(language: SampleLanguage): (typeof sampleLanguage
   const found = sampleLanguages.find((candidate) => candidate.language === language);
   if (found === undefined) throw new Error(`No sample language ${language}`);
   return found;
+}
+
+/** The file a sample of the language is saved as: `sampleFileName('python', 'retrying-client')` is `retrying_client.py`. */
+export function sampleFileName(language: SampleLanguage, stem: string): string {
+  const { extension, wordSeparator } = sampleLanguage(language);
+  return `${stem.replaceAll('-', wordSeparator)}.${extension}`;
 }
 
 export interface CodeSample {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { factsOf } from '../../lib/contract/facts.ts';
 import { endpointPagePath, guidePaths } from '../../lib/site/navigation.ts';
 import { refusalDetails } from '../../lib/contract/responses.ts';
+import { listInWords } from '../../lib/prose.ts';
 import { endpointSections } from '../../lib/site/reference-pages.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { defineTool, docsAddress } from './tool.ts';
@@ -27,7 +28,7 @@ export function subscriptionDataTool({ model }: ProductKnowledge) {
     notInTheApi: `The API has one operation, ${facts.method} ${facts.endpointUrlTemplate}, and it only performs actions: there is no read operation (nothing fetches a subscription or its status), no list or search of subscriptions, and no events or webhooks.`,
     insteadDo: [
       `To see a subscription's status, look in the shop's WordPress administration area, or ask the shop's operator.`,
-      `A status comes back only in answers to an action: ${statusFields.map((name) => `\`${name}\``).join(' and ')} of a success, and \`${refusal.detailsMember}.${refusal.currentStatus}\` of a refusal, with \`${refusal.detailsMember}.${refusal.allowedActions}\` listing what that status allows.`,
+      `A status comes back only in answers to an action: ${listInWords(statusFields.map((name) => `\`${name}\``), 'and')} of a success, and \`${refusal.detailsMember}.${refusal.currentStatus}\` of a refusal, with \`${refusal.detailsMember}.${refusal.allowedActions}\` listing what that status allows.`,
       `To change a subscription, send an action to the shop's own endpoint with that site's key in \`${facts.credentialField}\`; the subscription's ID (\`${model.envelope.subject}\`) comes from the shop.`,
     ],
     endpoint: `${facts.method} ${facts.endpointUrlTemplate}`,

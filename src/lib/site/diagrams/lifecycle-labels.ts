@@ -1,6 +1,6 @@
 import type { Box, Point } from './diagram-geometry.ts';
 import { arrowhead, boundsOf, boxOutline, boxesOverlap, grow, labelSize, segmentCrossesBox } from './diagram-geometry.ts';
-import type { DiagramArrow, PlacedLabel } from './lifecycle-layout.ts';
+import type { DiagramArrow, PlacedLabel } from './lifecycle-types.ts';
 
 /**
  * Stage 7 of the lifecycle layout (src/lib/site/diagrams/lifecycle-layout.ts): each label beside its own arrow,

@@ -1,7 +1,7 @@
 import type { LifecycleEdge } from '../../contract/lifecycle.ts';
 import type { Box, Point } from './diagram-geometry.ts';
 import { grow, segmentCrossesBox } from './diagram-geometry.ts';
-import type { ArrowPlan, DiagramArrow, VariantSettings } from './lifecycle-layout.ts';
+import type { ArrowPlan, DiagramArrow, VariantSettings } from './lifecycle-types.ts';
 import { LabelPlacementError } from './lifecycle-labels.ts';
 import type { StatusPlacement, StatusQueries } from './lifecycle-rows.ts';
 

@@ -1,7 +1,7 @@
 import type { Lifecycle, LifecycleEdge } from '../../contract/lifecycle.ts';
 import type { Box } from './diagram-geometry.ts';
 import { lineHeight, textWidth } from './diagram-geometry.ts';
-import type { ArrowPlan, VariantSettings } from './lifecycle-layout.ts';
+import type { ArrowPlan, VariantSettings } from './lifecycle-types.ts';
 
 /** Stage 2 of the lifecycle layout (src/lib/site/diagrams/lifecycle-layout.ts): the statuses in rows, from the first status down. */
 

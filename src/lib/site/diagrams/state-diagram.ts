@@ -1,10 +1,10 @@
 import type { ActionTransition, Lifecycle } from '../../contract/lifecycle.ts';
 import { arrowSvg, escapeXml, labelSvg, num, stateSvg, svgOpening } from './diagram-geometry.ts';
-import type { ArrowKey, DiagramVariant, LabelStyle, LifecycleGeometry } from './lifecycle-layout.ts';
-import { arrowKeys, labelStyles, layOutLifecycle, planArrows } from './lifecycle-layout.ts';
+import { arrowKeys, layOutLifecycle, planArrows } from './lifecycle-layout.ts';
+import { labelStyles, type ArrowKey, type DiagramVariant, type LabelStyle, type LifecycleGeometry } from './lifecycle-types.ts';
 import { listInWords } from '../../prose.ts';
 
-export type { ArrowKey, DiagramArrow, DiagramFrame, DiagramVariant, LifecycleGeometry, PlacedLabel } from './lifecycle-layout.ts';
+export type { ArrowKey, DiagramArrow, DiagramFrame, DiagramVariant, LifecycleGeometry, PlacedLabel } from './lifecycle-types.ts';
 export { layOutLifecycle } from './lifecycle-layout.ts';
 
 /**

@@ -4,17 +4,23 @@
  * `redocly.yaml`), with two checks of our own beside it for what Redocly cannot see, and the
  * result decides whether the change breaks v1 or which `info.version` it needs.
  *
- * Standalone: `node src/lib/contract/gate/compatibility.ts [--project <dir>]` bundles the contract
+ * Standalone: `node src/gate/compatibility.ts [--project <dir>]` bundles the contract
  * and runs only this step.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundleContract, contractRoot, runRedocly } from '../bundle.ts';
-import { compareContracts, type ChangeImpact, type ChangeKind, type ContractChange } from '../../releases/contract-changes.ts';
-import { asOpenApiDocument, isRecord, resolvePointer, type OpenApiDocument } from '../document.ts';
-import { extensibleValues } from '../extensible-enum.ts';
+import { bundleContract, contractRoot, runRedocly } from '../lib/contract/bundle.ts';
+import {
+  compareContracts,
+  impactsBeyondRedocly,
+  judgedBeyondRedocly,
+  type ChangeImpact,
+  type ContractChange,
+} from '../lib/releases/contract-changes.ts';
+import { asOpenApiDocument, isRecord, resolvePointer, type OpenApiDocument } from '../lib/contract/document.ts';
+import { extensibleValues } from '../lib/contract/extensible-enum.ts';
 import {
   compareVersions,
   formatVersion,
@@ -27,7 +33,7 @@ import {
   snapshotFile,
   versionOf,
   type Release,
-} from '../../releases/releases.ts';
+} from '../lib/releases/releases.ts';
 import { formatGateProblem, type GateContext, type GateProblem, type GateStep } from './gate.ts';
 import { createSourceLocator } from './source-files.ts';
 
@@ -168,18 +174,6 @@ function isNarrowedResponseBranch(change: DiffChange, verdict: DiffVerdict, chan
   return kept && added.every((key) => narrowingKeywords.has(key));
 }
 
-/**
- * Redocly's diff is the one judge of what breaks v1, except where it cannot look: the lifecycle
- * table is a vendor extension, which `redocly diff` does not compare, and a deprecation is a
- * promise the changelog must announce with a minor version. For those changes of the changelog's
- * comparison alone, the gate rates them here.
- */
-const judgedBeyondRedocly: Partial<Record<ChangeKind, { impact: ChangeImpact; check: string }>> = {
-  'transition-narrowed': { impact: 'major', check: 'lifecycle-narrowed' },
-  'transition-widened': { impact: 'minor', check: 'lifecycle-widened' },
-  deprecated: { impact: 'minor', check: 'deprecation' },
-};
-
 /** The impact a Redocly verdict has in this gate: its own, except for the two readings above. */
 function verdictImpact(change: DiffChange, verdict: DiffVerdict, changes: readonly DiffChange[], revision: OpenApiDocument): ChangeImpact {
   if (verdict.impact === 'major' && opensResponse(change, verdict, revision)) return 'minor';
@@ -202,10 +196,8 @@ export function rateRevision(projectDirectory: string, base: OpenApiDocument, re
     const impacts = redoclyChanges.map(
       (change) => highest(change.verdicts.map((verdict) => verdictImpact(change, verdict, redoclyChanges, revision))) ?? change.impact,
     );
-    for (const change of compareContracts(base, revision)) {
-      const judged = judgedBeyondRedocly[change.kind];
-      if (judged !== undefined) impacts.push(judged.impact);
-    }
+    // Redocly's diff is the one judge of what breaks v1, except where it cannot look.
+    for (const { impact } of impactsBeyondRedocly(base, revision)) impacts.push(impact);
     return highest(impacts);
   } finally {
     rmSync(directory, { recursive: true, force: true });
@@ -310,6 +302,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
     if (impact === 'minor') redoclyAdditions.push(change);
     effectiveImpacts.push(impact);
   }
+  // What Redocly cannot see (the lifecycle table, deprecations) is judged by the releases' one table of it.
   for (const change of changes) {
     const judged = judgedBeyondRedocly[change.kind];
     if (judged === undefined) continue;

@@ -1,6 +1,6 @@
-import { isRecord } from '../../document.ts';
-import { actionNamePointer } from '../../contract-parts.ts';
-import { isStringArray } from '../../located.ts';
+import { isRecord } from '../../lib/contract/document.ts';
+import { actionNamePointer } from '../../lib/contract/extensible-enum.ts';
+import { isStringArray } from '../../lib/contract/located.ts';
 import type { ContractRule } from './contract-rule.ts';
 import { quoteList } from './contract-rule.ts';
 

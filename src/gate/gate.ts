@@ -1,4 +1,4 @@
-import type { OpenApiDocument } from '../document.ts';
+import type { OpenApiDocument } from '../lib/contract/document.ts';
 
 /** One thing wrong with the contract, tied to the file a maintainer has to open. */
 export interface GateProblem {

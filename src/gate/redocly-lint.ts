@@ -2,8 +2,8 @@ import { execFile, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { redoclyInvocation } from '../bundle.ts';
-import { isRecord, type OpenApiDocument } from '../document.ts';
+import { redoclyInvocation } from '../lib/contract/bundle.ts';
+import { isRecord, type OpenApiDocument } from '../lib/contract/document.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 
 /** The API's name in `redocly.yaml`; Redocly reads its root and its rules from there. */

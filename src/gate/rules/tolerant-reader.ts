@@ -1,5 +1,5 @@
-import { reachableSchemas, responseBodySchemas } from '../../contract-parts.ts';
-import { isStringArray } from '../../located.ts';
+import { reachableSchemas, responseBodySchemas } from '../../lib/contract/located.ts';
+import { isStringArray } from '../../lib/contract/located.ts';
 import type { ContractRule } from './contract-rule.ts';
 
 export const tolerantReaderRule: ContractRule = {
@@ -17,7 +17,7 @@ export const tolerantReaderRule: ContractRule = {
     }
     const actions = new Set(parts.branchActions);
     const reported = new Set<string>();
-    for (const body of responseBodySchemas(parts)) {
+    for (const body of responseBodySchemas(parts.document, parts.operation)) {
       for (const schema of reachableSchemas(parts.document, body)) {
         if (reported.has(schema.pointer)) continue;
         reported.add(schema.pointer);

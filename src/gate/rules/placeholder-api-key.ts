@@ -1,4 +1,4 @@
-import { isRecord } from '../../document.ts';
+import { isRecord } from '../../lib/contract/document.ts';
 import type { ContractRule } from './contract-rule.ts';
 
 /** The placeholder the specification writes for a key in its table of body fields (section 4.1). */

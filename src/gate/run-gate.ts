@@ -1,8 +1,9 @@
 import path from 'node:path';
-import { bundleContract, ContractBundleError, contractRoot, type BundledContract } from '../bundle.ts';
-import { asOpenApiDocument, ContractError } from '../document.ts';
+import { bundleContract, ContractBundleError, contractRoot, type BundledContract } from '../lib/contract/bundle.ts';
+import { asOpenApiDocument, ContractError } from '../lib/contract/document.ts';
 import { contractRulesStep } from './checks.ts';
 import { compatibilityStep } from './compatibility.ts';
+import { referenceModelStep } from './model-step.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { oneProblemPerCause, redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type RedoclyLintRun } from './redocly-lint.ts';
 
@@ -10,6 +11,7 @@ import { oneProblemPerCause, redoclyLintStep, startRedoclyLint, withoutProjectDi
 export const gateSteps: readonly GateStep[] = [
   redoclyLintStep,
   contractRulesStep,
+  referenceModelStep,
   compatibilityStep,
 ];
 
@@ -131,9 +133,18 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   }
 
   const outcomes: StepOutcome[] = [{ name: bundleStepName, problems: [] }];
+  // The model reads the lifecycle table with the same reader as the transition-table rule: a
+  // problem a step before has already named at the same place is not printed twice.
+  const named = new Set<string>();
   for (const step of steps) {
     const problems = step === redoclyLintStep && earlyLint !== undefined ? earlyLint.problems : step.run(context);
-    outcomes.push({ name: step.name, problems: await problems });
+    const fresh = (await problems).filter((problem) => {
+      const key = `${problem.file}\u0000${problem.line ?? ''}\u0000${problem.message}`;
+      if (named.has(key)) return false;
+      named.add(key);
+      return true;
+    });
+    outcomes.push({ name: step.name, problems: fresh });
   }
   const problems = outcomes.flatMap((outcome) => outcome.problems);
   return { ok: problems.length === 0, problems, steps: outcomes, bundle };

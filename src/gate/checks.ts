@@ -4,13 +4,12 @@
  * the credential in the body only, the 429 with Retry-After) live in `redocly.yaml` instead, and
  * the Redocly lint step reports them.
  */
-import { readContractParts } from '../contract-parts.ts';
-import type { OpenApiDocument } from '../document.ts';
-import { ruleLabel } from '../../spec-rules.ts';
+import type { OpenApiDocument } from '../lib/contract/document.ts';
+import { ruleLabel } from '../lib/spec-rules.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator } from './source-files.ts';
 import { apiKeyInBodyRule } from './rules/api-key-in-body.ts';
-import type { ContractRule } from './rules/contract-rule.ts';
+import { contractPartsOf, type ContractRule } from './rules/contract-rule.ts';
 import { eightActionsRule } from './rules/eight-actions.ts';
 import { placeholderApiKeyRule } from './rules/placeholder-api-key.ts';
 import { requestExamplesRule } from './rules/request-examples.ts';
@@ -49,7 +48,7 @@ export function ruleName(rule: ContractRule): string {
 
 /** Runs the rules over a bundled document, read once; findings keep the pointer, not yet the file. */
 export function runContractRules(document: OpenApiDocument, rules: readonly ContractRule[] = contractRules): Finding[] {
-  const parts = readContractParts(document);
+  const parts = contractPartsOf(document);
   const findings: Finding[] = [];
   for (const rule of rules) {
     try {

@@ -1,6 +1,6 @@
-import { isRecord, type OpenApiDocument } from '../../document.ts';
-import type { ActionBranch } from '../../contract-parts.ts';
-import { createContractValidator, type ErrorObject } from '../../schema-validator.ts';
+import { isRecord, type OpenApiDocument } from '../../lib/contract/document.ts';
+import type { ActionBranch } from '../../lib/contract/request-body.ts';
+import { createContractValidator, type ErrorObject } from '../../lib/contract/schema-validator.ts';
 import type { ContractRule } from './contract-rule.ts';
 
 type BranchValidator = (value: unknown) => ErrorObject[] | undefined;

@@ -1,5 +1,5 @@
-import { readLifecycle } from '../../lifecycle.ts';
-import { isStringArray } from '../../located.ts';
+import { readLifecycle } from '../../lib/contract/lifecycle.ts';
+import { isStringArray } from '../../lib/contract/located.ts';
 import type { ContractRule } from './contract-rule.ts';
 
 export const transitionTableRule: ContractRule = {

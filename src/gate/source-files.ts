@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import { pointerFrom, pointerSegments } from '../json-pointer.ts';
+import { pointerFrom, pointerSegments } from '../lib/contract/json-pointer.ts';
 
 /** A place in the contract's source: the file a maintainer opens, and the line when known. */
 export interface SourcePlace {

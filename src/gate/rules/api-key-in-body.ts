@@ -1,4 +1,4 @@
-import { follow, isSchemaObject, isStringArray } from '../../located.ts';
+import { follow, isSchemaObject, isStringArray } from '../../lib/contract/located.ts';
 import type { ContractRule } from './contract-rule.ts';
 
 export const apiKeyInBodyRule: ContractRule = {

@@ -9,10 +9,10 @@
  */
 import { copyFileSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { formatGateProblem, type GateProblem } from './gate/gate.ts';
-import { runGate } from './gate/run-gate.ts';
-import { bundleDirectory } from './bundle.ts';
-import { asOpenApiDocument, type OpenApiDocument } from './document.ts';
+import { formatGateProblem, type GateProblem } from './gate.ts';
+import { runGate } from './run-gate.ts';
+import { bundleDirectory } from '../lib/contract/bundle.ts';
+import { asOpenApiDocument, type OpenApiDocument } from '../lib/contract/document.ts';
 
 /** The contract refused by the gate; the message lists every problem as `npm run lint` does. */
 export class ContractRefusedError extends Error {
