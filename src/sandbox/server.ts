@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Answer } from './answer.ts';
 import { errorAnswer } from './answer.ts';
-import { answerRequest } from './answer-request.ts';
+import { answerRequest, type SandboxRequest } from './answer-request.ts';
 import { bodyLimitBytes, hostErrorHeader, throttleHeader } from './host.ts';
 import { checkSeed, defaultApiKey, defaultSeed, readSeedFile } from './seed.ts';
 import type { HistoryEntry, Subscription } from './store.ts';
