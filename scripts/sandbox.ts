@@ -2,7 +2,7 @@
  * `npm run sandbox`: the endpoint, served locally from the OpenAPI document once the contract
  * gate passes. Options and exit codes: `src/contract-tools/sandbox-command.ts`.
  *
- *   npm run sandbox -- [--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P]
+ *   npm run sandbox -- [--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P] [--throttle-next N [--retry-after S]]
  */
 import path from 'node:path';
 import { gatedProjectContract } from '../src/contract-tools/project-contract.ts';

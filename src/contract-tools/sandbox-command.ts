@@ -1,12 +1,13 @@
 /**
  * The sandbox command, as `npm run sandbox` and the published package's `sandbox` run it:
  *
- *   [--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P]
+ *   [--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P] [--throttle-next N [--retry-after S]]
  *
  * Exits 1 when the contract cannot be used or the seed or database cannot (saying why), 2 on
  * options it does not know. Stops on Ctrl+C or SIGTERM; the data stays in the `--db` file.
  */
 import { parseArgs } from 'node:util';
+import { isRetryAfter } from '../lib/http/retry-after.ts';
 import { hostErrorHeader, hostErrorStatuses, throttleHeader } from '../sandbox/host.ts';
 import { SeedError } from '../sandbox/seed.ts';
 import { defaultPort, startSandbox } from '../sandbox/server.ts';
@@ -14,11 +15,11 @@ import { StoreError } from '../sandbox/store.ts';
 import { exitCode, type CommandContext } from './command.ts';
 import { ContractUnavailable } from './contract-source.ts';
 
-export const sandboxOptionsSynopsis = '[--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P]';
+export const sandboxOptionsSynopsis = '[--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P] [--throttle-next N [--retry-after S]]';
 
 export async function runSandboxCommand(args: readonly string[], context: CommandContext): Promise<number> {
   const usage = `Usage: ${context.invocation} ${sandboxOptionsSynopsis}`;
-  let values: { port?: string; 'api-key'?: string; seed?: string; db?: string; 'base-path'?: string; help?: boolean };
+  let values: { port?: string; 'api-key'?: string; seed?: string; db?: string; 'base-path'?: string; 'throttle-next'?: string; 'retry-after'?: string; help?: boolean };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -28,6 +29,8 @@ export async function runSandboxCommand(args: readonly string[], context: Comman
         seed: { type: 'string' },
         db: { type: 'string' },
         'base-path': { type: 'string' },
+        'throttle-next': { type: 'string' },
+        'retry-after': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -42,6 +45,17 @@ export async function runSandboxCommand(args: readonly string[], context: Comman
   const port = values.port === undefined ? defaultPort : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`--port must be a whole number from 0 to 65535, not "${values.port}".\n${usage}`);
+    return exitCode.usage;
+  }
+  // The first N requests answer as a throttling host, then requests pass: a client's retry after a 429 can be watched succeed.
+  const throttleNext = values['throttle-next'] === undefined ? 0 : Number(values['throttle-next']);
+  if (!Number.isInteger(throttleNext) || throttleNext < 0 || throttleNext > 100) {
+    console.error(`--throttle-next must be a whole number from 0 to 100, not "${values['throttle-next']}".\n${usage}`);
+    return exitCode.usage;
+  }
+  const retryAfter = values['retry-after'] ?? '1';
+  if (!isRetryAfter(retryAfter) || (values['retry-after'] !== undefined && values['throttle-next'] === undefined)) {
+    console.error(`--retry-after goes with --throttle-next and is a number of seconds or an HTTP date, not "${retryAfter}".\n${usage}`);
     return exitCode.usage;
   }
   if (values['api-key'] === '') {
@@ -72,6 +86,7 @@ export async function runSandboxCommand(args: readonly string[], context: Comman
     throw error;
   }
 
+  sandbox.throttleNext(throttleNext, retryAfter);
   const { contract } = sandbox;
   const { envelope } = contract.model;
   const subscriptions = sandbox.subscriptions();
@@ -81,6 +96,7 @@ export async function runSandboxCommand(args: readonly string[], context: Comman
   console.log(`  ${subscriptions.length} subscription(s):`);
   for (const { id, status } of subscriptions) console.log(`    ${envelope.subject} ${id}: ${status}`);
   console.log(`  Header ${throttleHeader}: S answers ${contract.throttled.status} with ${contract.retryAfterHeader}: S; ${hostErrorHeader}: ${hostErrorStatuses.join('|')} answers as the host would.`);
+  if (throttleNext > 0) console.log(`  The next ${throttleNext} request(s) answer ${contract.throttled.status} with ${contract.retryAfterHeader}: ${retryAfter}; then requests pass.`);
   console.log('  Ctrl+C stops it.');
 
   await new Promise<void>((resolve) => {

@@ -27,8 +27,8 @@ export interface KnowledgeSource {
 
 /**
  * What a request check answers: the status and body a shop would send for this body, with the
- * subscription in `currentStatus`. Computed by the sandbox's own stages; only the Node process
- * has it, since the sandbox keeps its store in SQLite.
+ * subscription in `currentStatus`. Computed by the sandbox's own stages on its memory store, in
+ * the Node process and on workerd alike.
  */
 export interface CheckedRequest {
   status: number;

@@ -1,6 +1,8 @@
 import { createProductInformationHandler } from './handler.ts';
 import type { ServerIdentity } from './identity.ts';
+import { noSchemaValidator, readExecutableContractWith } from '../lib/contract/serving-contract.ts';
 import { knowledgeFrom, type KnowledgeSource } from './knowledge.ts';
+import { createRequestCheck } from './request-check.ts';
 
 /** What the worker build bundles: the identity and the knowledge source the Node process reads from disk. */
 export interface BundledKnowledge {
@@ -16,13 +18,15 @@ let handler: Handler | undefined;
 
 /**
  * The product-information server on Cloudflare Workers (workerd): the same fetch handler as the
- * Node process, over the same knowledge, without the request check (it needs the sandbox's
- * SQLite store, so its tool is not listed). The knowledge is built on the first request rather
- * than at start, where a worker's CPU time is limited the most.
+ * Node process, over the same knowledge, the request check included: it runs the sandbox's stages
+ * on the memory store, and reads the contract without Ajv (workerd compiles no code at run time;
+ * the check validates no schema). The knowledge is built on the first request rather than at
+ * start, where a worker's CPU time is limited the most.
  */
 export default {
   fetch(request: Request): Promise<Response> {
-    handler ??= createProductInformationHandler(bundledKnowledge.identity, knowledgeFrom(bundledKnowledge.source));
+    const { identity, source } = bundledKnowledge;
+    handler ??= createProductInformationHandler(identity, knowledgeFrom(source, createRequestCheck(readExecutableContractWith(source.document, noSchemaValidator))));
     return handler.fetch(request);
   },
 };

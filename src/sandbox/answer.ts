@@ -1,7 +1,7 @@
-import { STATUS_CODES } from 'node:http';
 import type { ServiceError } from '../lib/contract/response-shapes.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
+import { reasonPhrase } from './reason-phrases.ts';
 
 /** What the sandbox sends back: a status, its headers and the body, already serialised. */
 export interface Answer {
@@ -43,7 +43,7 @@ function escapeHtml(text: string): string {
  * server, firewall or CDN sends. The document gives such answers no body contract.
  */
 export function hostAnswer(status: number, explanation: string, headers: Record<string, string> = {}): Answer {
-  const title = `${status} ${STATUS_CODES[status] ?? 'Error'}`;
+  const title = `${status} ${reasonPhrase(status) ?? 'Error'}`;
   const body = `<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${title}</title></head>

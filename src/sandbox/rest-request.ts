@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { isRecord } from '../lib/contract/document.ts';
 import { wordpressRestPrefix } from '../lib/contract/endpoint.ts';
 import { jsonNesting } from '../lib/http/json-nesting.ts';
+import { latin1 } from './bytes.ts';
 
 /**
  * How WordPress core turns an HTTP request into a REST request, before any plugin sees it
@@ -108,7 +109,7 @@ function hasLoneSurrogate(value: unknown): boolean {
  * depth is counted on the text before anything parses it, as PHP's parser stops at the 512th level
  * before it reads on: a body nested past it is refused at any depth, and nothing here recurses on it.
  */
-export function decodeJson(raw: Buffer): JsonBody {
+export function decodeJson(raw: Uint8Array): JsonBody {
   let text: string;
   try {
     text = strictUtf8.decode(raw);
@@ -137,7 +138,7 @@ export function firstHeader(headers: IncomingHttpHeaders, name: string): string 
  * `/wp-json` or that carries `?rest_route=` (on any path, the query winning over the path); any
  * other request reaches the site's front end.
  */
-export function readRestRequest(basePath: string, method: string, target: string, headers: IncomingHttpHeaders, body: Buffer): ReadRequest {
+export function readRestRequest(basePath: string, method: string, target: string, headers: IncomingHttpHeaders, body: Uint8Array): ReadRequest {
   const url = requestUrl(target);
   if (url === undefined) return { kind: 'front-end', home: false };
   const query = parseFormText(url.search.slice(1));
@@ -172,7 +173,7 @@ export function readRestRequest(basePath: string, method: string, target: string
   const mediaType = mediaTypeOf(headers);
   const form =
     !isJson && !emptyBody && (mediaType === undefined || mediaType === 'application/x-www-form-urlencoded')
-      ? parseFormText(body.toString('latin1'))
+      ? parseFormText(latin1(body))
       : {};
 
   return {

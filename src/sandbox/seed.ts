@@ -71,3 +71,23 @@ export function readSeedFile(contract: ExecutableContract, file: string): Subscr
   }
   return checkSeed(contract, value, file);
 }
+
+/**
+ * The subscriptions the contract's success examples name, each in the status its first example
+ * moves it from (`previous_status`): added to the seed of the sandbox in the pages, so that the
+ * examples a reader sends answer as the examples say.
+ */
+export function exampleSubscriptions(contract: ExecutableContract): Subscription[] {
+  const { result, model } = contract;
+  const found = new Map<number, string>();
+  for (const action of model.actions) {
+    for (const example of [action.successExample, ...action.moreSuccessExamples]) {
+      const value: unknown = example.value;
+      if (!isRecord(value)) continue;
+      const id = value[result.subject];
+      const status = value[result.previousStatus];
+      if (typeof id === 'number' && Number.isSafeInteger(id) && typeof status === 'string' && model.lifecycle.states.includes(status) && !found.has(id)) found.set(id, status);
+    }
+  }
+  return [...found].map(([id, status]) => ({ id, status }));
+}

@@ -1,22 +1,15 @@
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Answer } from './answer.ts';
 import { errorAnswer } from './answer.ts';
-import { applyAction } from './apply.ts';
-import { bodyLimitBytes, hostErrorHeader, imitateHost, payloadTooLarge, throttleHeader } from './host.ts';
-import { matchRoute, methodsOf } from './route.ts';
-import type { RouteArgument } from './route-arguments.ts';
-import { routeArguments } from './route-arguments.ts';
-import type { RestRequest } from './rest-request.ts';
-import { readRestRequest } from './rest-request.ts';
-import { coreAnswer, envelope, frontEndAnswer, restHeaders } from './wordpress-response.ts';
+import { answerRequest, type SandboxRequest } from './answer-request.ts';
+import { bodyLimitBytes, hostErrorHeader, throttleHeader } from './host.ts';
 import { checkSeed, defaultApiKey, defaultSeed, readSeedFile } from './seed.ts';
-import type { HistoryEntry, Subscription, SubscriptionStore } from './store.ts';
+import type { HistoryEntry, Subscription } from './store.ts';
 import { openStore } from './store.ts';
-import { checkActionFields, checkArguments, invalidJsonAnswer, invalidKeyAnswer, keyAccepted, validRequest } from './validate.ts';
 
 export interface SandboxOptions {
   /** TCP port; `0` picks a free one (read it from `url`). Default 8787. */
@@ -72,6 +65,9 @@ export interface Sandbox {
 
 export const defaultPort = 8787;
 
+export { answerRequest };
+export type { SandboxRequest, SandboxSettings } from './answer-request.ts';
+
 function readBody(request: IncomingMessage): Promise<{ body: Buffer; tooLarge: boolean }> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -89,82 +85,6 @@ function readBody(request: IncomingMessage): Promise<{ body: Buffer; tooLarge: b
 function send(response: ServerResponse, answer: Answer): void {
   response.writeHead(answer.status, { ...answer.headers, 'content-length': String(Buffer.byteLength(answer.body)) });
   response.end(answer.body);
-}
-
-/** A request as the stages read it: what came over HTTP, the body already read. */
-export interface SandboxRequest {
-  method: string;
-  /** The request target: the path, and the query string if any. */
-  target: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-  /** The body was longer than the sandbox reads; `body` holds only its start. */
-  tooLarge: boolean;
-}
-
-export interface SandboxSettings {
-  apiKey: string;
-  basePath: string;
-}
-
-/**
- * WordPress core first (the host's answers, the route, the JSON, the route's arguments), then the
- * plugin (the action's own fields, the key, the subscription, the lifecycle), then what core adds
- * around the answer (its headers, `Allow`, `?_envelope`). Each stage either answers or hands on.
- */
-export function answerRequest(contract: ExecutableContract, store: SubscriptionStore, settings: SandboxSettings, request: SandboxRequest): Answer {
-  const host = imitateHost(contract, request.headers);
-  if (host !== undefined) return host;
-  if (request.tooLarge) return payloadTooLarge();
-  const read = readRestRequest(settings.basePath, request.method, request.target, request.headers, request.body);
-  if (read.kind === 'front-end') return frontEndAnswer(read.home);
-  const rest = read.request;
-  const routeArguments = argumentsOf(contract);
-
-  const matched = matchRoute(contract, rest);
-  let answer: Answer;
-  // Core sends `Allow` for a request that reached a route, listing the methods whose permission
-  // callback lets this very request through: the endpoint's only once the key passes.
-  let allow: string | undefined;
-  if (matched === undefined) {
-    answer = errorAnswer(contract, contract.errors.noRoute, contract.errors.noRoute.message);
-  } else {
-    const reachesRoute = rest.method === 'OPTIONS' || methodsOf(contract, matched).includes(rest.method);
-    if (reachesRoute) allow = matched.kind !== 'endpoint' ? methodsOf(contract, matched).join(', ') : keyAccepted(contract, rest, settings.apiKey) ? contract.model.endpoint.method : undefined;
-    const core = coreAnswer(contract, routeArguments, rest, matched);
-    if (core !== undefined) answer = core;
-    else if (matched.kind !== 'endpoint' || rest.method !== contract.model.endpoint.method) {
-      answer = errorAnswer(contract, contract.errors.noRoute, contract.errors.noRoute.message);
-    } else {
-      answer = endpointAnswer(contract, store, settings, routeArguments, rest);
-    }
-  }
-  const responseHeaders: Record<string, string> = allow === undefined ? {} : { allow };
-  if (rest.envelope) answer = envelope(answer, { ...answer.headers, ...responseHeaders });
-  else answer = { ...answer, headers: { ...answer.headers, ...responseHeaders } };
-  return { ...answer, headers: { ...restHeaders(rest, request.method.toUpperCase()), ...answer.headers } };
-}
-
-function endpointAnswer(contract: ExecutableContract, store: SubscriptionStore, settings: SandboxSettings, routeArguments: readonly RouteArgument[], rest: RestRequest): Answer {
-  const invalidJson = invalidJsonAnswer(contract, rest);
-  if (invalidJson !== undefined) return invalidJson;
-  const checked = checkArguments(contract, routeArguments, rest);
-  if ('answer' in checked) return checked.answer;
-  const selected = checkActionFields(contract, checked.value);
-  if ('answer' in selected) return selected.answer;
-  if (!keyAccepted(contract, rest, settings.apiKey)) return invalidKeyAnswer(contract);
-  return applyAction(contract, store, validRequest(contract, selected.value, checked.value));
-}
-
-const argumentsByContract = new WeakMap<ExecutableContract, RouteArgument[]>();
-
-function argumentsOf(contract: ExecutableContract): RouteArgument[] {
-  let routeArgumentList = argumentsByContract.get(contract);
-  if (routeArgumentList === undefined) {
-    routeArgumentList = routeArguments(contract);
-    argumentsByContract.set(contract, routeArgumentList);
-  }
-  return routeArgumentList;
 }
 
 function normaliseBasePath(basePath: string | undefined): string {

@@ -1,4 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
+import { StoreError } from './store-error.ts';
 
 export interface Subscription {
   id: number;
@@ -40,12 +41,7 @@ export interface SubscriptionStore {
   close(): void;
 }
 
-export class StoreError extends Error {
-  constructor(location: string, problem: string) {
-    super(`${location}: ${problem}`);
-    this.name = 'StoreError';
-  }
-}
+export { StoreError };
 
 interface SubscriptionRow {
   id: number;

@@ -7,8 +7,10 @@ import { quickstartExamples } from '../lib/contract/facts.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
 import { errorDataField } from '../lib/contract/responses.ts';
 import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } from './host.ts';
+import { utf8Bytes } from './bytes.ts';
 import { defaultApiKey, defaultSeed } from './seed.ts';
-import { answerRequest, defaultPort } from './server.ts';
+import { answerRequest } from './answer-request.ts';
+import { defaultPort } from './server.ts';
 import type { Subscription } from './store.ts';
 import { openStore } from './store.ts';
 
@@ -66,8 +68,9 @@ export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
       answerRequest(contract, store, { apiKey: defaultApiKey, basePath: '' }, {
         method: model.endpoint.method,
         target: model.endpoint.urlPath,
-        headers: { 'content-type': jsonMediaType, ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value])) },
-        body: Buffer.from(JSON.stringify(body)),
+        // The Host curl sends to the sandbox, which core's Link header names.
+        headers: { host: new URL(baseUrl).host, 'content-type': jsonMediaType, ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value])) },
+        body: utf8Bytes(JSON.stringify(body)),
         tooLarge: false,
       });
     const withSubscription = (example: Record<string, unknown>, id: number) => ({ ...example, [envelope.credential]: defaultApiKey, [envelope.subject]: id });

@@ -1,52 +1,14 @@
-import type { Action, ReferenceModel } from './actions.ts';
-import { readReferenceModel } from './actions.ts';
-import type { ContractValidator } from './schema-validator.ts';
+import type { ExecutableContract } from './serving-contract.ts';
+import { readExecutableContractWith } from './serving-contract.ts';
 import { createContractValidator } from './schema-validator.ts';
 import type { OpenApiDocument } from './document.ts';
 import { oncePerBundle } from './document.ts';
-import type { ResponseRow } from './responses.ts';
-import { retryAfterHeader, throttledResponse } from './responses.ts';
-import type { ResultShape, ServiceErrors } from './response-shapes.ts';
-import { readResultShape, readServiceErrors } from './response-shapes.ts';
 
-/**
- * Everything a program needs to serve or to check the endpoint, read from one bundled document:
- * the reference model, which member of each body is which, and a validator of its schemas.
- */
-export interface ExecutableContract {
-  document: OpenApiDocument;
-  model: ReferenceModel;
-  result: ResultShape;
-  errors: ServiceErrors;
-  /** The response a throttling host sends, and the header that says how long to wait. */
-  throttled: ResponseRow;
-  retryAfterHeader: string;
-  /** The action with this identifier, if the document has one. */
-  action(identifier: string): Action | undefined;
-  /**
-   * Validates a value against any schema of the document, as published: requests strict where the
-   * document closes them, answers open to members a later release adds.
-   */
-  schemas: ContractValidator;
-  /** The response the document gives for a status, or undefined if it gives none. */
-  response(status: number | string): ResponseRow | undefined;
-}
+export type { ExecutableContract };
 
+/** The executable contract with Ajv's validator of the document's schemas (Node only: Ajv compiles code at run time). */
 export function readExecutableContract(document: OpenApiDocument): ExecutableContract {
-  const model = readReferenceModel(document);
-  const byIdentifier = new Map(model.actions.map((action) => [action.identifier, action]));
-  const throttled = throttledResponse(model.responses);
-  return {
-    document,
-    model,
-    result: readResultShape(model),
-    errors: readServiceErrors(model),
-    throttled,
-    retryAfterHeader,
-    action: (identifier) => byIdentifier.get(identifier),
-    schemas: createContractValidator(document),
-    response: (status) => model.responses.find((response) => response.status === String(status)),
-  };
+  return readExecutableContractWith(document, createContractValidator(document));
 }
 
 /** The executable contract of the document the build bundled, read once per bundle. */

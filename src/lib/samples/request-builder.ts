@@ -10,6 +10,8 @@ export interface BuilderInput {
   example: string;
   /** A key is typed into a password field, so it is not shown on screen. */
   secret: boolean;
+  /** A server variable of the URL: it also takes a whole base URL, scheme included (`http://127.0.0.1:8787`). */
+  site: boolean;
 }
 
 /**
@@ -19,16 +21,16 @@ export interface BuilderInput {
 export function builderInputs(model: ReferenceModel, action: Action): BuilderInput[] {
   const { endpoint, envelope } = model;
   const example = action.requestExample.value;
-  const site = endpoint.variables.map((variable) => ({ id: `builder-${variable.name}`, label: variable.name, example: variable.defaultValue, secret: false }));
+  const site = endpoint.variables.map((variable) => ({ id: `builder-${variable.name}`, label: variable.name, example: variable.defaultValue, secret: false, site: true }));
   const [keyPlaceholder] = placeholdersIn(example[envelope.credential]);
-  const key = keyPlaceholder === undefined ? [] : [{ id: `builder-${envelope.credential}`, label: envelope.credential, example: keyPlaceholder, secret: true }];
+  const key = keyPlaceholder === undefined ? [] : [{ id: `builder-${envelope.credential}`, label: envelope.credential, example: keyPlaceholder, secret: true, site: false }];
   const ownFields = action.fields
     .map((field) => field.name)
     .filter((name) => name !== envelope.selector && name !== envelope.credential)
     .flatMap((name) => {
       const value = example[name];
       if (typeof value !== 'string' && typeof value !== 'number') return [];
-      return [{ id: `builder-${name}`, label: name, example: String(value), secret: false }];
+      return [{ id: `builder-${name}`, label: name, example: String(value), secret: false, site: false }];
     });
   return [...site, ...key, ...ownFields];
 }

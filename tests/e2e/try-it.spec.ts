@@ -1,0 +1,230 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page, type Request } from '@playwright/test';
+import { readExecutableContractWith, noSchemaValidator } from '../../src/lib/contract/serving-contract.ts';
+import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
+import { inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
+import { defaultApiKey } from '../../src/sandbox/seed.ts';
+import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
+import { expectedDocument } from './support/contract.ts';
+import { actionPath } from './support/site.ts';
+
+/**
+ * "Try it" on the action pages: the sandbox runs in a worker of the page, so a reader walks a
+ * subscription through several actions with the keyboard alone, and not one request leaves the
+ * page while they do. Every action, status and member is read from the contract.
+ */
+
+const contract = readExecutableContractWith(expectedDocument, noSchemaValidator);
+const { model, result, errors } = contract;
+const seed = inPageSeed(contract);
+
+/** Two actions whose examples walk one subscription: the first leaves it where the second starts. */
+function exampleWalk() {
+  for (const first of model.actions) {
+    for (const second of model.actions) {
+      const [a, b] = [first.successExample.value, second.successExample.value] as Record<string, unknown>[];
+      if (first !== second && a?.[result.subject] === b?.[result.subject] && a?.[result.status] === b?.[result.previousStatus] && seed.some((subscription) => subscription.id === a?.[result.subject] && subscription.status === a?.[result.previousStatus])) {
+        return { first, second, subscriptionId: a?.[result.subject] as number };
+      }
+    }
+  }
+  throw new Error('no example starts where another leaves its subscription');
+}
+
+/** Every request the page makes from now on, but the icon, which the browser fetches when it pleases. */
+function recordRequests(page: Page): Request[] {
+  const requests: Request[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname !== '/favicon.svg') requests.push(request);
+  });
+  return requests;
+}
+
+async function openPanel(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Try it in this page' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText(/ready|not usable/);
+  await expect(page.getByLabel('Request body (JSON)')).toBeFocused();
+}
+
+async function sendWithKeyboard(page: Page): Promise<{ status: number; body: Record<string, unknown> }> {
+  const before = await page.locator('[aria-label="The answer as received"]').textContent();
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('[aria-label="The answer as received"]')).not.toHaveText(before ?? '');
+  const text = (await page.locator('[aria-label="The answer as received"]').textContent()) ?? '';
+  const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
+  return { status, body: JSON.parse(text.slice(text.indexOf('\n\n') + 2)) as Record<string, unknown> };
+}
+
+async function replaceBody(page: Page, body: Record<string, unknown>): Promise<void> {
+  const editor = page.getByLabel('Request body (JSON)');
+  await editor.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.insertText(JSON.stringify(body, null, 2));
+}
+
+test('the pause and resume pages walk a subscription, meet a 409 and reset, keyboard only, with no request leaving the page', async ({ page }) => {
+  const { first, second, subscriptionId } = exampleWalk();
+  const requests = recordRequests(page);
+  await page.goto(actionPath(first.identifier));
+  await page.waitForLoadState('networkidle');
+  const tryItFiles = (found: Request[]) => found.map((request) => new URL(request.url()).pathname).filter((pathname) => /sandbox-worker|try-it-panel/.test(pathname));
+  expect(tryItFiles(requests), 'fetched before the first click').toEqual([]);
+  requests.length = 0;
+  await openPanel(page);
+  const loadedOnClick = requests.map((request) => new URL(request.url()).pathname);
+  expect(loadedOnClick.sort()).toEqual(['/sandbox-worker.js', '/try-it-panel.js']);
+  requests.length = 0;
+
+  const firstAnswer = await sendWithKeyboard(page);
+  expect(firstAnswer).toEqual({ status: 200, body: first.successExample.value });
+  const again = await sendWithKeyboard(page);
+  expect(again.status).toBe(200);
+  expect(again.body[result.changed]).toBe(false);
+  await expect(page.getByLabel('Request body (JSON)')).toBeFocused();
+
+  // Moving to the next action's page keeps the tab's subscriptions.
+  await page.goto(actionPath(second.identifier));
+  requests.length = 0;
+  await openPanel(page);
+  requests.length = 0;
+  expect(await sendWithKeyboard(page)).toEqual({ status: 200, body: second.successExample.value });
+
+  // A subscription in a status the action refuses: the 409 with the actions that status allows.
+  const refused = seed.find((subscription) => second.refusedStates.includes(subscription.status) && model.lifecycle.finalStates.includes(subscription.status));
+  if (refused === undefined) throw new Error(`no seeded subscription is in a final status ${second.identifier} refuses`);
+  await replaceBody(page, { ...(second.requestExample.value as Record<string, unknown>), [model.envelope.credential]: defaultApiKey, [model.envelope.subject]: refused.id });
+  const conflict = await sendWithKeyboard(page);
+  expect(conflict.status).toBe(Number(errors.transitionNotAllowed.status));
+  expect(conflict.body.code).toBe(errors.transitionNotAllowed.code);
+  expect((conflict.body.data as Record<string, unknown>)[errors.allowedActionsMember]).toBeDefined();
+
+  // The reset brings the seed back.
+  await page.getByRole('button', { name: 'Reset to the seed' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText(/back to the seed/);
+  const rows = page.locator('.try-subscriptions tbody tr');
+  await expect(rows).toHaveCount(seed.length);
+  const subscriptionRow = rows.filter({ has: page.getByRole('cell', { name: String(subscriptionId), exact: true }) });
+  const seededStatus = seed.find((subscription) => subscription.id === subscriptionId)?.status ?? '';
+  await expect(subscriptionRow.getByRole('cell').nth(1)).toHaveText(seededStatus);
+
+  expect(requests.map((request) => request.url()), 'requests made while sending').toEqual([]);
+  // The tab keeps the subscriptions in its session storage; nothing in local storage or a cookie holds the key.
+  const stored = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
+  expect(stored).toContain(String(subscriptionId));
+  expect(stored).not.toContain(defaultApiKey);
+  expect(await page.context().cookies()).toEqual([]);
+});
+
+test('the throttle answers the next requests only, with Retry-After, and the host error with its HTML page', async ({ page }) => {
+  const [action] = model.actions;
+  if (action === undefined) throw new Error('the contract has no action');
+  await page.goto(actionPath(action.identifier));
+  await openPanel(page);
+  await page.getByLabel('Requests to throttle').fill('2');
+  await page.getByRole('button', { name: 'Throttle' }).click();
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    await page.getByLabel('Request body (JSON)').focus();
+    await page.keyboard.press('Control+Enter');
+    await expect(page.locator('[aria-label="The answer as received"]')).toContainText(`HTTP/1.1 ${contract.throttled.status}`);
+    await expect(page.locator('[aria-label="The answer as received"]')).toContainText(`${contract.retryAfterHeader}:`);
+    await expect(page.locator('[aria-label="The request as sent"]')).toContainText('Sandbox-Throttle:');
+  }
+  // The third request passes; sent from the Send button with the keyboard, which keeps the focus.
+  await page.getByRole('button', { name: 'Send', exact: true }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[aria-label="The answer as received"]')).toContainText('HTTP/1.1 200');
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeFocused();
+  // Copy as curl copies what was sent: the method, the URL, the body.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy as curl' }).click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toContain(`--request ${model.endpoint.method} `);
+  expect(copied).toContain(model.endpoint.urlPath);
+  expect(copied).toContain(`"${model.envelope.selector}": "${action.identifier}"`);
+  await page.getByRole('button', { name: 'Fail the next request' }).click();
+  await page.getByLabel('Request body (JSON)').focus();
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('[aria-label="The answer as received"]')).toContainText('<!DOCTYPE html>');
+});
+
+test.describe('without JavaScript', () => {
+  test.use({ javaScriptEnabled: false });
+  test('there is no Try it and no Send', async ({ page }) => {
+    const [action] = model.actions;
+    await page.goto(actionPath(action?.identifier ?? ''));
+    await expect(page.getByRole('button', { name: 'Try it in this page' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Send' })).toHaveCount(0);
+  });
+});
+
+const wcagTags = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+for (const scheme of ['light', 'dark'] as const) {
+  for (const width of [1280, 375]) {
+    test(`axe finds nothing in the open panel with an answer, ${scheme} theme, ${width} px`, async ({ browser }) => {
+      const context = await browser.newContext({ colorScheme: scheme, viewport: { width, height: 900 } });
+      await context.addInitScript((theme) => localStorage.setItem('starlight-theme', theme), scheme);
+      const page = await context.newPage();
+      const [action] = model.actions;
+      await page.goto(actionPath(action?.identifier ?? ''));
+      await openPanel(page);
+      await page.keyboard.press('Control+Enter');
+      await expect(page.locator('[aria-label="The answer as received"]')).toContainText('HTTP/1.1');
+      const results = await new AxeBuilder({ page }).include('try-it-panel').withTags(wcagTags).setLegacyMode(true).analyze();
+      expect(results.violations.map((violation) => `${violation.id}: ${violation.help} at ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+      await context.close();
+    });
+  }
+}
+
+test('the sandbox guide’s steps run in the page and answer as the guide shows', async ({ page }) => {
+  const walkthrough = readWalkthrough(expectedDocument);
+  const requests = recordRequests(page);
+  await page.goto('/sandbox/');
+  await page.getByRole('button', { name: 'Run the steps in this page' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText(/ready|not usable/);
+  await page.getByRole('button', { name: 'Reset to the seed' }).click();
+  await expect(page.getByRole('status')).toHaveText(/back to the seed/);
+  requests.length = 0;
+  const steps = [
+    ['A success', walkthrough.success],
+    ['The same again', walkthrough.repeat],
+    ['A refusal', walkthrough.conflict],
+    ['A throttled request', walkthrough.throttled],
+  ] as const;
+  for (const [label, step] of steps) {
+    await page.getByRole('button', { name: label, exact: true }).click();
+    const answer = page.locator('[aria-label="The answer as received"]');
+    const before = (await answer.textContent()) ?? '';
+    await page.keyboard.press('Control+Enter');
+    await expect(answer).not.toHaveText(before);
+    const text = (await answer.textContent()) ?? '';
+    expect(text.startsWith(`HTTP/1.1 ${step.status} `), `${label}: ${text.slice(0, 40)}`).toBe(true);
+    const body = text.slice(text.indexOf('\n\n') + 2);
+    if (typeof step.body === 'string') expect(body.trim()).toBe(step.body.trim());
+    else expect(JSON.parse(body)).toEqual(step.body);
+    for (const [name, value] of Object.entries(step.headers)) expect(text.toLowerCase()).toContain(`${name}: ${value}`.toLowerCase());
+  }
+  expect(requests.map((request) => request.url())).toEqual([]);
+});
+
+test('a whole base URL in the site field points every sample at a local sandbox, scheme included', async ({ page }) => {
+  const [action] = model.actions;
+  await page.goto(actionPath(action?.identifier ?? ''));
+  const builder = page.locator('request-builder');
+  const site = builder.locator('input[data-site]');
+  await expect(site).toHaveCount(model.endpoint.variables.length);
+  const localBase = readWalkthrough(expectedDocument).baseUrl;
+  await site.first().pressSequentially(localBase);
+  const localHost = new URL(localBase).host;
+  for (const { language, label } of sampleLanguages) {
+    await page.locator('.code-samples').getByRole('tab', { name: label, exact: true }).click();
+    const sample = page.locator(`[data-sample-language="${language}"] pre`);
+    await expect(sample, `the ${language} sample names the local host`).toContainText(localHost);
+    await expect(sample, `the ${language} sample speaks plain HTTP to it`).toContainText('http://');
+    await expect(sample, `the ${language} sample keeps no https:// before the site`).not.toContainText('https://');
+    await expect(sample).not.toContainText(model.endpoint.variables[0]?.defaultValue ?? '');
+  }
+});
