@@ -29,9 +29,9 @@ export interface OffContract {
 
 type Json = Record<string, unknown>;
 
-function parse(text: string | Buffer): Json | undefined {
+function parse(text: string | Uint8Array): Json | undefined {
   try {
-    const value: unknown = JSON.parse(text.toString());
+    const value: unknown = JSON.parse(typeof text === 'string' ? text : new TextDecoder().decode(text));
     return isRecord(value) ? value : undefined;
   } catch {
     return undefined;
