@@ -4,6 +4,7 @@ import { defineConfig } from 'astro/config';
 import starlightLinksValidator from 'starlight-links-validator';
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
+import { pageElementsGuard } from './src/integrations/page-elements-guard.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
 import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/site/content-security-policy.ts';
 import { serviceDescHeadEntry } from './src/lib/site/discovery.ts';
@@ -73,6 +74,7 @@ export default defineConfig({
   },
   integrations: [
     publishedSiteGuard(),
+    pageElementsGuard(),
     inlineScriptHashes(),
     identifierBreaks(),
     starlight({
@@ -88,7 +90,7 @@ export default defineConfig({
       // do: a stylesheet of their own was one more request the first paint waited for.
       // No block marks lines as inserted, deleted or highlighted, so the text-markers plugin and its
       // styles (a third of the code blocks' stylesheet) are left out. Plugins are in ec.config.mjs.
-      expressiveCode: { themes: ['starlight-dark'], defaultProps: { wrap: true }, emitExternalStylesheet: false, textMarkers: false },
+      expressiveCode: { themes: ['starlight-dark'], shiki: false, defaultProps: { wrap: true }, emitExternalStylesheet: false, textMarkers: false },
       components: { Search: './src/components/overrides/Search.astro' },
       customCss: ['./src/styles/narrow-tables.css', './src/styles/site-title.css'],
       head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],
