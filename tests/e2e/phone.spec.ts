@@ -2,12 +2,15 @@ import { expect, test } from '@playwright/test';
 import { sampleStatuses } from '../../src/lib/samples/code-samples.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { loadReferenceModel } from '../../src/lib/contract/actions.ts';
+import { aiCatalogPath, aiCatalogType, mcpCatalogPath, serverCardType } from '../../src/lib/site/discovery.ts';
+import { siteConfig } from '../../src/site-config.ts';
 import { sitemapPagePaths } from './support/site.ts';
 
 /**
  * Issue 27, in the browser: on a wide screen a short identifier (a status such as `pending-cancel`)
  * stays on one line in a table cell; the retrying clients, each rendered as one text to keep the
- * errors guide light, are copied as shown and can be read with JavaScript off.
+ * errors guide light, are copied as shown and can be read with JavaScript off; both catalogs are
+ * served as the server-card draft asks, listing the card beside the MCP server.
  */
 
 const model = loadReferenceModel();
@@ -63,4 +66,21 @@ test.describe('with JavaScript off', () => {
       expect(await block.textContent()).toBe(client.code);
     }
   });
+});
+
+test('both catalogs are served to any origin, cached, and list the card at {mcp_url}/server-card', async ({ request }) => {
+  for (const [catalogPath, type] of [
+    [aiCatalogPath, aiCatalogType],
+    [mcpCatalogPath, 'application/json'],
+  ] as const) {
+    const response = await request.get(catalogPath);
+    expect(response.status(), catalogPath).toBe(200);
+    const headers = response.headers();
+    expect(headers['content-type'], catalogPath).toBe(type);
+    expect(headers['access-control-allow-origin'], catalogPath).toBe('*');
+    expect(headers['access-control-allow-methods'], catalogPath).toBe('GET');
+    expect(headers['cache-control'], catalogPath).toBe('public, max-age=3600');
+    const catalog = (await response.json()) as { entries: { type: string; url: string }[] };
+    expect(catalog.entries.map(({ type: entryType, url }) => ({ type: entryType, url })), catalogPath).toEqual([{ type: serverCardType, url: `${siteConfig.mcpUrl}/server-card` }]);
+  }
 });
