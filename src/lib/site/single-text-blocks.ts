@@ -33,12 +33,14 @@ export function singleTextBlocks(): ExpressiveCodePlugin {
     name: 'single-text-blocks',
     // The lines' own rules (`.ec-line .code`) wrap them and keep the first clear of the copy
     // button; a block without lines needs both on `<code>`, for all its lines.
-    // Expressive Code gives `<code>` the block's full width, so the padding goes inside it.
+    // Expressive Code gives `<code>` the block's full width, so the padding goes inside it; and it
+    // lays `<pre>` out so that `<code>` is never narrower than its longest word, unless told.
     baseStyles: `pre.wrap > code.single-text {
       display: block;
       box-sizing: border-box;
       white-space: pre-wrap;
-      overflow-wrap: break-word;
+      overflow-wrap: anywhere;
+      min-width: 0;
       padding-inline: var(--ec-codePadInl) calc(2rem + var(--ec-codePadInl));
     }`,
     hooks: {
