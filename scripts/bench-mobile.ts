@@ -104,7 +104,8 @@ async function main(): Promise<void> {
   }
   const minutes = ((performance.now() - started) / 60_000).toFixed(1);
 
-  const header = `${'page'.padEnd(42)}${cell('score', 6)}${cell('TBT ms', 8)}${cell('LCP ms', 8)}${cell('elems', 7)}${cell('KiB', 7)}${cell('×strip', 8)}  |${cell('plain', 6)}${cell('TBT', 6)}${cell('elems', 7)}${cell('KiB', 7)}  aims`;
+  const header = `${'page'.padEnd(44)}${cell('score', 6)}${cell('TBT ms', 8)}${cell('LCP ms', 8)}${cell('elems', 7)}${cell('KiB', 7)}${cell('×strip', 8)}  |${cell('strip', 6)}${cell('TBT', 6)}  |${cell('plain', 6)}${cell('TBT', 6)}${cell('elems', 7)}${cell('KiB', 7)}  aims`;
+  // The stripped page runs no script: its blocking time is what the machine's own load adds.
   const lines = [header, '-'.repeat(header.length)];
   let meetingAims = 0;
   const results = [];
@@ -119,7 +120,8 @@ async function main(): Promise<void> {
     if (met) meetingAims += 1;
     results.push({ page, ours, stripped, plain: plainPage, overStripped });
     lines.push(
-      `${page.padEnd(42)}${cell(ours.score, 6)}${cell(Math.round(ours.totalBlockingTime), 8)}${cell(Math.round(ours.largestContentfulPaint), 8)}${cell(ours.elements, 7)}${cell(kib(ours.bytes), 7)}${cell(overStripped.toFixed(2), 8)}  |` +
+      `${page.padEnd(44)}${cell(ours.score, 6)}${cell(Math.round(ours.totalBlockingTime), 8)}${cell(Math.round(ours.largestContentfulPaint), 8)}${cell(ours.elements, 7)}${cell(kib(ours.bytes), 7)}${cell(overStripped.toFixed(2), 8)}  |` +
+        `${cell(stripped.score, 6)}${cell(Math.round(stripped.totalBlockingTime), 6)}  |` +
         (plainPage === undefined ? `${cell('—', 6)}${cell('—', 6)}${cell('—', 7)}${cell('—', 7)}` : `${cell(plainPage.score, 6)}${cell(Math.round(plainPage.totalBlockingTime), 6)}${cell(plainPage.elements, 7)}${cell(kib(plainPage.bytes), 7)}`) +
         `  ${met ? 'met' : 'MISSED'}`,
     );
