@@ -5,11 +5,13 @@ import starlightLinksValidator from 'starlight-links-validator';
 import { contractToolsDownload } from './src/integrations/contract-tools-download.ts';
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
+import { pageElementsGuard } from './src/integrations/page-elements-guard.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
 import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/site/content-security-policy.ts';
 import { serviceDescHeadEntry } from './src/lib/site/discovery.ts';
 import { ContractRefusedError, loadGatedContract } from './src/gate/gated-contract.ts';
-import { actionsIndexPath, generatedPaths, referenceIndexPath, referenceSidebarItems } from './src/lib/site/navigation.ts';
+import { generatedPaths, referenceSidebarItems } from './src/lib/site/navigation.ts';
+import { samplesWithoutScript } from './src/lib/site/reference-pages.ts';
 import { siteConfig } from './src/site-config.ts';
 
 // The gate of `npm run lint` runs first, so a contract it refuses stops `astro build`, `astro dev`
@@ -34,8 +36,9 @@ export default defineConfig({
   // whose inline `<code>` or `<a>` starts a new source line lost its space ("whose<code>"). The
   // lossless compression keeps the whitespace a browser would show.
   compressHTML: true,
-  // The actions have no index of their own: the reference's index lists them.
-  redirects: { [actionsIndexPath]: referenceIndexPath },
+  // The actions have no index of their own: /reference/actions/ is a page that sends the reader
+  // to the reference's index (src/pages/reference/actions/index.html.ts), a whole document
+  // where Astro's `redirects` wrote one without a language or a policy.
   // A reader arrives on one page from a search or a link: everything that page needs comes in its
   // one HTML response (the stylesheets inlined, hashed by the policy below), so nothing blocks the
   // first paint behind another round trip. Starlight would also prefetch every link on the page; a
@@ -75,6 +78,7 @@ export default defineConfig({
   integrations: [
     contractToolsDownload(),
     publishedSiteGuard(),
+    pageElementsGuard(),
     inlineScriptHashes(),
     identifierBreaks(),
     starlight({
@@ -90,10 +94,12 @@ export default defineConfig({
       // do: a stylesheet of their own was one more request the first paint waited for.
       // No block marks lines as inserted, deleted or highlighted, so the text-markers plugin and its
       // styles (a third of the code blocks' stylesheet) are left out. Plugins are in ec.config.mjs.
-      expressiveCode: { themes: ['starlight-dark'], defaultProps: { wrap: true }, emitExternalStylesheet: false, textMarkers: false },
+      expressiveCode: { themes: ['starlight-dark'], shiki: false, defaultProps: { wrap: true }, emitExternalStylesheet: false, textMarkers: false },
       components: { Search: './src/components/overrides/Search.astro' },
       customCss: ['./src/styles/narrow-tables.css', './src/styles/site-title.css'],
-      head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }],
+      // Without JavaScript every sample of a set of tabs is shown, on the action pages and on the
+      // errors guide's retrying clients alike.
+      head: [{ ...serviceDescHeadEntry, attrs: { ...serviceDescHeadEntry.attrs } }, { ...samplesWithoutScript, attrs: {} }],
       plugins: [
         // Generated routes are not content pages, so the validator is told about them; a link
         // to an action the document does not define still fails the build.

@@ -9,7 +9,7 @@
  * --build-runs=N timed lint + build rounds (default 3; 0 measures the existing `dist/`).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -19,8 +19,9 @@ import { loadReferenceModel } from '../src/lib/contract/actions.ts';
 import { actionPagePath } from '../src/lib/site/navigation.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { writeStrippedPage } from './bench/stripped-page.ts';
-import { serveLikeAStaticHost, type StaticHostTls } from '../src/host/static-host.ts';
+import { serveLikeAStaticHost } from '../src/host/static-host.ts';
 import { median } from '../src/bench/statistics.ts';
+import { throwawayCertificate } from './bench/throwaway-certificate.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
@@ -31,23 +32,6 @@ const measuredRuns = wholeNumberOption(usage, 'runs', options.runs, 7, 5);
 const buildRuns = wholeNumberOption(usage, 'build-runs', options['build-runs'], 3, 0);
 
 /** Runs an npm script and returns its wall-clock time in milliseconds. */
-/**
- * A throwaway certificate for 127.0.0.1, so the pages are served over HTTPS with HTTP/2 as the
- * production hosts serve them; the browser is told to accept it.
- */
-function throwawayCertificate(): StaticHostTls {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'bench-tls-'));
-  const key = path.join(directory, 'key.pem');
-  const cert = path.join(directory, 'cert.pem');
-  const result = spawnSync(
-    'openssl',
-    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
-    { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`openssl could not make a certificate for the bench: ${result.error?.message ?? result.stderr}`);
-  return { key: readFileSync(key, 'utf8'), cert: readFileSync(cert, 'utf8') };
-}
-
 function timeCommand(command: string, args: string[]): number {
   const started = performance.now();
   const result = spawnSync(command, args, { cwd: projectRoot, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

@@ -11,6 +11,7 @@ import { asOpenApiDocument } from '../../src/lib/contract/document.ts';
 import { readReleases } from '../../src/lib/releases/releases.ts';
 import { additiveEdits, releaseAsIs, setVersion } from '../support/compatibility-fixture.ts';
 import { copyContract, copyProject, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
+import { withoutBreakMarks } from '../support/break-marks.ts';
 
 const optionalField = additiveEdits.find((edit) => edit.name === 'a new optional request field');
 
@@ -134,7 +135,7 @@ describe('the changelog page', () => {
       assert.equal(build.status, 0, `${build.stdout}${build.stderr}`);
       // Compared as a browser shows it: whitespace collapsed, none between two tags, and no mark
       // of where an identifier may wrap.
-      const html = readFileSync(path.join(site, 'dist/changelog/index.html'), 'utf8').replaceAll('<wbr>', '').replace(/\s+/g, ' ').replace(/> </g, '><');
+      const html = withoutBreakMarks(readFileSync(path.join(site, 'dist/changelog/index.html'), 'utf8')).replace(/\s+/g, ' ').replace(/> </g, '><');
       const heading = (version: string): string => `<h2 id="version-${version.replaceAll('.', '-')}">${version}</h2>`;
       const newer = html.indexOf(heading(baseline.nextMinor));
       const older = html.indexOf(heading(baseline.released));

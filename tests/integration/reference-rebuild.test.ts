@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { parse, stringify } from 'yaml';
 import { projectDirectory } from '../support/reference-fixture.ts';
+import { withoutBreakMarks } from '../support/break-marks.ts';
 
 const run = promisify(execFile);
 
@@ -49,7 +50,7 @@ function editYaml(file: string, edit: (document: Record<string, unknown>) => voi
 
 /** A built page without the marks of where an identifier may wrap, which a reader never sees. */
 function page(urlPath: string): string {
-  return readFileSync(path.join(copy, 'dist', urlPath, 'index.html'), 'utf8').replaceAll('<wbr>', '');
+  return withoutBreakMarks(readFileSync(path.join(copy, 'dist', urlPath, 'index.html'), 'utf8'));
 }
 
 /** The HTML of one row of the request fields table, or undefined when the page has no such row. */

@@ -2,9 +2,16 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
+import { ConformanceTester } from 'lighthouse/third-party/ard/ard.js';
 import {
+  aiCatalog,
+  aiCatalogPath,
+  aiCatalogType,
   apiCatalog,
   apiCatalogPath,
+  catalogIdentifier,
+  mcpCatalog,
+  mcpCatalogPath,
   apiCatalogType,
   openApiJsonPath,
   openApiJsonType,
@@ -13,9 +20,11 @@ import {
   robotsTxt,
   serverCardPath,
   serverCardType,
+  serverCardBesideServer,
   serviceDescHeadEntry,
   sitemapPath,
 } from '../../src/lib/site/discovery.ts';
+import { readServerIdentity } from '../../src/mcp-server/identity.ts';
 import { documentPolicyDirectives, hostPolicy } from '../../src/lib/site/content-security-policy.ts';
 import { endpointPagePath } from '../../src/lib/site/navigation.ts';
 import { HeadersFileError, headersFor, joinedHeadersFor, parseHeadersFile } from '../../src/lib/site/static-headers.ts';
@@ -39,6 +48,8 @@ describe('public/_headers', () => {
 
   const machineReadable: [string, string][] = [
     [serverCardPath, serverCardType],
+    [aiCatalogPath, aiCatalogType],
+    [mcpCatalogPath, 'application/json'],
     [apiCatalogPath, apiCatalogType],
     [openApiJsonPath, openApiJsonType],
     [openApiYamlPath, openApiYamlType],
@@ -51,12 +62,21 @@ describe('public/_headers', () => {
     });
   }
 
+  it('sends the server-card draft’s CORS and cache headers with the card and both catalogs', () => {
+    for (const pathname of [serverCardPath, aiCatalogPath, mcpCatalogPath]) {
+      assert.deepEqual(header(pathname, 'Access-Control-Allow-Origin'), ['*'], pathname);
+      assert.deepEqual(header(pathname, 'Access-Control-Allow-Methods'), ['GET'], pathname);
+      assert.match(header(pathname, 'Access-Control-Allow-Headers').join(), /^Content-Type\b/, pathname);
+      assert.deepEqual(header(pathname, 'Cache-Control'), ['public, max-age=3600'], pathname);
+    }
+  });
+
   it('announces the api-catalog with its link relation (RFC 9727, section 2)', () => {
     assert.deepEqual(header(apiCatalogPath, 'Link'), [`<${apiCatalogPath}>; rel="api-catalog"`]);
   });
 
   const everyKindOfPath = ['/', '/quickstart/', '/404.html', '/_astro/x.css', '/pagefind/pagefind.js', '/favicon.svg', '/robots.txt', '/sitemap-index.xml'];
-  const fetchedByOtherOrigins = [serverCardPath, apiCatalogPath, openApiJsonPath, openApiYamlPath, '/llms.txt', '/llms-full.txt'];
+  const fetchedByOtherOrigins = [serverCardPath, aiCatalogPath, mcpCatalogPath, apiCatalogPath, openApiJsonPath, openApiYamlPath, '/llms.txt', '/llms-full.txt'];
 
   it('sends the host half of the Content-Security-Policy, once, with every response', () => {
     for (const pathname of [...everyKindOfPath, ...fetchedByOtherOrigins]) {
@@ -144,6 +164,55 @@ describe('the api-catalog (RFC 9727)', () => {
     const hrefs = JSON.stringify(moved).match(/https?:\/\/[^"]+/g) ?? [];
     assert.ok(hrefs.length > 0);
     assert.ok(hrefs.every((href) => href.startsWith('https://api-docs.shop.example/')), hrefs.join(', '));
+  });
+});
+
+describe('the catalogs that list the server card', () => {
+  const { card } = readServerIdentity(projectDirectory);
+  const cardBesideServer = `${siteConfig.mcpUrl}/server-card`;
+
+  /** Lighthouse's own check (its agentic-browsing audit `ard-schema`), run on the catalog as served. */
+  function lighthouseFindings(catalog: unknown): string[] {
+    const tester = new ConformanceTester();
+    tester.validate_manifest(JSON.stringify(catalog), 'ai-catalog.json');
+    return [...tester.errors, ...tester.warnings].map(({ element, message }) => `${element}: ${message}`);
+  }
+
+  it('the AI catalog passes Lighthouse’s agentic-browsing audit without an error or a warning', () => {
+    assert.deepEqual(lighthouseFindings(aiCatalog(card, siteConfig)), []);
+  });
+
+  it('the check can fail: an entry without its identifier, or of a type it does not know, is reported', () => {
+    const catalog = aiCatalog(card, siteConfig);
+    const [entry] = catalog.entries;
+    assert.ok(entry);
+    const { identifier: _dropped, ...withoutIdentifier } = entry;
+    assert.ok(lighthouseFindings({ ...catalog, entries: [withoutIdentifier] }).some((finding) => /identifier/.test(finding)));
+    assert.ok(lighthouseFindings({ ...catalog, entries: [{ ...entry, type: 'mcp-server' }] }).some((finding) => /mcp-server/.test(finding)));
+    assert.ok(lighthouseFindings({ entries: catalog.entries }).some((finding) => /specVersion/.test(finding)));
+  });
+
+  it('both list the card with its media type, at {mcp_url}/server-card, where the MCP server answers with it', () => {
+    for (const catalog of [mcpCatalog(card, siteConfig), aiCatalog(card, siteConfig)]) {
+      assert.equal(catalog.entries.length, 1);
+      assert.equal(catalog.entries[0]?.type, serverCardType);
+      assert.equal(catalog.entries[0]?.url, cardBesideServer);
+    }
+    assert.equal(serverCardBesideServer({ ...siteConfig, mcpUrl: 'https://tools.example/v2/mcp/' }), 'https://tools.example/v2/mcp/server-card');
+  });
+
+  it('the MCP catalog has the draft’s version and the four members an entry must have, named from the card', () => {
+    assert.deepEqual(mcpCatalog(card, siteConfig), {
+      specVersion: 'draft',
+      entries: [{ identifier: catalogIdentifier(card.name), displayName: card.title, type: serverCardType, url: cardBesideServer }],
+    });
+  });
+
+  it('an identifier is the card’s domain written forwards and its suffix', () => {
+    assert.equal(catalogIdentifier('com.example/weather'), 'urn:air:example.com:weather');
+    assert.equal(catalogIdentifier('example.subscription-lifecycle/product-information'), 'urn:air:subscription-lifecycle.example:product-information');
+    assert.throws(() => catalogIdentifier('weather'), /reverse-DNS name/);
+    assert.throws(() => catalogIdentifier('com.example/a/b'), /reverse-DNS name/);
   });
 });
 

@@ -31,7 +31,11 @@ const hasClass = (element: Element, name: string): boolean => {
 /** An empty line is rendered holding a line break, so that it keeps its height; its text is empty. */
 const shownLine = (text: string): string => (text === '\n' ? '' : text);
 
-/** The lines of a rendered block as the browser's `textContent` reads them, joined as `data-code` joins them. */
+/**
+ * The lines of a rendered block as the browser's `textContent` reads them, joined as `data-code`
+ * joins them. A block rendered as one text (single-text-blocks.ts) is read after this hook ran,
+ * while its lines are still elements; the script below reads its text split at line breaks.
+ */
 function shownCode(block: Element): string | undefined {
   const code = [...elementsOf(block)].find((element) => element.tagName === 'code');
   if (code === undefined) return undefined;
@@ -49,8 +53,10 @@ function shownCode(block: Element): string | undefined {
 const copyShownLines = `document.addEventListener('click', (event) => {
   const button = event.target instanceof Element ? event.target.closest('.expressive-code .copy button') : null;
   if (!(button instanceof HTMLElement) || button.dataset.code !== undefined) return;
-  const lines = button.closest('.expressive-code')?.querySelectorAll('pre > code > .ec-line') ?? [];
-  button.dataset.code = Array.from(lines, (line) => (line.textContent === '\\n' ? '' : line.textContent)).join('\\u007f');
+  const code = button.closest('.expressive-code')?.querySelector('pre > code');
+  const lines = code?.querySelectorAll(':scope > .ec-line') ?? [];
+  const shown = lines.length > 0 ? Array.from(lines, (line) => (line.textContent === '\\n' ? '' : line.textContent)) : (code?.textContent ?? '').split('\\n');
+  button.dataset.code = shown.join('\\u007f');
   setTimeout(() => delete button.dataset.code);
 }, true);`;
 

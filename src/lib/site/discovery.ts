@@ -1,7 +1,7 @@
 /**
  * What the discovery files say: the OpenAPI downloads every page links to (RFC 8631), the
- * RFC 9727 api-catalog, `robots.txt` and the server card's address. Built from the site
- * configuration, so changing a URL there changes every file that names it.
+ * RFC 9727 api-catalog, `robots.txt`, the server card's addresses and the two catalogs that list
+ * it. Built from the site configuration, so changing a URL there changes every file that names it.
  */
 import { downloadPaths, endpointPagePath } from './navigation.ts';
 
@@ -18,6 +18,15 @@ export const openApiYamlType = 'application/openapi+yaml';
 
 export const serverCardPath = '/.well-known/mcp/server-card.json';
 export const serverCardType = 'application/mcp-server-card+json';
+
+/**
+ * The AI catalog of Agentic Resource Discovery (ARD 1.0), which Lighthouse's agentic-browsing
+ * audit reads, and the MCP catalog of the server-card draft (modelcontextprotocol's
+ * experimental-ext-server-card, docs/discovery.md), whose entries are a subset of the former's.
+ */
+export const aiCatalogPath = '/.well-known/ai-catalog.json';
+export const aiCatalogType = 'application/ai-catalog+json';
+export const mcpCatalogPath = '/.well-known/mcp/catalog.json';
 
 export const apiCatalogPath = '/.well-known/api-catalog';
 /** RFC 9727, section 4.2: a linkset with the api-catalog profile. */
@@ -68,4 +77,74 @@ export function apiCatalog(config: DiscoveryConfig): ApiCatalog {
 /** `robots.txt`: everything may be crawled; the sitemap is named with the configured origin. */
 export function robotsTxt(config: DiscoveryConfig): string {
   return ['User-agent: *', 'Allow: /', '', `Sitemap: ${absolute(sitemapPath, config)}`, ''].join('\n');
+}
+
+/** The fields of the server card a catalog entry is made of. */
+export interface CardIdentity {
+  /** Reverse-DNS name with a suffix, as the card has it: `com.example/weather`. */
+  name: string;
+  title: string;
+  description: string;
+}
+
+/** Where the server-card draft reserves a card beside its server: `{mcp_url}/server-card`. */
+export function serverCardBesideServer(config: DiscoveryConfig): string {
+  return `${config.mcpUrl.replace(/\/$/, '')}/server-card`;
+}
+
+/**
+ * The draft's logical name of a server, `urn:air:{publisher}:{name}`: the publisher's domain
+ * written forwards, then the card's suffix, so `com.example/weather` is `urn:air:example.com:weather`.
+ */
+export function catalogIdentifier(cardName: string): string {
+  const [reversedDomain, suffix, ...rest] = cardName.split('/');
+  if (reversedDomain === undefined || suffix === undefined || suffix === '' || rest.length > 0 || !reversedDomain.includes('.')) {
+    throw new Error(`The server card's name "${cardName}" is not a reverse-DNS name with one "/" and a suffix, such as com.example/weather.`);
+  }
+  return `urn:air:${reversedDomain.split('.').reverse().join('.')}:${suffix}`;
+}
+
+export interface McpCatalogEntry {
+  identifier: string;
+  displayName: string;
+  type: typeof serverCardType;
+  url: string;
+}
+
+/** The one entry both catalogs carry: the card where the draft looks for it, beside the server. */
+export function serverCardEntry(card: CardIdentity, config: DiscoveryConfig): McpCatalogEntry {
+  return { identifier: catalogIdentifier(card.name), displayName: card.title, type: serverCardType, url: serverCardBesideServer(config) };
+}
+
+/** The MCP catalog: the draft's own version string, and the entry with its four required members only. */
+export function mcpCatalog(card: CardIdentity, config: DiscoveryConfig): { specVersion: 'draft'; entries: McpCatalogEntry[] } {
+  return { specVersion: 'draft', entries: [serverCardEntry(card, config)] };
+}
+
+/**
+ * Questions the server is there to answer, in a reader's words: an ARD search service indexes an
+ * entry by two to five of them. They name topics of the card's description, never an answer.
+ */
+export function representativeQueries(serviceName: string): string[] {
+  return [
+    `How much does the ${serviceName} cost?`,
+    `Which payment gateways does the ${serviceName} work with?`,
+    `What do the editions of the ${serviceName} include?`,
+    `Which actions does the ${serviceName} API offer?`,
+  ];
+}
+
+export interface AiCatalog {
+  specVersion: '1.0';
+  host: { displayName: string; documentationUrl: string };
+  entries: (McpCatalogEntry & { description: string; representativeQueries: string[] })[];
+}
+
+/** The AI catalog: the same entry, with the card's description and the queries ARD recommends. */
+export function aiCatalog(card: CardIdentity, config: DiscoveryConfig & { title: string }): AiCatalog {
+  return {
+    specVersion: '1.0',
+    host: { displayName: config.title, documentationUrl: absolute('/', config) },
+    entries: [{ ...serverCardEntry(card, config), description: card.description, representativeQueries: representativeQueries(config.title) }],
+  };
 }

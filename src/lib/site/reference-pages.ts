@@ -116,7 +116,8 @@ export function referencePages(model: ReferenceModel): ReferencePage[] {
 /**
  * Starlight's tabs hide every panel but the first until their script runs. Without JavaScript
  * the tab list cannot switch panels, so it is hidden and every sample is shown, one under the
- * other, each with its language in its frame title.
+ * other, each with its language in its frame title. Every page carries it (astro.config.mjs):
+ * the errors guide's retrying clients are tabs of the same kind.
  */
 export const samplesWithoutScript = {
   tag: 'noscript',
