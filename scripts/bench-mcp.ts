@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { median, percentile } from '../src/bench/statistics.ts';
+import { median, percentile } from '../src/lib/measures/statistics.ts';
 import { bundleForNode, mcpServerBundle } from './build-mcp-server.ts';
 
 const { values } = parseArgs({

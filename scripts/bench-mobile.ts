@@ -15,13 +15,14 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { ensureBuiltSite } from '../src/host/built-site.ts';
 import { serveLikeAStaticHost } from '../src/host/static-host.ts';
 import { launchForLighthouse, lighthouseMobile, type MobileFigures } from './bench/lighthouse-mobile.ts';
 import { buildPlainStarlight } from './bench/plain-starlight.ts';
 import { writeStrippedPage } from './bench/stripped-page.ts';
 import { throwawayCertificate } from './bench/throwaway-certificate.ts';
+import { median } from '../src/lib/measures/statistics.ts';
+import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
 const distDirectory = path.join(projectRoot, 'dist');
@@ -29,9 +30,8 @@ const aims = { score: 95, totalBlockingTime: 200, bytesOverStripped: 1.1 };
 
 const usage = 'Usage: npm run bench:mobile -- [--runs=N] [--pages=/path/,/other/]';
 function readOptions(): { runs: number; pages: string[] | undefined } {
-  const { values } = parseArgs({ options: { runs: { type: 'string', default: '2' }, pages: { type: 'string' } } });
-  const runs = Number(values.runs);
-  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a whole number of at least 1.\n${usage}`);
+  const { values } = scriptArguments(usage, { runs: { type: 'string' }, pages: { type: 'string' } });
+  const runs = wholeNumberOption(usage, 'runs', values.runs, 2, 1);
   return { runs, pages: values.pages?.split(',').map((page) => page.trim()).filter((page) => page !== '') };
 }
 
@@ -40,12 +40,6 @@ function sitemapPagePaths(): string[] {
   const index = readFileSync(path.join(distDirectory, 'sitemap-index.xml'), 'utf8');
   const sitemaps = [...index.matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => path.basename(new URL(match[1] ?? '').pathname));
   return sitemaps.flatMap((file) => [...readFileSync(path.join(distDirectory, file), 'utf8').matchAll(/<loc>([^<]+)<\/loc>/g)].map((match) => new URL(match[1] ?? '').pathname));
-}
-
-function median(values: number[]): number {
-  const sorted = values.toSorted((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? Number.NaN) + (sorted[middle] ?? Number.NaN)) / 2;
 }
 
 function medians(runs: MobileFigures[]): MobileFigures | undefined {

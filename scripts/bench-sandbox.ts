@@ -23,7 +23,7 @@ import { asOpenApiDocument } from '../src/lib/contract/document.ts';
 import { readExecutableContract } from '../src/lib/contract/executable-contract.ts';
 import { validBody } from '../src/conformance/cases.ts';
 import { defaultApiKey } from '../src/sandbox/seed.ts';
-import { median, percentile } from '../src/bench/statistics.ts';
+import { median, percentile } from '../src/lib/measures/statistics.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 const prismVersion = '5.16.0';

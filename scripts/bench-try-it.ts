@@ -13,22 +13,20 @@ import { serveLikeAStaticHost } from '../src/host/static-host.ts';
 import { loadReferenceModel } from '../src/lib/contract/actions.ts';
 import { actionPagePath } from '../src/lib/site/navigation.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
+import { median } from '../src/lib/measures/statistics.ts';
+import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
 const projectRoot = path.resolve(import.meta.dirname, '..');
-const argument = (name: string) => process.argv.find((given) => given.startsWith(`--${name}=`))?.split('=')[1];
-const dist = path.resolve(argument('dist') ?? path.join(projectRoot, 'dist'));
-const runs = Number(argument('runs') ?? 7);
+const usage = 'Usage: node scripts/bench-try-it.ts [--dist=DIR] [--runs=N (default 7)]';
+const { values: options } = scriptArguments(usage, { dist: { type: 'string' }, runs: { type: 'string' } });
+const dist = path.resolve(options.dist ?? path.join(projectRoot, 'dist'));
+const runs = wholeNumberOption(usage, 'runs', options.runs, 7, 1);
 
 interface Load {
   requests: string[];
   transferred: number;
   gzipped: number;
   blockingMs: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }
 
 /** Records every response the page receives from now on: its URL, its bytes as sent and gzipped. */

@@ -20,7 +20,7 @@ import { actionPagePath } from '../src/lib/site/navigation.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { writeStrippedPage } from './bench/stripped-page.ts';
 import { serveLikeAStaticHost } from '../src/host/static-host.ts';
-import { median } from '../src/bench/statistics.ts';
+import { median } from '../src/lib/measures/statistics.ts';
 import { throwawayCertificate } from './bench/throwaway-certificate.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 

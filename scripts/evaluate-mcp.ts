@@ -7,6 +7,10 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ensureBuiltSite } from '../src/host/built-site.ts';
 import { evaluationResultsFile, runEvaluation } from '../src/mcp-server/evaluation/run-evaluation.ts';
+import { scriptArguments } from './script-options.ts';
+
+const usage = 'Usage: npm run evaluate:mcp -- [--write (record the figures in results.json, which the server\'s page shows)]';
+const { values: options } = scriptArguments(usage, { write: { type: 'boolean' } });
 
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 ensureBuiltSite(projectDirectory);
@@ -15,4 +19,4 @@ for (const result of results) {
   console.log(`${result.right ? 'right' : 'WRONG'}  ${String(result.characters).padStart(6)} chars  ${result.calls} calls  ${result.question}${result.right ? '' : `  (missing: ${result.missing.join(', ')})`}`);
 }
 console.log(`\n${summary.right} of ${summary.questions} right (${summary.rightShare} %), median ${summary.medianCharacters} characters per question, ${summary.meanCalls} calls on average; tools/list ${summary.toolsListCharacters} characters once.`);
-if (process.argv.includes('--write')) writeFileSync(evaluationResultsFile, `${JSON.stringify({ summary, results }, null, 2)}\n`);
+if (options.write === true) writeFileSync(evaluationResultsFile, `${JSON.stringify({ summary, results }, null, 2)}\n`);

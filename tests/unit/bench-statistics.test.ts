@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { median, percentile } from '../../src/bench/statistics.ts';
+import { median, percentile } from '../../src/lib/measures/statistics.ts';
 
 test('the median is the middle value, or the mean of the two middle ones, whatever the order', () => {
   assert.equal(median([5, 1, 3]), 3);

@@ -1,3 +1,4 @@
+import { median } from '../../lib/measures/statistics.ts';
 import type { EvaluationQuestion } from './questions.ts';
 
 /** A tool call as the agent makes it: the text of the answer's content, what a model would read and pay for. */
@@ -115,19 +116,13 @@ export interface EvaluationSummary {
   toolsListCharacters: number;
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? 0) : Math.round(((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2);
-}
-
 export function summarise(results: QuestionResult[], toolsListCharacters: number): EvaluationSummary {
   const right = results.filter((result) => result.right).length;
   return {
     questions: results.length,
     right,
     rightShare: Math.round((1000 * right) / Math.max(1, results.length)) / 10,
-    medianCharacters: median(results.map((result) => result.characters)),
+    medianCharacters: Math.round(median(results.map((result) => result.characters))),
     meanCalls: Math.round((10 * results.reduce((sum, result) => sum + result.calls, 0)) / Math.max(1, results.length)) / 10,
     toolsListCharacters,
   };

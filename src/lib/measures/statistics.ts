@@ -1,4 +1,4 @@
-/** The figures the benches report, computed one way for all of them. */
+/** The figures the benches and the published evaluation report, computed one way for all of them. */
 
 /** The middle value; for an even count, the mean of the two middle ones. `NaN` for none. */
 export function median(values: readonly number[]): number {
