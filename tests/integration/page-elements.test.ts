@@ -5,11 +5,15 @@
  * in the message, whichever fails.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { builtPageElements, overBoundMessage, pageElementBound } from '../../src/lib/site/page-elements.ts';
-import { projectDirectory } from '../support/contract-copy.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import { sampleStatuses } from '../../src/lib/samples/code-samples.ts';
+import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
+import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 
 before(() => ensureBuiltSite(projectDirectory));
 
@@ -19,4 +23,19 @@ test(`every page of dist/ has at most ${pageElementBound} elements`, () => {
   assert.ok(pages.some(({ page }) => page.startsWith('reference/actions/')), 'the action pages are among the pages counted');
   const over = pages.filter(({ elements }) => elements > pageElementBound);
   assert.deepEqual(over.map((page) => overBoundMessage(page)), [], `the largest pages: ${pages.slice(0, 3).map(({ page, elements }) => `${page} ${elements}`).join(', ')}`);
+});
+
+// A block rendered as one text, to keep the element count down, has no line elements: the
+// Markdown of the pages (llms-full.txt, and the product-information server's read_page) must
+// still carry its code whole, not an empty fence.
+test('the retrying clients rendered as one text reach llms-full.txt whole, and no fenced block there is empty', () => {
+  const model = readReferenceModel(bundledDocument());
+  const [first] = model.actions;
+  assert.ok(first !== undefined, 'the contract has an action');
+  const llmsFull = readFileSync(path.join(projectDirectory, 'dist/llms-full.txt'), 'utf8');
+  for (const sample of retryingClientSamples(model.endpoint, sampleStatuses(model.responses), first.requestExample.value)) {
+    assert.ok(llmsFull.includes(sample.code.trim()), `the ${sample.label} retrying client is in llms-full.txt whole`);
+  }
+  const emptyFences = [...llmsFull.matchAll(/^```[\w-]*\n```$/gm)].map((match) => llmsFull.slice(0, match.index).split('\n').length);
+  assert.deepEqual(emptyFences, [], 'lines of llms-full.txt that open an empty code block');
 });

@@ -49,7 +49,10 @@ function plainCodeBlock(frame: Element): Element {
   const pre = selectAll('pre', frame)[0];
   const language = pre?.properties.dataLanguage;
   const lines = selectAll('.ec-line', frame).map((line) => toText(line, { whitespace: 'pre' }));
-  const code = element('code', [text(lines.join('\n'))], typeof language === 'string' ? { className: [`language-${language}`] } : {});
+  // A block rendered as one text (`single-text`, the long retrying clients) has no line elements.
+  const singleText = selectAll('pre > code', frame)[0];
+  const source = lines.length > 0 || singleText === undefined ? lines.join('\n') : toText(singleText, { whitespace: 'pre' }).replace(/\n$/, '');
+  const code = element('code', [text(source)], typeof language === 'string' ? { className: [`language-${language}`] } : {});
   const title = selectAll('figcaption .title', frame).map((node) => toText(node).trim()).find((value) => value.length > 0);
   return element('div', [...(title === undefined ? [] : [element('p', [element('code', [text(title)])])]), element('pre', [code])]);
 }
