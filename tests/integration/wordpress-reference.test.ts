@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { globSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, globSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -24,7 +24,8 @@ import type { Subscription } from '../../src/sandbox/store.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { pluginDirectory } from '../../src/wordpress/generate.ts';
 import type { WordPressSite } from '../../src/wordpress/site.ts';
-import { seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus } from '../../src/wordpress/site.ts';
+import { pathsOf } from '../../src/wordpress/host-system.ts';
+import { removeWordPressFiles, seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus } from '../../src/wordpress/site.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts';
 import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
@@ -93,10 +94,14 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
 
   const exampleCases: { action: Action; id: number; from: string; requested?: string }[] = [];
   let refusal: { action: Action; id: number; status: string } | undefined;
+  let installedHere = false;
 
   before(async () => {
     contract = await loadGatedContract(projectDirectory);
     startedHere = !(await wordpressStatus({ projectDirectory })).running;
+    // A database this test creates is removed after it (about 115 MB outside the checkout); one
+    // that was there before, a maintainer's own, stays.
+    installedHere = startedHere && !existsSync(pathsOf(projectDirectory).dataDirectory);
     site = await startWordPress({ projectDirectory, ...(startedHere ? { port: 0 } : {}) });
     for (const action of contract.model.actions) {
       const point = startingPoint(action);
@@ -110,6 +115,7 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
 
   after(async () => {
     if (startedHere) await stopWordPress({ projectDirectory });
+    if (installedHere) removeWordPressFiles({ projectDirectory });
   });
 
   test('answers each action\'s documented request example with the documented success members', async () => {
