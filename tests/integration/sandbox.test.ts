@@ -16,7 +16,7 @@ import { ContractRefused } from '../../src/sandbox/contract-gate.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument, copyContract, projectDirectory } from '../support/contract-copy.ts';
-import { send } from '../support/sandbox-fixture.ts';
+import { send, validBody } from '../support/sandbox-fixture.ts';
 
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'sandbox-test-'));
 // The bundle the gate checked; only the test of a refused contract runs the gate.
@@ -32,12 +32,7 @@ after(async () => {
 });
 
 /** A valid body for an action on a subscription, from the document's own example. */
-function body(identifier: string, subscriptionId: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const { envelope } = sandbox.contract.model;
-  const action = sandbox.contract.action(identifier);
-  assert.ok(action, `the document has ${identifier}`);
-  return { ...action.requestExample.value, [envelope.credential]: sandbox.apiKey, [envelope.subject]: subscriptionId, ...extra };
-}
+const body = (identifier: string, subscriptionId: number, extra: Record<string, unknown> = {}) => validBody(sandbox, identifier, subscriptionId, extra);
 
 describe('over HTTP', () => {
   test('a body over the limit gets the 413 a web server gives, and the process goes on', async () => {

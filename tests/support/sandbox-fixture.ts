@@ -46,3 +46,16 @@ export async function send(sandbox: Pick<Sandbox, 'url' | 'contract'> | Pick<Loc
   });
   return received(response.status, answerHeaders, await response.text());
 }
+
+/** A valid body for an action on a subscription, from the document's own example, with the sandbox's key. */
+export function validBody(
+  sandbox: Pick<Sandbox, 'contract' | 'apiKey'> | Pick<LocalSandbox, 'contract' | 'apiKey'>,
+  identifier: string,
+  subscriptionId: number,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const { envelope } = sandbox.contract.model;
+  const action = sandbox.contract.action(identifier);
+  if (action === undefined) throw new Error(`the document has no action ${identifier}`);
+  return { ...action.requestExample.value, [envelope.credential]: sandbox.apiKey, [envelope.subject]: subscriptionId, ...extra };
+}

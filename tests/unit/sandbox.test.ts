@@ -19,7 +19,7 @@ import { defaultApiKey, SeedError } from '../../src/sandbox/seed.ts';
 import type { LocalSandbox } from '../../src/sandbox/server.ts';
 import { openSandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
-import { send } from '../support/sandbox-fixture.ts';
+import { send, validBody } from '../support/sandbox-fixture.ts';
 
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'sandbox-test-'));
 const contract = readExecutableContract(bundledDocument());
@@ -34,12 +34,7 @@ after(async () => {
 });
 
 /** A valid body for an action on a subscription, from the document's own example. */
-function body(identifier: string, subscriptionId: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  const { envelope } = sandbox.contract.model;
-  const action = sandbox.contract.action(identifier);
-  assert.ok(action, `the document has ${identifier}`);
-  return { ...action.requestExample.value, [envelope.credential]: sandbox.apiKey, [envelope.subject]: subscriptionId, ...extra };
-}
+const body = (identifier: string, subscriptionId: number, extra: Record<string, unknown> = {}) => validBody(sandbox, identifier, subscriptionId, extra);
 
 /** The subscription the default seed put in a status. */
 function seededIn(status: string, from: LocalSandbox = sandbox): number {
