@@ -6,6 +6,7 @@
  */
 import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import ts from 'typescript';
 import { projectDirectory } from './contract-copy.ts';
 
 export interface RefusalSite {
@@ -19,76 +20,78 @@ export interface RefusalSite {
   pattern: RegExp;
 }
 
-/** Where a call's arguments end: the index of its closing parenthesis, strings and templates skipped. */
-function argumentsOf(text: string, open: number): string {
-  let depth = 0;
-  for (let index = open; index < text.length; index += 1) {
-    const character = text[index];
-    if (character === "'" || character === '"' || character === '`') {
-      index = stringEnd(text, index);
-      continue;
+/** A message as written: its text with each `${…}` hole in its source form, and the words between the holes. */
+interface WrittenMessage {
+  template: string;
+  words: string[];
+}
+
+/** The message a string literal or template writes, or undefined when the expression is anything else. */
+function writtenMessage(expression: ts.Expression | undefined, sourceFile: ts.SourceFile): WrittenMessage | undefined {
+  if (expression === undefined) return undefined;
+  if (ts.isStringLiteral(expression) || ts.isNoSubstitutionTemplateLiteral(expression)) return { template: expression.text, words: [expression.text] };
+  if (!ts.isTemplateExpression(expression)) return undefined;
+  const template = expression.templateSpans.reduce((written, span) => `${written}\${${span.expression.getText(sourceFile)}}${span.literal.text}`, expression.head.text);
+  return { template, words: [expression.head.text, ...expression.templateSpans.map((span) => span.literal.text)] };
+}
+
+/** What a problem of this check says: the words between the holes as written, any words in each hole. */
+function messagePattern(words: string[]): RegExp {
+  return new RegExp(words.map((part) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')).join('.*?'), 's');
+}
+
+/** The name a call is made by: `report` for both `report(…)` and `problems.report(…)`. */
+function calleeName(callee: ts.Expression): string | undefined {
+  if (ts.isIdentifier(callee)) return callee.text;
+  if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
+  return undefined;
+}
+
+/** The `message` property of an object literal, when it is written `message: …`. */
+function messageProperty(argument: ts.ObjectLiteralExpression): ts.Expression | undefined {
+  const member = argument.properties.find((property) => ts.isPropertyAssignment(property) && ts.isIdentifier(property.name) && property.name.text === 'message');
+  return member !== undefined && ts.isPropertyAssignment(member) ? member.initializer : undefined;
+}
+
+/** One call that raises or reports a problem: where it is named, and the expression its message is. */
+interface RefusalCall {
+  kind: 'error' | 'report';
+  /** Where the call is named: its callee, or the `new` of a construction. */
+  start: number;
+  argumentsText: string;
+  message: ts.Expression | undefined;
+}
+
+/** The arguments of a call as written, for telling the one relay call apart. */
+function argumentsText(args: ts.NodeArray<ts.Expression> | undefined, sourceFile: ts.SourceFile): string {
+  return (args ?? []).map((argument) => argument.getText(sourceFile)).join(', ');
+}
+
+/** The calls of a file that raise a `ContractError` or report a problem: the errors first, then the reports, each in the order written. */
+function refusalCalls(sourceFile: ts.SourceFile): RefusalCall[] {
+  const calls: RefusalCall[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) {
+      const name = calleeName(node.expression);
+      const nameStart = (ts.isPropertyAccessExpression(node.expression) ? node.expression.name : node.expression).getStart(sourceFile);
+      const [firstArgument, secondArgument] = node.arguments;
+      // contractError(pointer, message)
+      if (name === 'contractError') calls.push({ kind: 'error', start: nameStart, argumentsText: argumentsText(node.arguments, sourceFile), message: secondArgument });
+      // report({ location, message }), and a reporter named otherwise
+      if ((name === 'report' || name === 'tell') && firstArgument !== undefined && ts.isObjectLiteralExpression(firstArgument)) {
+        calls.push({ kind: 'report', start: nameStart, argumentsText: argumentsText(node.arguments, sourceFile), message: messageProperty(firstArgument) });
+      }
     }
-    if (character === '(' || character === '{' || character === '[') depth += 1;
-    if (character === ')' || character === '}' || character === ']') depth -= 1;
-    if (depth === 0) return text.slice(open + 1, index);
-  }
-  throw new Error(`unbalanced call at ${open}`);
-}
-
-function stringEnd(text: string, start: number): number {
-  const quote = text[start];
-  for (let index = start + 1; index < text.length; index += 1) {
-    if (text[index] === '\\') index += 1;
-    else if (quote === '`' && text.startsWith('${', index)) index = argumentsOf(text, index + 1).length + index + 2;
-    else if (text[index] === quote) return index;
-  }
-  throw new Error(`unterminated string at ${start}`);
-}
-
-/** The arguments of a call, split at its top-level commas. */
-function splitArguments(args: string): string[] {
-  const parts: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let index = 0; index < args.length; index += 1) {
-    const character = args[index];
-    if (character === "'" || character === '"' || character === '`') index = stringEnd(args, index);
-    else if (character === '(' || character === '{' || character === '[') depth += 1;
-    else if (character === ')' || character === '}' || character === ']') depth -= 1;
-    else if (character === ',' && depth === 0) {
-      parts.push(args.slice(start, index).trim());
-      start = index + 1;
+    // new ContractError(location, message)
+    if (ts.isNewExpression(node) && calleeName(node.expression) === 'ContractError') {
+      calls.push({ kind: 'error', start: node.getStart(sourceFile), argumentsText: argumentsText(node.arguments, sourceFile), message: node.arguments?.[1] });
     }
-  }
-  parts.push(args.slice(start).trim());
-  return parts;
+    ts.forEachChild(node, visit);
+  };
+  visit(sourceFile);
+  // The order numbers a message written twice (`#2`), so it stays the one the ids have always had.
+  return [...calls.filter((call) => call.kind === 'error'), ...calls.filter((call) => call.kind === 'report')];
 }
-
-/** The string literal `text` is, or undefined when the message is not written there. */
-function literal(text: string | undefined): string | undefined {
-  if (text === undefined || !/^['"`]/.test(text) || stringEnd(text, 0) !== text.length - 1) return undefined;
-  return text.slice(1, -1).replaceAll('\\`', '`').replaceAll("\\'", "'");
-}
-
-/** A message template as a pattern: each `${…}` stands for any words. */
-function templatePattern(template: string): RegExp {
-  const parts = template.split(/\$\{(?:[^{}]|\{[^{}]*\})*\}/);
-  return new RegExp(parts.map((part) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&')).join('.*?'), 's');
-}
-
-/** The message argument of one kind of call, from the text of its arguments. */
-const callKinds: { pattern: RegExp; message(args: string): string | undefined }[] = [
-  // contractError(pointer, message) and new ContractError(location, message)
-  { pattern: /(?<!function )\b(?:contractError|new ContractError)\(/g, message: (args) => literal(splitArguments(args)[1]) },
-  // report({ location, message }), and a reporter named otherwise
-  {
-    pattern: /\b(?:report|tell)\(\{/g,
-    message: (args) => {
-      const member = splitArguments(args.slice(1, -1)).find((part) => part.startsWith('message:'));
-      return literal(member?.slice('message:'.length).trim());
-    },
-  },
-];
 
 /** The files whose throws only pass another check's problem on, and so are no check of their own. */
 const relays = new Set(['src/lib/contract/problems.ts']);
@@ -100,19 +103,16 @@ export function modelRefusalSites(): RefusalSite[] {
   const sites: RefusalSite[] = [];
   for (const file of files) {
     if (relays.has(file)) continue;
-    const text = readFileSync(path.join(projectDirectory, file), 'utf8');
-    for (const kind of callKinds) {
-      for (const match of text.matchAll(kind.pattern)) {
-        const open = match.index + match[0].lastIndexOf('(');
-        const line = text.slice(0, match.index).split('\n').length;
-        const args = argumentsOf(text, open);
-        if (relayCalls.has(`${file}: ${args}`)) continue;
-        const template = kind.message(args);
-        if (template === undefined) throw new Error(`${file}:${line}: a refusal whose message is not written at the call; write it there so the test of refusals can read it`);
-        const id = `${file}: ${template}`;
-        const again = sites.filter((site) => site.id === id || site.id.startsWith(`${id} #`)).length;
-        sites.push({ id: again === 0 ? id : `${id} #${again + 1}`, file, line, template, pattern: templatePattern(template) });
-      }
+    const sourceFile = ts.createSourceFile(file, readFileSync(path.join(projectDirectory, file), 'utf8'), ts.ScriptTarget.Latest, true);
+    for (const call of refusalCalls(sourceFile)) {
+      if (relayCalls.has(`${file}: ${call.argumentsText}`)) continue;
+      const line = sourceFile.getLineAndCharacterOfPosition(call.start).line + 1;
+      const message = writtenMessage(call.message, sourceFile);
+      if (message === undefined) throw new Error(`${file}:${line}: a refusal whose message is not written at the call; write it there so the test of refusals can read it`);
+      const { template, words } = message;
+      const id = `${file}: ${template}`;
+      const again = sites.filter((site) => site.id === id || site.id.startsWith(`${id} #`)).length;
+      sites.push({ id: again === 0 ? id : `${id} #${again + 1}`, file, line, template, pattern: messagePattern(words) });
     }
   }
   return sites;
