@@ -6,26 +6,15 @@
  *   node scripts/build-worker.ts
  */
 import path from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build } from 'esbuild';
 import { readServerIdentity } from '../src/mcp-server/identity.ts';
 import { readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
 import type { BundledKnowledge } from '../src/mcp-server/worker.ts';
 import { ensureBuiltSite } from '../src/host/built-site.ts';
+import { nodeBuiltinsLeft, nodeBuiltinsUnlessUsed } from '../src/sandbox/in-browser/bundle.ts';
 import { scriptArguments } from './script-options.ts';
 
 export const workerOutfile = '.generated/mcp-worker/worker.js';
-
-/**
- * The modules the server shares with the Node process import Node's built-ins for what only the
- * Node process does (reading files, the sandbox's store). Marked free of side effects, an import
- * nothing in the worker calls is dropped; one that remains is an error, not a crash at run time.
- */
-const nodeBuiltinsUnlessUsed: Plugin = {
-  name: 'node-builtins-unless-used',
-  setup(pluginBuild) {
-    pluginBuild.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, external: true, sideEffects: false }));
-  },
-};
 
 export async function buildWorker(projectDirectory: string, say: (line: string) => void = console.log): Promise<string> {
   ensureBuiltSite(projectDirectory, say);
@@ -46,8 +35,8 @@ export async function buildWorker(projectDirectory: string, say: (line: string) 
     plugins: [nodeBuiltinsUnlessUsed],
     metafile: true,
   });
-  const usedBuiltins = Object.values(result.metafile.outputs).flatMap((output) => output.imports.filter((imported) => imported.external).map((imported) => imported.path));
-  if (usedBuiltins.length > 0) throw new Error(`The worker would need ${[...new Set(usedBuiltins)].join(', ')}, which workerd does not have.`);
+  const usedBuiltins = nodeBuiltinsLeft(result.metafile);
+  if (usedBuiltins.length > 0) throw new Error(`The worker would need ${usedBuiltins.join(', ')}, which workerd does not have.`);
   return outfile;
 }
 

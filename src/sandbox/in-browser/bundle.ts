@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { build, type Plugin } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import type { OpenApiDocument } from '../../lib/contract/document.ts';
 
 /** Where the site publishes the sandbox's worker script; public/_headers gives it its own policy. */
@@ -8,13 +8,23 @@ export const sandboxWorkerPath = '/sandbox-worker.js';
 /** Where the site publishes the "Try it" panel, which the request builder imports on the first click. */
 export const tryPanelPath = '/try-it-panel.js';
 
-/** Node's built-ins that shared modules import for what only Node does; one still used is an error. */
-const nodeBuiltinsUnlessUsed: Plugin = {
+/**
+ * Node's built-ins that shared modules import for what only Node does (reading files, the SQLite
+ * store), for a bundle that runs without Node: here and on workerd (scripts/build-worker.ts).
+ * Marked free of side effects, an import nothing calls is dropped; one that remains is listed by
+ * `nodeBuiltinsLeft`, and the build refuses it.
+ */
+export const nodeBuiltinsUnlessUsed: Plugin = {
   name: 'node-builtins-unless-used',
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^node:/ }, (args) => ({ path: args.path, external: true, sideEffects: false }));
   },
 };
+
+/** The built-ins a bundle made with `nodeBuiltinsUnlessUsed` still imports, each once. */
+export function nodeBuiltinsLeft(metafile: Metafile): string[] {
+  return [...new Set(Object.values(metafile.outputs).flatMap((output) => output.imports.filter((imported) => imported.external).map((imported) => imported.path)))];
+}
 
 /** What the page's policy forbids a script to do: compile code from text. */
 const runtimeCompilation = /\bnew Function\s*\(|(?<![.\w$])Function\s*\(|(?<![.\w$])eval\s*\(/;
@@ -44,8 +54,8 @@ async function bundleForBrowser(entry: string, define: Record<string, string>): 
   });
   const output = result.outputFiles[0];
   if (output === undefined) throw new SandboxWorkerBuildError(`esbuild wrote nothing for ${entry}`);
-  const usedBuiltins = Object.values(result.metafile.outputs).flatMap((file) => file.imports.filter((imported) => imported.external).map((imported) => imported.path));
-  if (usedBuiltins.length > 0) throw new SandboxWorkerBuildError(`${entry} would need ${[...new Set(usedBuiltins)].join(', ')}, which a browser does not have.`);
+  const usedBuiltins = nodeBuiltinsLeft(result.metafile);
+  if (usedBuiltins.length > 0) throw new SandboxWorkerBuildError(`${entry} would need ${usedBuiltins.join(', ')}, which a browser does not have.`);
   const compiles = runtimeCompilation.exec(output.text);
   if (compiles !== null) throw new SandboxWorkerBuildError(`${entry} compiles code at run time (${compiles[0]}…), which the pages' policy forbids.`);
   return output.text;
