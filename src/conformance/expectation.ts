@@ -64,10 +64,11 @@ export function expectationProblems(contract: ExecutableContract, answer: Receiv
     return { problems, members, wrongStatus: false };
   }
   if (!isRecord(body)) return { problems: [...problems, 'the body is not a JSON object'], members, wrongStatus: false };
+  const missing = (name: string) => `\`${name}\` is missing from the ${answer.status} answer`;
   const compare = (name: string, actual: unknown, wanted: unknown, same = actual === wanted) => {
     if (same) return;
     members.push(name);
-    problems.push(actual === undefined ? `\`${name}\` is missing from the ${answer.status} answer` : `expected \`${name}\` ${JSON.stringify(wanted)}, got ${JSON.stringify(actual)}`);
+    problems.push(actual === undefined ? missing(name) : `expected \`${name}\` ${JSON.stringify(wanted)}, got ${JSON.stringify(actual)}`);
   };
   const codes = expected.refusals?.filter((candidate) => candidate.status === answer.status).map((candidate) => candidate.code) ?? (code === undefined ? [] : [code]);
   if (codes.length > 0 && !codes.includes(body.code as string)) compare('code', body.code, codes.length === 1 ? codes[0] : codes);
@@ -83,7 +84,7 @@ export function expectationProblems(contract: ExecutableContract, answer: Receiv
       members.push(inData(errors.allowedActionsMember));
       problems.push(
         allowed === undefined
-          ? `\`${inData(errors.allowedActionsMember)}\` is missing from the ${answer.status} answer`
+          ? missing(inData(errors.allowedActionsMember))
           : Array.isArray(allowed) && sameSet(allowed, wanted)
             ? `\`${inData(errors.allowedActionsMember)}\` is not in the lifecycle table's order: expected ${JSON.stringify(wanted)}, got ${JSON.stringify(allowed)}`
             : `expected \`${inData(errors.allowedActionsMember)}\` ${JSON.stringify(wanted)} (the actions that would change the status, in the lifecycle table's order), got ${JSON.stringify(allowed)}`,
@@ -94,11 +95,11 @@ export function expectationProblems(contract: ExecutableContract, answer: Receiv
   const paramsName = inData(errors.paramsMember);
   if (expected.missing !== undefined && (!Array.isArray(params) || !sameSet(params, expected.missing))) {
     members.push(paramsName);
-    problems.push(params === undefined ? `\`${paramsName}\` is missing from the ${answer.status} answer` : `expected \`${paramsName}\` to list the missing ${JSON.stringify(expected.missing)}, got ${JSON.stringify(params)}`);
+    problems.push(params === undefined ? missing(paramsName) : `expected \`${paramsName}\` to list the missing ${JSON.stringify(expected.missing)}, got ${JSON.stringify(params)}`);
   }
   if (expected.rejected !== undefined && (!isRecord(params) || !sameSet(Object.keys(params), expected.rejected))) {
     members.push(paramsName);
-    problems.push(params === undefined ? `\`${paramsName}\` is missing from the ${answer.status} answer` : `expected \`${paramsName}\` to name the rejected ${JSON.stringify(expected.rejected)}, got ${JSON.stringify(params)}`);
+    problems.push(params === undefined ? missing(paramsName) : `expected \`${paramsName}\` to name the rejected ${JSON.stringify(expected.rejected)}, got ${JSON.stringify(params)}`);
   }
   return { problems, members, wrongStatus: false };
 }
