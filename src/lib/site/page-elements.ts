@@ -31,17 +31,10 @@ export function countElements(html: string): number {
   return elementsIn(fromHtml(html));
 }
 
-function* htmlFiles(directory: string, prefix = ''): Generator<string> {
-  for (const entry of readdirSync(path.join(directory, prefix), { withFileTypes: true })) {
-    const relative = path.posix.join(prefix, entry.name);
-    if (entry.isDirectory()) yield* htmlFiles(directory, relative);
-    else if (entry.name.endsWith('.html')) yield relative;
-  }
-}
-
 /** Every HTML page of the built site with its element count, largest first. */
 export function builtPageElements(distDirectory: string): PageElements[] {
-  return [...htmlFiles(distDirectory)]
+  return readdirSync(distDirectory, { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.html'))
     .map((page) => ({ page, elements: countElements(readFileSync(path.join(distDirectory, page), 'utf8')) }))
     .sort((first, second) => second.elements - first.elements || first.page.localeCompare(second.page));
 }
