@@ -13,6 +13,7 @@ import {
   throttledResponse,
 } from '../contract/responses.ts';
 import { retryPolicy } from './retry-policy.ts';
+import { shellQuote } from './shell-quote.ts';
 import { contractError } from '../contract/schemas.ts';
 
 /**
@@ -163,11 +164,6 @@ export function pythonLiteral(value: unknown, indent = ''): string {
   if (value === false) return 'False';
   if (value === null) return 'None';
   return JSON.stringify(value);
-}
-
-/** Quotes a string for a POSIX shell: inside single quotes nothing is special but the quote itself. */
-export function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 /** A name a program can use for a server variable (`site`). */

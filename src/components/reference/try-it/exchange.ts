@@ -2,6 +2,7 @@
  * How the panel writes an exchange for a reader: the request as sent and the answer as received,
  * as an HTTP/1.1 client would show them, and the curl command that sends the same request.
  */
+import { shellQuote } from '../../../lib/samples/shell-quote.ts';
 import { reasonPhrase } from '../../../sandbox/reason-phrases.ts';
 
 export interface SentRequest {
@@ -41,10 +42,6 @@ export function answerText(answer: ReceivedAnswer): string {
   const status = `HTTP/1.1 ${answer.status} ${reasonPhrase(answer.status) ?? ''}`.trimEnd();
   const headers = Object.entries(answer.headers).map(([name, value]) => `${displayName(name)}: ${value}`);
   return `${[status, ...headers].join('\n')}\n\n${answer.body}`;
-}
-
-function shellQuote(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 /** The curl command that sends exactly this request: same method, URL, headers and body bytes. */
