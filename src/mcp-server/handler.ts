@@ -1,5 +1,6 @@
 import { createMcpHandler, isJsonContentType, localhostAllowedHostnames, originValidationResponse, readRequestBody, validateHostHeader } from '@modelcontextprotocol/server';
 import { jsonNesting } from '../lib/http/json-nesting.ts';
+import { serverCardBesideServer } from '../lib/site/discovery.ts';
 import { siteConfig } from '../site-config.ts';
 import type { ServerIdentity } from './identity.ts';
 import type { ProductKnowledge } from './knowledge.ts';
@@ -7,7 +8,7 @@ import { createProductServer, featuresFor, prepareServer } from './server.ts';
 
 /** The path of the MCP endpoint, from `{mcp_url}`, and of the card the draft reserves beside it. */
 export const mcpPath = new URL(siteConfig.mcpUrl).pathname;
-export const cardPath = `${mcpPath.replace(/\/$/, '')}/server-card`;
+export const cardPath = new URL(serverCardBesideServer(siteConfig)).pathname;
 
 /** Host names a request may name: the public host of `{mcp_url}` and loopback for local use. */
 export const allowedHostnames = [new URL(siteConfig.mcpUrl).hostname, ...localhostAllowedHostnames()];
