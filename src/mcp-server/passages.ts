@@ -100,6 +100,18 @@ export function blocksOf(text: string): string[] {
   return blocks;
 }
 
+/** Where each block of `blocksOf` starts in the text, as an offset. */
+export function blockOffsets(text: string): number[] {
+  const offsets: number[] = [];
+  let inBlock = false;
+  for (const { line, offset, fenced } of linesWithFences(text)) {
+    const blank = !fenced && line.trim() === '';
+    if (!blank && !inBlock) offsets.push(offset);
+    inBlock = !blank;
+  }
+  return offsets;
+}
+
 /** Blocks that stand on `repeatedOnPages` pages or more, as their whitespace-folded text. */
 function repeatedBlocks(pages: LlmsFullPage[]): Set<string> {
   const count = new Map<string, number>();

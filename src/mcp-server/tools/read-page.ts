@@ -2,23 +2,11 @@ import { z } from 'zod';
 import type { LlmsFullPage } from '../../lib/site/llms-txt.ts';
 import { siteConfig } from '../../site-config.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
-import { blocksOf, pageHeadings, sectionBounds, type PageHeading } from '../passages.ts';
+import { blockOffsets, pageHeadings, sectionBounds, type PageHeading } from '../passages.ts';
 import { defineTool, ToolRefusal } from './tool.ts';
 
 /** About as much text as one answer carries; a longer page or section comes in parts. */
 export const partCharacterLimit = 8000;
-
-/** The offsets of the blank lines outside fenced code, where a block ends. */
-function blockBreaks(markdown: string): number[] {
-  const breaks: number[] = [];
-  let offset = 0;
-  for (const block of blocksOf(markdown)) {
-    const at = markdown.indexOf(block, offset);
-    if (at > 0) breaks.push(at);
-    offset = at + block.length;
-  }
-  return breaks;
-}
 
 /**
  * Where a text's parts start: at a heading where one fits under the limit, else at a blank line
@@ -26,7 +14,8 @@ function blockBreaks(markdown: string): number[] {
  */
 export function partStarts(markdown: string, limit = partCharacterLimit): number[] {
   const headingBreaks = pageHeadings(markdown).map((heading) => heading.offset).filter((offset) => offset > 0);
-  const blanks = blockBreaks(markdown);
+  // Where a block starts: after a blank line outside fenced code.
+  const blanks = blockOffsets(markdown).filter((offset) => offset > 0);
   const starts = [0];
   let start = 0;
   while (markdown.length - start > limit) {
