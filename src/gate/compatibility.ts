@@ -7,13 +7,11 @@
  * Standalone: `node src/gate/compatibility.ts [--project <dir>]` bundles the contract
  * and runs only this step.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { bundleContract, contractRoot, runRedocly } from '../lib/contract/bundle.ts';
+import { bundleContract, contractRoot } from '../lib/contract/bundle.ts';
 import {
-  compareContracts,
+  describeChanges,
   impactsBeyondRedocly,
   judgedBeyondRedocly,
   type ChangeImpact,
@@ -34,79 +32,9 @@ import {
   versionOf,
   type Release,
 } from '../lib/releases/releases.ts';
+import { diffDocuments, highestImpact, runRedoclyDiff, type DiffChange, type DiffVerdict } from '../lib/releases/redocly-diff.ts';
 import { formatGateProblem, type GateContext, type GateProblem, type GateStep } from './gate.ts';
 import { createSourceLocator } from './source-files.ts';
-
-/** A place Redocly points at: in the release snapshot or in the bundle under test. */
-interface DiffLocation {
-  file: string;
-  pointer: string;
-}
-
-interface DiffVerdict {
-  ruleId: string;
-  impact: ChangeImpact;
-  message: string;
-  location?: DiffLocation;
-}
-
-/** One entry of `redocly diff --format json`, reduced to what the gate reads. */
-interface DiffChange {
-  path: string;
-  kind: string;
-  impact: ChangeImpact;
-  property?: string;
-  verdicts: DiffVerdict[];
-  baseValue?: unknown;
-  revisionValue?: unknown;
-  /** Where the revision has the changed node: the node itself, or its parent when the property went away. */
-  revisionPointer?: string;
-}
-
-const impacts: readonly ChangeImpact[] = ['patch', 'minor', 'major'];
-
-function isImpact(value: unknown): value is ChangeImpact {
-  return typeof value === 'string' && (impacts as readonly string[]).includes(value);
-}
-
-function highest(values: Iterable<ChangeImpact>): ChangeImpact | undefined {
-  let result: ChangeImpact | undefined;
-  for (const value of values) if (result === undefined || impacts.indexOf(value) > impacts.indexOf(result)) result = value;
-  return result;
-}
-
-function locationOf(value: unknown): DiffLocation | undefined {
-  if (!isRecord(value) || typeof value.file !== 'string' || typeof value.pointer !== 'string') return undefined;
-  return { file: value.file, pointer: value.pointer };
-}
-
-/** Narrows Redocly's JSON report (report version 1) to the fields used here, or says what is off. */
-export function readDiffReport(text: string): DiffChange[] {
-  const report: unknown = JSON.parse(text);
-  if (!isRecord(report) || report.reportVersion !== '1' || !Array.isArray(report.changes)) {
-    throw new Error('Redocly diff answered with a report this gate does not know (expected `reportVersion: "1"` and `changes`)');
-  }
-  return report.changes.map((raw: unknown): DiffChange => {
-    if (!isRecord(raw) || typeof raw.path !== 'string' || typeof raw.kind !== 'string' || !isImpact(raw.impact)) {
-      throw new Error('Redocly diff reported a change without `path`, `kind` and `impact`');
-    }
-    const verdicts = (Array.isArray(raw.verdicts) ? raw.verdicts : []).flatMap((verdict: unknown): DiffVerdict[] => {
-      if (!isRecord(verdict) || typeof verdict.ruleId !== 'string' || !isImpact(verdict.impact) || typeof verdict.message !== 'string') return [];
-      const location = locationOf(verdict.location);
-      return [{ ruleId: verdict.ruleId, impact: verdict.impact, message: verdict.message, ...(location === undefined ? {} : { location }) }];
-    });
-    return {
-      path: raw.path,
-      kind: raw.kind,
-      impact: raw.impact,
-      ...(typeof raw.property === 'string' ? { property: raw.property } : {}),
-      verdicts,
-      ...(isRecord(raw.base) && 'value' in raw.base ? { baseValue: raw.base.value } : {}),
-      ...(isRecord(raw.revision) && 'value' in raw.revision ? { revisionValue: raw.revision.value } : {}),
-      ...(isRecord(raw.revision) && typeof raw.revision.pointer === 'string' ? { revisionPointer: raw.revision.pointer } : {}),
-    };
-  });
-}
 
 /** True for a change Redocly found under a response of an operation, rather than in a request. */
 function isInResponse(change: DiffChange): boolean {
@@ -186,39 +114,13 @@ function verdictImpact(change: DiffChange, verdict: DiffVerdict, changes: readon
  * diff, and by the table above for what Redocly cannot see. `undefined` when nothing changed.
  */
 export function rateRevision(projectDirectory: string, base: OpenApiDocument, revision: OpenApiDocument): ChangeImpact | undefined {
-  const directory = mkdtempSync(path.join(tmpdir(), 'redocly-revision-'));
-  try {
-    const basePath = path.join(directory, 'base.json');
-    const revisionPath = path.join(directory, 'revision.json');
-    writeFileSync(basePath, JSON.stringify(base));
-    writeFileSync(revisionPath, JSON.stringify(revision));
-    const redoclyChanges = runRedoclyDiff(projectDirectory, basePath, revisionPath, 'the base document');
-    const impacts = redoclyChanges.map(
-      (change) => highest(change.verdicts.map((verdict) => verdictImpact(change, verdict, redoclyChanges, revision))) ?? change.impact,
-    );
-    // Redocly's diff is the one judge of what breaks v1, except where it cannot look.
-    for (const { impact } of impactsBeyondRedocly(base, revision)) impacts.push(impact);
-    return highest(impacts);
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
-  }
-}
-
-function runRedoclyDiff(projectDirectory: string, basePath: string, revisionPath: string, baseName: string): DiffChange[] {
-  // The report goes to a file, not through a pipe: it grows with the document (about 2 MiB for
-  // 200 actions), past what a child process's output buffer holds.
-  const reportDirectory = mkdtempSync(path.join(tmpdir(), 'redocly-diff-'));
-  const reportPath = path.join(reportDirectory, 'diff.json');
-  try {
-    // `--fail-on none`: Redocly reports, and this step decides, because of the ratings above.
-    runRedocly(['diff', basePath, revisionPath, '--format', 'json', '--output', reportPath, '--fail-on', 'none', '--lint-config=error'], projectDirectory);
-    return readDiffReport(readFileSync(reportPath, 'utf8'));
-  } catch (error) {
-    const failure = error as { stderr?: string; message?: string };
-    throw new Error(`Redocly diff could not compare the contract with ${baseName}: ${(failure.stderr || failure.message || '').trim()}`);
-  } finally {
-    rmSync(reportDirectory, { recursive: true, force: true });
-  }
+  const redoclyChanges = diffDocuments(projectDirectory, base, revision, 'the base document');
+  const impacts = redoclyChanges.map(
+    (change) => highestImpact(change.verdicts.map((verdict) => verdictImpact(change, verdict, redoclyChanges, revision))) ?? change.impact,
+  );
+  // Redocly's diff is the one judge of what breaks v1, except where it cannot look.
+  for (const { impact } of impactsBeyondRedocly(base, revision)) impacts.push(impact);
+  return highestImpact(impacts);
 }
 
 export interface CompatibilityReport {
@@ -274,7 +176,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
     return { release, problems: [{ file: 'redocly.yaml', message: (error as Error).message, rule: 'Redocly diff' }], changes: [] };
   }
 
-  const changes = compareContracts(base, document);
+  const changes = describeChanges(base, document, redoclyChanges);
   const removedActions = changes.filter((change) => change.kind === 'action-removed');
 
   const locate = createSourceLocator(projectDirectory, root);
@@ -298,7 +200,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
       }
       return impact;
     });
-    const impact = highest(verdictImpacts) ?? change.impact;
+    const impact = highestImpact(verdictImpacts) ?? change.impact;
     if (impact === 'minor') redoclyAdditions.push(change);
     effectiveImpacts.push(impact);
   }
@@ -312,7 +214,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
     }
     effectiveImpacts.push(judged.impact);
   }
-  const impact = highest([...effectiveImpacts, ...(problems.length > 0 ? (['major'] as const) : [])]);
+  const impact = highestImpact([...effectiveImpacts, ...(problems.length > 0 ? (['major'] as const) : [])]);
   if (problems.length > 0) return { release, problems, impact, changes };
 
   const releaseVersion = versionOf(release);

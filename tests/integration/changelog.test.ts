@@ -9,7 +9,7 @@ import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { buildChangelog, changelogSections, draftLabel, type Changelog } from '../../src/lib/releases/changelog.ts';
 import { asOpenApiDocument } from '../../src/lib/contract/document.ts';
 import { readReleases } from '../../src/lib/releases/releases.ts';
-import { additiveEdits, releaseAsIs, setVersion } from '../support/compatibility-fixture.ts';
+import { additiveEdits, breakingEdits, checkCopy, releaseAsIs, setVersion } from '../support/compatibility-fixture.ts';
 import { copyContract, copyProject, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
 import { withoutBreakMarks } from '../support/break-marks.ts';
 
@@ -115,6 +115,46 @@ describe('the changelog model', { concurrency: 2 }, () => {
     } finally {
       copy.remove();
     }
+  });
+});
+
+describe('the changelog, told from Redocly\'s diff', { concurrency: 2 }, () => {
+  /** The sentences the compatibility step tells for a breaking edit of a fresh release. */
+  function sentencesAfter(editName: string): string[] {
+    const edit = breakingEdits.find((candidate) => candidate.name === editName);
+    assert.ok(edit, editName);
+    const copy = copyContract();
+    try {
+      releaseAsIs(copy);
+      edit.apply(copy);
+      return checkCopy(copy).changes.map((change) => `${change.category}: ${change.sentence}`);
+    } finally {
+      copy.remove();
+    }
+  }
+
+  it('names every field a change of a shared schema reaches, though Redocly reports it once', () => {
+    const sentences = sentencesAfter('a changed type');
+    const actions = specifiedActions.map((action) => `changed: Field \`subscription_id\` for \`${action}\` changed its type from integer to string.`);
+    assert.deepEqual(sentences, [...actions, 'changed: Field `subscription_id` in the `200` response changed its type from integer to string.']);
+  });
+
+  it('names only the request a field was taken out of, though the field refers to a schema others share', () => {
+    assert.deepEqual(sentencesAfter('a removed request field'), ['removed: Field `note` for `pause_subscription` was removed.']);
+    assert.deepEqual(sentencesAfter('a removed response field'), ['removed: Field `previous_status` in the `200` response was removed.']);
+  });
+
+  it('tells a value a shared list lost at each field that lists it, requests and responses', () => {
+    assert.deepEqual(sentencesAfter('a removed enum value').filter((sentence) => sentence.startsWith('removed:')), [
+      'removed: Field `status` for `change_status` no longer takes the values `pending`.',
+      'removed: Field `previous_status` in the `200` response no longer takes the values `pending`.',
+      'removed: Field `status` in the `200` response no longer takes the values `pending`.',
+      'removed: Field `data.current_status` in the `409` response no longer takes the values `pending`.',
+    ]);
+  });
+
+  it('tells a renamed path as one operation gone and one new', () => {
+    assert.deepEqual(sentencesAfter('a changed path'), ['added: New operation `POST /actions`.', 'removed: Operation `POST /action` was removed.']);
   });
 });
 

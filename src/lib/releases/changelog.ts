@@ -109,7 +109,7 @@ export function buildChangelog(options: ChangelogOptions = {}): Changelog {
       released: entry.released,
       ...(entry.notes === undefined ? {} : { notes: entry.notes }),
       first: previous === undefined,
-      entries: previous === undefined ? firstReleaseEntries(entry.document) : entriesOf(compareContracts(previous.document, entry.document)),
+      entries: previous === undefined ? firstReleaseEntries(entry.document) : entriesOf(compareContracts(projectDirectory, previous.document, entry.document)),
     };
   });
 

@@ -5,9 +5,9 @@ import { extensibleValues } from '../contract/extensible-enum.ts';
 import { httpMethods } from '../http/methods.ts';
 
 /**
- * What two versions of the contract are compared by: the operations, the request variants, the
- * schemas with their references followed. The changelog describes what changed in these terms;
- * whether a change breaks v1 is for the gate's compatibility step to judge (Redocly's diff).
+ * The terms the changelog tells changes in: the operations, the request variants, the schemas
+ * with their references followed. Redocly's diff (./redocly-diff.ts) finds the changes; whether
+ * one breaks v1 is for the gate's compatibility step to judge.
  */
 
 /** How a change reads in the changelog. */
@@ -182,26 +182,13 @@ export function listedValues(schema: OpenAPIV3_1.SchemaObject): ListedValues | u
   return known === undefined ? undefined : { values: known.map((value) => JSON.stringify(value)), extensible: true };
 }
 
-
 export function propertiesOf(schema: OpenAPIV3_1.SchemaObject | undefined): Record<string, unknown> {
   return schema !== undefined && isRecord(schema.properties) ? schema.properties : {};
-}
-
-export function requiredOf(schema: OpenAPIV3_1.SchemaObject | undefined): Set<string> {
-  return new Set(schema !== undefined && Array.isArray(schema.required) ? schema.required : []);
 }
 
 export function list(values: readonly string[]): string {
   return values.map((value) => `\`${value}\``).join(', ');
 }
-/** Where a field lives, for sentences: "for `pause_subscription`", "in the `200` response". */
-export interface FieldOwner {
-  direction: Direction;
-  /** "for `pause_subscription`" or "in the `200` response". */
-  phrase: string;
-  action?: string;
-}
-
 export interface Comparison {
   base: OpenApiDocument;
   revision: OpenApiDocument;

@@ -1,0 +1,154 @@
+/**
+ * Where each node of a document is used, in a client developer's terms: which request or
+ * response holds it and under which field. Redocly's diff reports a change to a shared
+ * component once, where it first met it; the changelog names every field the change reaches,
+ * so it looks the changed node up here. This walks one document; it compares nothing.
+ */
+import { isRecord, resolvePointer, type OpenApiDocument } from '../contract/document.ts';
+import { childPointer, encodePointerSegment } from '../contract/json-pointer.ts';
+import { mediaTypesOf, operationsOf, type Direction } from './comparison.ts';
+
+/** A request variant or a response: what a changelog sentence says a field belongs to. */
+export interface Owner {
+  /** `POST /action` */
+  operation: string;
+  direction: Direction;
+  /** "for `pause_subscription`", "in the `POST /action` request", "in the `200` response". */
+  phrase: string;
+  /** The request variant's action, when the request body picks one. */
+  action?: string;
+  /** The response's status. */
+  status?: string;
+}
+
+/**
+ * What a node is to its owner: the whole body, a field, the items of a list field, a branch of a
+ * `oneOf`, one of the media type's examples or one of the response's headers.
+ */
+export type UseRole = 'body' | 'field' | 'items' | 'branch' | 'example' | 'header';
+
+export interface NodeUse {
+  owner: Owner;
+  role: UseRole;
+  /** The field's dotted path from the body (`data.allowed_actions`); empty for the body itself. */
+  field: string;
+  /** The example's or the header's name. */
+  name?: string;
+  /** The place of the owner, then of the node, in a walk of the document: the changelog's order. */
+  ownerOrder: number;
+  order: number;
+}
+
+export type UseIndex = ReadonlyMap<string, readonly NodeUse[]>;
+
+/** How deep into nested fields the walk goes; the contract's deepest field is three levels down. */
+const deepestField = 8;
+
+/** The pointers a node is known by, its own first and then each reference's target, and the node. */
+function follow(document: OpenApiDocument, pointer: string): { pointers: string[]; node: unknown } {
+  const pointers = [pointer];
+  let node: unknown;
+  try {
+    node = resolvePointer(document, pointer);
+    while (isRecord(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#') && !pointers.includes(node.$ref) && pointers.length < 16) {
+      pointers.push(node.$ref);
+      node = resolvePointer(document, node.$ref);
+    }
+  } catch {
+    return { pointers, node: undefined };
+  }
+  return { pointers, node };
+}
+
+/** Every use of every node the operations reach, keyed by each pointer the node is known by. */
+export function indexUses(document: OpenApiDocument): UseIndex {
+  const index = new Map<string, NodeUse[]>();
+  let ownerOrder = 0;
+  let order = 0;
+  const record = (pointers: readonly string[], use: Omit<NodeUse, 'order' | 'ownerOrder'>): void => {
+    const placed: NodeUse = { ...use, ownerOrder, order: order++ };
+    for (const pointer of new Set(pointers)) {
+      const uses = index.get(pointer) ?? [];
+      uses.push(placed);
+      index.set(pointer, uses);
+    }
+  };
+
+  const walkSchema = (pointers: string[], node: unknown, owner: Owner, role: UseRole, field: string, depth: number): void => {
+    record(pointers, { owner, role, field });
+    if (!isRecord(node) || depth > deepestField) return;
+    const at = pointers.at(-1) ?? '';
+    if (isRecord(node.properties)) {
+      for (const name of Object.keys(node.properties)) {
+        const child = follow(document, childPointer(at, 'properties', name));
+        walkSchema(child.pointers, child.node, owner, 'field', field === '' ? name : `${field}.${name}`, depth + 1);
+      }
+    }
+    if (isRecord(node.items)) {
+      const items = follow(document, childPointer(at, 'items'));
+      walkSchema(items.pointers, items.node, owner, 'items', field, depth + 1);
+    }
+    for (const combinator of ['oneOf', 'anyOf', 'allOf'] as const) {
+      const branches = node[combinator];
+      if (!Array.isArray(branches)) continue;
+      branches.forEach((_, position) => {
+        const branch = follow(document, childPointer(at, combinator, position));
+        // An `allOf` part is the schema itself; a `oneOf` branch is one shape of it.
+        walkSchema(branch.pointers, branch.node, owner, combinator === 'allOf' ? role : 'branch', field, depth + 1);
+      });
+    }
+  };
+
+  const walkMedia = (mediaPointer: string, owner: (variant?: string) => Owner): void => {
+    const media = follow(document, mediaPointer);
+    if (!isRecord(media.node)) return;
+    const mediaAt = media.pointers.at(-1) ?? mediaPointer;
+    const schema = follow(document, `${mediaAt}/schema`);
+    const mapping = isRecord(schema.node) && isRecord(schema.node.discriminator) ? schema.node.discriminator.mapping : undefined;
+    if (isRecord(mapping)) {
+      // A body that picks its branch by a discriminator: each branch is an action's own request.
+      const schemaAt = schema.pointers.at(-1) ?? '';
+      for (const [identifier, target] of Object.entries(mapping)) {
+        if (typeof target !== 'string') continue;
+        const $ref = target.startsWith('#') ? target : `#/components/schemas/${target}`;
+        const branch = follow(document, $ref);
+        ownerOrder++;
+        walkSchema([childPointer(schemaAt, 'discriminator', 'mapping', identifier), ...branch.pointers], branch.node, owner(identifier), 'body', '', 0);
+      }
+      ownerOrder++;
+    } else {
+      ownerOrder++;
+      walkSchema(schema.pointers, schema.node, owner(), 'body', '', 0);
+    }
+    const examples = isRecord(media.node.examples) ? Object.keys(media.node.examples) : [];
+    for (const name of examples) {
+      record(follow(document, childPointer(mediaAt, 'examples', name)).pointers, { owner: owner(), role: 'example', field: '', name });
+    }
+  };
+
+  for (const operation of operationsOf(document).values()) {
+    const requestBody = follow(document, `${operation.pointer}/requestBody`);
+    const requestAt = requestBody.pointers.at(-1) ?? '';
+    for (const mediaType of Object.keys(mediaTypesOf(document, operation.operation.requestBody))) {
+      walkMedia(childPointer(requestAt, 'content', mediaType), (action) =>
+        action === undefined
+          ? { operation: operation.label, direction: 'request', phrase: `in the \`${operation.label}\` request` }
+          : { operation: operation.label, direction: 'request', phrase: `for \`${action}\``, action },
+      );
+    }
+    for (const status of Object.keys(operation.operation.responses ?? {})) {
+      const owner: Owner = { operation: operation.label, direction: 'response', phrase: `in the \`${status}\` response`, status };
+      const response = follow(document, `${operation.pointer}/responses/${encodePointerSegment(status)}`);
+      const responseAt = response.pointers.at(-1) ?? '';
+      ownerOrder++;
+      for (const mediaType of Object.keys(mediaTypesOf(document, operation.operation.responses?.[status]))) {
+        walkMedia(childPointer(responseAt, 'content', mediaType), () => owner);
+      }
+      const headers = isRecord(response.node) && isRecord(response.node.headers) ? Object.keys(response.node.headers) : [];
+      for (const name of headers) {
+        record(follow(document, childPointer(responseAt, 'headers', name)).pointers, { owner, role: 'header', field: '', name });
+      }
+    }
+  }
+  return index;
+}
