@@ -7,10 +7,11 @@ import { specifiedActions } from '../../src/gate/checks.ts';
 import { cutRelease } from '../../scripts/release.ts';
 import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { buildChangelog, changelogSections, draftLabel, type Changelog } from '../../src/lib/releases/changelog.ts';
+import { compareContracts } from '../../src/lib/releases/contract-changes.ts';
 import { asOpenApiDocument } from '../../src/lib/contract/document.ts';
 import { readReleases } from '../../src/lib/releases/releases.ts';
 import { additiveEdits, breakingEdits, checkCopy, releaseAsIs, setVersion } from '../support/compatibility-fixture.ts';
-import { copyContract, copyProject, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
+import { bundledDocument, copyContract, copyProject, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
 import { withoutBreakMarks } from '../support/break-marks.ts';
 
 const optionalField = additiveEdits.find((edit) => edit.name === 'a new optional request field');
@@ -134,7 +135,7 @@ describe('the changelog, told from Redocly\'s diff', { concurrency: 2 }, () => {
   }
 
   it('names every field a change of a shared schema reaches, though Redocly reports it once', () => {
-    const sentences = sentencesAfter('a changed type');
+    const sentences = sentencesAfter('a changed type').filter((sentence) => sentence.startsWith('changed: Field'));
     const actions = specifiedActions.map((action) => `changed: Field \`subscription_id\` for \`${action}\` changed its type from integer to string.`);
     assert.deepEqual(sentences, [...actions, 'changed: Field `subscription_id` in the `200` response changed its type from integer to string.']);
   });
@@ -151,6 +152,26 @@ describe('the changelog, told from Redocly\'s diff', { concurrency: 2 }, () => {
       'removed: Field `status` in the `200` response no longer takes the values `pending`.',
       'removed: Field `data.current_status` in the `409` response no longer takes the values `pending`.',
     ]);
+  });
+
+  it('tells a response header added or taken away, and words a change it has no sentence for from Redocly\'s report', () => {
+    const base = bundledDocument();
+    const revision = structuredClone(base);
+    const tooMany = revision.components?.responses?.TooManyRequests;
+    assert.ok(tooMany !== undefined && 'headers' in tooMany && tooMany.headers !== undefined);
+    tooMany.headers['X-Example-Window'] = { description: 'A header of this test only.', schema: { type: 'integer' } };
+    const note = revision.components?.schemas?.Note;
+    assert.ok(note !== undefined);
+    note.maxLength = 100;
+    const told = compareContracts(projectDirectory, base, revision).map((change) => `${change.category}: ${change.sentence}`);
+    assert.ok(told.includes('added: New optional header `X-Example-Window` in the `429` response.'), told.join('\n'));
+    for (const action of specifiedActions) {
+      assert.ok(told.includes(`changed: \`maxLength\` of field \`note\` for \`${action}\` changed (was \`500\`, is \`100\`).`), told.join('\n'));
+    }
+    assert.deepEqual(
+      compareContracts(projectDirectory, revision, base).filter((change) => change.kind === 'header-removed').map((change) => change.sentence),
+      ['Header `X-Example-Window` of the `429` response was removed.'],
+    );
   });
 
   it('tells a renamed path as one operation gone and one new', () => {

@@ -1,0 +1,134 @@
+/**
+ * The sentences of the changes that concern a field's values or an object's openness, and the
+ * words for a change the changelog has no sentence of its own for.
+ */
+import { isRecord } from '../contract/document.ts';
+import { pointerSegments } from '../contract/json-pointer.ts';
+import { list, listedValues } from './comparison.ts';
+import type { NodeUse } from './document-uses.ts';
+import type { DiffChange } from './redocly-diff.ts';
+import { changedNode, groups, locate, subjectOf, usesOf, type Located, type Teller } from './change-teller.ts';
+
+/** The values a field may take, before and after; see `gainedOnlyNewActions` for the one exception. */
+export function tellValues(teller: Teller, use: NodeUse, before: unknown, after: unknown): void {
+  if (!isRecord(before) || !isRecord(after)) return;
+  const was = listedValues(before);
+  const is = listedValues(after);
+  if (was === undefined || is === undefined) return;
+  const { comparison } = teller;
+  const subject = subjectOf(use);
+  const action = use.owner.action === undefined ? {} : { action: use.owner.action };
+  const shown = (values: string[]): string => list(values.map((value) => String(JSON.parse(value))));
+  const added = is.values.filter((value) => !was.values.includes(value));
+  const removed = was.values.filter((value) => !is.values.includes(value));
+  const parsed = (values: string[]): unknown[] => values.map((value) => JSON.parse(value));
+  // The new action's own entry tells of its identifier joining a list of actions.
+  const onlyNewActions = gainedOnlyNewActions(parsed(was.values), parsed(is.values), comparison.revisionActions, comparison.newActions);
+  if (added.length > 0 && !onlyNewActions) {
+    teller.say({ kind: 'field-values-added', category: 'added', sentence: `${subject} ${use.owner.phrase} takes new values: ${shown(added)}.`, ...action }, use, groups.field);
+  }
+  if (removed.length > 0) {
+    teller.say({ kind: 'field-values-removed', category: 'removed', sentence: `${subject} ${use.owner.phrase} no longer takes the values ${shown(removed)}.`, ...action }, use, groups.field);
+  }
+  // A request that accepts more breaks nobody, and says so by taking new values; a response's
+  // list turned extensible is the tolerant-reader promise made explicit.
+  if (!was.extensible && is.extensible && use.owner.direction === 'response') {
+    teller.say(
+      {
+        kind: 'field-values-opened',
+        category: 'changed',
+        sentence: `${subject} ${use.owner.phrase} is now an extensible enum: a later release may send a value it does not list yet, which a client accepts.`,
+        ...action,
+      },
+      use,
+      groups.field,
+    );
+  }
+}
+
+/**
+ * True when an enum-like list (values before and after) gained only identifiers of new actions
+ * and holds nothing but action identifiers. Such a list stays compatible even in a response:
+ * the `200` response echoes the action the client sent, and new actions are what v1 promises to
+ * add, so `allowed_actions` of a `409` may name them. A new subscription status is not this case.
+ */
+export function gainedOnlyNewActions(
+  before: readonly unknown[],
+  after: readonly unknown[],
+  revisionActions: ReadonlySet<string>,
+  newActions: ReadonlySet<string>,
+): boolean {
+  const added = after.filter((value) => !before.includes(value));
+  const isIdentifier = (set: ReadonlySet<string>) => (value: unknown) => typeof value === 'string' && set.has(value);
+  return added.length > 0 && after.every(isIdentifier(revisionActions)) && added.every(isIdentifier(newActions));
+}
+
+/** An object that may now carry members it does not list: a response opened, or a request loosened. */
+export function tellOpenness(teller: Teller, use: NodeUse, before: unknown, after: unknown): void {
+  if (!isRecord(before) || !isRecord(after) || before.additionalProperties !== false) return;
+  if (after.additionalProperties !== undefined && after.additionalProperties !== true) return;
+  const { owner } = use;
+  const subject =
+    use.role === 'field'
+      ? `Field \`${use.field}\` ${owner.phrase}`
+      : owner.direction === 'response'
+        ? `The body of the \`${owner.status ?? ''}\` response`
+        : owner.action === undefined
+          ? `The \`${owner.operation}\` request`
+          : `The request for \`${owner.action}\``;
+  const sentence =
+    owner.direction === 'request' ? `${subject} no longer refuses fields it does not list.` : `${subject} may now carry fields it does not list, which a client ignores.`;
+  teller.say(
+    { kind: 'object-opened', category: 'changed', sentence, ...(owner.action === undefined ? {} : { action: owner.action }) },
+    use,
+    use.role === 'field' ? groups.field : groups.body,
+  );
+}
+
+
+/** Where a node is, for a sentence about a change this module has no words of its own for. */
+function placesOf(teller: Teller, change: DiffChange, side: 'base' | 'revision', located: Located | undefined): { place: string; use?: NodeUse }[] {
+  const uses = usesOf(side === 'base' ? teller.baseUses : teller.revisionUses, changedNode(change, side, located), ['field', 'items', 'body', 'header', 'example']);
+  const places = uses.map((use) => ({ place: placeOfUse(use), use }));
+  if (places.length > 0) return places;
+  const [, pathName = '', method = '', ...rest] = pointerSegments(change.path).filter((segment) => segment !== '$ref');
+  return [{ place: `\`${method.toUpperCase()} ${pathName}\` at \`${rest.join('/')}\`` }];
+}
+
+function placeOfUse(use: NodeUse): string {
+  const { owner } = use;
+  if (use.role === 'field' || use.role === 'items') return `${subjectOf(use).replace(/^./, (first) => first.toLowerCase())} ${owner.phrase}`;
+  if (use.role === 'header') return `header \`${use.name ?? ''}\` of the \`${owner.status ?? ''}\` response`;
+  if (use.role === 'example') return `example \`${use.name ?? ''}\` ${owner.phrase}`;
+  return owner.direction === 'response' ? `the body of the \`${owner.status ?? ''}\` response` : owner.action === undefined ? `the \`${owner.operation}\` request` : `the request for \`${owner.action}\``;
+}
+
+function shownValue(value: unknown): string {
+  const text = JSON.stringify(value);
+  return text === undefined || text.length > 60 ? '' : ` \`${text}\``;
+}
+
+/** A change of a kind this module has no sentence for, worded from Redocly's report rather than left out. */
+export function tellUnknown(teller: Teller, change: DiffChange): void {
+  const { base, revision } = teller.comparison;
+  const last = pointerSegments(change.path).at(-1) ?? '';
+  const parentPath = change.path.replace(/\/[^/]+$/, '');
+  if (change.kind === 'added') {
+    for (const { place, use } of placesOf(teller, { ...change, path: parentPath, revisionPointer: undefined }, 'revision', locate(revision, parentPath))) {
+      teller.say({ kind: 'other-change', category: 'added', sentence: `New \`${last}\` in ${place}.` }, use, groups.field);
+    }
+  } else if (change.kind === 'removed') {
+    for (const { place, use } of placesOf(teller, { ...change, path: parentPath, basePointer: undefined }, 'base', locate(base, parentPath))) {
+      teller.say({ kind: 'other-change', category: 'removed', sentence: `\`${last}\` was removed from ${place}.` }, use, groups.field, true);
+    }
+  } else {
+    const keyword = change.property === undefined ? 'The definition' : `\`${change.property}\``;
+    const before = shownValue(change.baseValue);
+    const after = shownValue(change.revisionValue);
+    const values = before === '' && after === '' ? '' : ` (was${before === '' ? ' not set' : before}, is${after === '' ? ' not set' : after})`;
+    for (const { place, use } of placesOf(teller, change, 'revision', locate(revision, change.path))) {
+      teller.say({ kind: 'other-change', category: 'changed', sentence: `${keyword} of ${place} changed${values}.` }, use, groups.field);
+    }
+  }
+}
+
