@@ -3,7 +3,7 @@
  * CPU slowed four times and a slow 4G network, both simulated), performance only, in a browser
  * the bench started with a debugging port.
  */
-import { createServer } from 'node:net';
+import { freePort } from '../../src/lib/local-servers.ts';
 import { chromium, type Browser } from '@playwright/test';
 import lighthouse from 'lighthouse';
 import { chromiumLaunchOptions } from '../chromium.ts';
@@ -17,17 +17,6 @@ export interface MobileFigures {
   elements: number;
   /** Bytes transferred for the page and everything it loads. */
   bytes: number;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 export interface LighthouseBrowser {

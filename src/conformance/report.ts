@@ -2,6 +2,7 @@ import type { ExecutableContract } from '../lib/contract/executable-contract.ts'
 import type { TransitionOutcome } from '../lib/contract/lifecycle.ts';
 import type { CaseResult, CaseStatus, ConformanceReport } from './runner.ts';
 import { describeRequest, isUnreached } from './runner.ts';
+import { escapeMarkup } from '../lib/http/escape-markup.ts';
 
 const marks: Record<CaseStatus, string> = { passed: '✔', failed: '✖', skipped: '–' };
 const outcomeWords: Record<TransitionOutcome['kind'], string> = { changed: 'chg', unchanged: 'same', refused: '' };
@@ -191,11 +192,7 @@ function caseDetails(result: CaseResult, apiKey: string): string {
 }
 
 function xml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
+  return escapeMarkup(text)
     // XML 1.0 has no way to carry most control characters, even escaped.
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '\uFFFD');
 }

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { alive, pidFrom } from '../lib/process-ids.ts';
+import { alive, pidFrom } from '../lib/local-servers.ts';
 
 const sources = ['src', 'openapi', 'public', 'product', 'astro.config.mjs', 'ec.config.mjs', 'package.json', 'package-lock.json', 'redocly.yaml', 'tsconfig.json'];
 

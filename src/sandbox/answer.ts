@@ -1,6 +1,7 @@
 import type { ServiceError } from '../lib/contract/response-shapes.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
+import { escapeMarkup } from '../lib/http/escape-markup.ts';
 import { reasonPhrase } from './reason-phrases.ts';
 
 /** What the sandbox sends back: a status, its headers and the body, already serialised. */
@@ -34,10 +35,6 @@ export function errorAnswer(
   });
 }
 
-function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-}
-
 /**
  * An answer of the hosting environment rather than of the service: a short HTML page, as a web
  * server, firewall or CDN sends. The document gives such answers no body contract.
@@ -49,7 +46,7 @@ export function hostAnswer(status: number, explanation: string, headers: Record<
 <head><meta charset="utf-8"><title>${title}</title></head>
 <body>
 <h1>${title}</h1>
-<p>${escapeHtml(explanation)}</p>
+<p>${escapeMarkup(explanation)}</p>
 <hr><p>sandbox host</p>
 </body>
 </html>

@@ -1,6 +1,6 @@
 import type { Answer } from './answer.ts';
 import { curlSample } from '../lib/samples/code-samples.ts';
-import { isRecord, oncePerBundle, type OpenApiDocument } from '../lib/contract/document.ts';
+import { oncePerBundle, type OpenApiDocument } from '../lib/contract/document.ts';
 import { readExecutableContract } from '../lib/contract/executable-contract.ts';
 import { acceptedStates } from '../lib/contract/lifecycle.ts';
 import { quickstartExamples } from '../lib/contract/facts.ts';
@@ -131,8 +131,3 @@ export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
 
 /** The walkthrough of the document the build bundled, worked out once per bundle. */
 export const loadWalkthrough = oncePerBundle(readWalkthrough);
-
-/** True when a step's body is a JSON object, as every answer of the service is. */
-export function hasJsonBody(step: WalkthroughStep): step is WalkthroughStep & { body: Record<string, unknown> } {
-  return isRecord(step.body);
-}

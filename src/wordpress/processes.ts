@@ -1,11 +1,10 @@
 /** The child processes the local site is made of: started, found by PID, waited for, stopped. */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { alive } from '../lib/process-ids.ts';
+import { alive } from '../lib/local-servers.ts';
 import { installCommand, WordPressError } from './host-system.ts';
 
-export { alive, pidFrom } from '../lib/process-ids.ts';
+export { alive, pidFrom } from '../lib/local-servers.ts';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -16,26 +15,6 @@ export async function waitFor(what: string, seconds: number, ready: () => boolea
     await sleep(100);
   }
   throw new WordPressError(`${what} did not come up within ${seconds} s`);
-}
-
-export function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export function run(command: string, args: string[], input?: string): string {

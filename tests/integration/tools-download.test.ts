@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,6 +12,7 @@ import { toolsCommand, toolsDownloadDirectory, toolsTarballName } from '../../sr
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
 import { loadExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { portIsFree } from '../../src/lib/local-servers.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
@@ -76,14 +76,6 @@ function collect(child: ChildProcessWithoutNullStreams): { output: () => string;
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
   return { output: () => output, exit: new Promise((resolve) => child.on('exit', resolve)) };
-}
-
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
 }
 
 const local = (command: string) => command.replaceAll(siteConfig.docsUrl, site.origin);

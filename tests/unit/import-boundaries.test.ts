@@ -16,7 +16,7 @@ interface Room {
   mayImport: string[];
 }
 
-const bottom = ['src/lib/contract/', 'src/lib/http/', 'src/lib/prose.ts', 'src/lib/spec-rules.ts', 'src/lib/product-facts.ts', 'src/lib/node-engine.ts', 'src/lib/process-ids.ts', 'src/lib/measures/', 'package.json'];
+const bottom = ['src/lib/contract/', 'src/lib/http/', 'src/lib/prose.ts', 'src/lib/spec-rules.ts', 'src/lib/product-facts.ts', 'src/lib/node-engine.ts', 'src/lib/local-servers.ts', 'src/lib/measures/', 'package.json'];
 const library = [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/site/', 'src/site-config.ts'];
 
 /** Most specific first: a file belongs to the first room whose path it starts with. */

@@ -34,6 +34,6 @@ describe('the redirect page', () => {
   test('escapes what it is given', () => {
     const escaped = redirectPageHtml({ to: '/a?b=1&c="2"', label: '<x>', siteUrl: 'https://docs.example' });
     assert.ok(escaped.includes('content="0; url=/a?b=1&amp;c=&quot;2&quot;"'), escaped);
-    assert.ok(escaped.includes('<title>Redirecting to &lt;x></title>'), escaped);
+    assert.ok(escaped.includes('<title>Redirecting to &lt;x&gt;</title>'), escaped);
   });
 });

@@ -32,10 +32,6 @@ export function isMediaType(value: unknown): value is OpenAPIV3_1.MediaTypeObjec
   return isRecord(value);
 }
 
-export function isResponse(value: unknown): value is OpenAPIV3_1.ResponseObject {
-  return isRecord(value) && !isReference(value);
-}
-
 export function isExample(value: unknown): value is OpenAPIV3_1.ExampleObject {
   return isRecord(value) && !isReference(value);
 }

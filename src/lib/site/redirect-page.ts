@@ -6,10 +6,9 @@
  * and no style), a refresh as the standard writes it, and a link for a reader whose browser does
  * not follow the refresh.
  */
+import { escapeMarkup } from '../http/escape-markup.ts';
 import { documentPolicyDirectives } from './content-security-policy.ts';
 
-const escapeAttribute = (text: string): string => text.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;');
-const escapeText = (text: string): string => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;');
 
 export interface RedirectPage {
   /** Where the reader goes: a path of this site. */
@@ -27,14 +26,14 @@ export function redirectPageHtml({ to, label, siteUrl }: RedirectPage): string {
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="content-security-policy" content="${escapeAttribute(documentPolicyDirectives.join('; '))}">`,
+    `<meta http-equiv="content-security-policy" content="${escapeMarkup(documentPolicyDirectives.join('; '))}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>Redirecting to ${escapeText(label)}</title>`,
-    `<meta http-equiv="refresh" content="0; url=${escapeAttribute(to)}">`,
+    `<title>Redirecting to ${escapeMarkup(label)}</title>`,
+    `<meta http-equiv="refresh" content="0; url=${escapeMarkup(to)}">`,
     '<meta name="robots" content="noindex">',
-    `<link rel="canonical" href="${escapeAttribute(canonical)}">`,
+    `<link rel="canonical" href="${escapeMarkup(canonical)}">`,
     '</head>',
-    `<body><p>This address leads to <a href="${escapeAttribute(to)}">${escapeText(label)}</a>.</p></body>`,
+    `<body><p>This address leads to <a href="${escapeMarkup(to)}">${escapeMarkup(label)}</a>.</p></body>`,
     '</html>',
     '',
   ].join('\n');

@@ -3,6 +3,7 @@
  * polygons rather than SVG markers, so their exact outline is known here and a label can be
  * kept off them.
  */
+import { escapeMarkup } from '../../http/escape-markup.ts';
 
 export interface Point {
   x: number;
@@ -118,10 +119,6 @@ function shortened(points: Point[]): Point[] {
   return [...points.slice(0, -1), { x: tip.x - ((tip.x - before.x) / length) * back, y: tip.y - ((tip.y - before.y) / length) * back }];
 }
 
-export function escapeXml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
-}
-
 export function num(value: number): string {
   return String(Math.round(value * 10) / 10);
 }
@@ -150,7 +147,7 @@ export function stateSvg(state: string, box: Box, final: boolean): string {
     final
       ? `<rect class="outer" x="${num(box.x - 4)}" y="${num(box.y - 4)}" width="${num(box.width + 8)}" height="${num(box.height + 8)}" rx="11"/>`
       : '',
-    `<text x="${num(box.x + box.width / 2)}" y="${num(box.y + box.height / 2)}" text-anchor="middle" dominant-baseline="central">${escapeXml(state)}</text>`,
+    `<text x="${num(box.x + box.width / 2)}" y="${num(box.y + box.height / 2)}" text-anchor="middle" dominant-baseline="central">${escapeMarkup(state)}</text>`,
     `</g>`,
   ].join('');
 }
@@ -161,7 +158,7 @@ export function labelSvg(box: Box, lines: string[], className = 'label'): string
     `<rect class="label-backdrop" x="${num(box.x)}" y="${num(box.y)}" width="${num(box.width)}" height="${num(box.height)}" rx="3"/>`,
     ...lines.map(
       (line, index) =>
-        `<text class="${className}" x="${num(box.x + 3)}" y="${num(box.y + 2 + (index + 1) * lineHeight - 3)}">${escapeXml(line)}</text>`,
+        `<text class="${className}" x="${num(box.x + 3)}" y="${num(box.y + 2 + (index + 1) * lineHeight - 3)}">${escapeMarkup(line)}</text>`,
     ),
   ].join('');
 }
@@ -171,7 +168,7 @@ export function svgOpening(options: { id: string; className: string; width: numb
   const { id, className, width, height, title, description } = options;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" class="${className}" role="img" viewBox="0 0 ${num(width)} ${num(height)}" width="${num(width)}" height="${num(height)}" aria-labelledby="${id}-title ${id}-desc">`,
-    `<title id="${id}-title">${escapeXml(title)}</title>`,
-    `<desc id="${id}-desc">${escapeXml(description)}</desc>`,
+    `<title id="${id}-title">${escapeMarkup(title)}</title>`,
+    `<desc id="${id}-desc">${escapeMarkup(description)}</desc>`,
   ].join('\n');
 }

@@ -1,10 +1,9 @@
-import type { Lifecycle, LifecycleEdge } from '../../contract/lifecycle.ts';
+import type { Lifecycle } from '../../contract/lifecycle.ts';
 import { lifecycleEdges } from '../../contract/lifecycle.ts';
-import type { Box, Point } from './diagram-geometry.ts';
 import { frameTitle, labelLines, LabelPlacementError, obstaclesOf, placeLabels } from './lifecycle-labels.ts';
 import { placeStatuses, statusQueries } from './lifecycle-rows.ts';
 import { drawFrameArrows, drawRoutes, routeEdges, spreadHorizontally, spreadPorts, type Port } from './lifecycle-routes.ts';
-import { labelStyles, type ArrowKey, type ArrowPlan, type DiagramArrow, type DiagramFrame, type DiagramVariant, type DrawnEdge, type LabelStyle, type LifecycleGeometry, type PlacedLabel, type VariantSettings } from './lifecycle-types.ts';
+import { labelStyles, type ArrowKey, type ArrowPlan, type DiagramArrow, type DiagramVariant, type DrawnEdge, type LabelStyle, type LifecycleGeometry, type VariantSettings } from './lifecycle-types.ts';
 
 /**
  * Where the statuses, arrows and labels of the lifecycle diagram sit, in stages: which arrows to

@@ -1,5 +1,6 @@
 import type { ActionTransition, Lifecycle } from '../../contract/lifecycle.ts';
-import { arrowSvg, escapeXml, labelSvg, num, stateSvg, svgOpening } from './diagram-geometry.ts';
+import { escapeMarkup } from '../../http/escape-markup.ts';
+import { arrowSvg, labelSvg, num, stateSvg, svgOpening } from './diagram-geometry.ts';
 import { arrowKeys, layOutLifecycle, planArrows } from './lifecycle-layout.ts';
 import { labelStyles, type ArrowKey, type DiagramVariant, type LabelStyle, type LifecycleGeometry } from './lifecycle-types.ts';
 import { listInWords } from '../../prose.ts';
@@ -78,7 +79,7 @@ function keyList(keys: ArrowKey[]): string {
   if (keys.length === 0) return '';
   const items = keys.map(
     ({ from, to, actions }) =>
-      `<li>${escapeXml(from === undefined ? `any status in the frame → ${to}` : `${from} → ${to}`)}: ${actions.map((action) => `<code>${escapeXml(action)}</code>`).join(', ')}</li>`,
+      `<li>${escapeMarkup(from === undefined ? `any status in the frame → ${to}` : `${from} → ${to}`)}: ${actions.map((action) => `<code>${escapeMarkup(action)}</code>`).join(', ')}</li>`,
   );
   return `<ol class="lifecycle-keys">${items.join('')}</ol>`;
 }
