@@ -11,6 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleContract, contractRoot } from '../lib/contract/bundle.ts';
 import {
+  constraintKeywords,
   describeChanges,
   impactsBeyondRedocly,
   judgedBeyondRedocly,
@@ -102,11 +103,30 @@ function isNarrowedResponseBranch(change: DiffChange, verdict: DiffVerdict, chan
   return kept && added.every((key) => narrowingKeywords.has(key));
 }
 
-/** The impact a Redocly verdict has in this gate: its own, except for the two readings above. */
+/** True for a change Redocly found in a request body. */
+function isInRequest(change: DiffChange): boolean {
+  return change.path.includes('/requestBody/');
+}
+
+/**
+ * The keywords by which a request schema limits what a client sends. A change Redocly does not
+ * rate breaking there is a request that accepts more: an addition, so a minor version (Semantic
+ * Versioning 2.0.0, item 7), as a wider lifecycle table is, rather than a patch.
+ */
+const requestLimits = new Set([...constraintKeywords, 'required', 'enum', 'const']);
+
+/** The impact a Redocly verdict has in this gate: its own, except for the readings above. */
 function verdictImpact(change: DiffChange, verdict: DiffVerdict, changes: readonly DiffChange[], revision: OpenApiDocument): ChangeImpact {
   if (verdict.impact === 'major' && opensResponse(change, verdict, revision)) return 'minor';
   if (isNarrowedResponseBranch(change, verdict, changes)) return 'patch';
   return verdict.impact;
+}
+
+/** The impact of one of Redocly's changes in this gate: the highest of its verdicts as read above, or its own. */
+function changeImpact(change: DiffChange, changes: readonly DiffChange[], revision: OpenApiDocument): ChangeImpact {
+  const judged = highestImpact(change.verdicts.map((verdict) => verdictImpact(change, verdict, changes, revision))) ?? change.impact;
+  const loosened = change.kind === 'modified' && change.property !== undefined && requestLimits.has(change.property);
+  return judged === 'patch' && loosened && isInRequest(change) ? 'minor' : judged;
 }
 
 /**
@@ -115,9 +135,7 @@ function verdictImpact(change: DiffChange, verdict: DiffVerdict, changes: readon
  */
 export function rateRevision(projectDirectory: string, base: OpenApiDocument, revision: OpenApiDocument): ChangeImpact | undefined {
   const redoclyChanges = diffDocuments(projectDirectory, base, revision, 'the base document');
-  const impacts = redoclyChanges.map(
-    (change) => highestImpact(change.verdicts.map((verdict) => verdictImpact(change, verdict, redoclyChanges, revision))) ?? change.impact,
-  );
+  const impacts = redoclyChanges.map((change) => changeImpact(change, redoclyChanges, revision));
   // Redocly's diff is the one judge of what breaks v1, except where it cannot look.
   for (const { impact } of impactsBeyondRedocly(base, revision)) impacts.push(impact);
   return highestImpact(impacts);
@@ -200,7 +218,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
       }
       return impact;
     });
-    const impact = highestImpact(verdictImpacts) ?? change.impact;
+    const impact = verdictImpacts.includes('major') ? 'major' : changeImpact(change, redoclyChanges, document);
     if (impact === 'minor') redoclyAdditions.push(change);
     effectiveImpacts.push(impact);
   }

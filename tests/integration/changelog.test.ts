@@ -8,7 +8,8 @@ import { cutRelease } from '../../scripts/release.ts';
 import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { buildChangelog, changelogSections, draftLabel, type Changelog } from '../../src/lib/releases/changelog.ts';
 import { compareContracts } from '../../src/lib/releases/contract-changes.ts';
-import { asOpenApiDocument } from '../../src/lib/contract/document.ts';
+import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/contract/document.ts';
+import { actionsOf } from '../../src/lib/releases/comparison.ts';
 import { readReleases } from '../../src/lib/releases/releases.ts';
 import { additiveEdits, breakingEdits, checkCopy, releaseAsIs, setVersion } from '../support/compatibility-fixture.ts';
 import { bundledDocument, copyContract, copyProject, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
@@ -166,12 +167,95 @@ describe('the changelog, told from Redocly\'s diff', { concurrency: 2 }, () => {
     const told = compareContracts(projectDirectory, base, revision).map((change) => `${change.category}: ${change.sentence}`);
     assert.ok(told.includes('added: New optional header `X-Example-Window` in the `429` response.'), told.join('\n'));
     for (const action of specifiedActions) {
-      assert.ok(told.includes(`changed: \`maxLength\` of field \`note\` for \`${action}\` changed (was \`500\`, is \`100\`).`), told.join('\n'));
+      assert.ok(told.includes(`changed: \`maxLength\` of field \`note\` for \`${action}\` is now \`100\` (was \`500\`).`), told.join('\n'));
     }
     assert.deepEqual(
       compareContracts(projectDirectory, revision, base).filter((change) => change.kind === 'header-removed').map((change) => change.sentence),
       ['Header `X-Example-Window` of the `429` response was removed.'],
     );
+  });
+
+  /** What the changelog tells from the bundled contract to a revision of it made in memory. */
+  function toldAfter(edit: (revision: OpenApiDocument) => void): string[] {
+    const base = bundledDocument();
+    const revision = structuredClone(base);
+    edit(revision);
+    return compareContracts(projectDirectory, base, revision).map((change) => `${change.category}: ${change.sentence}${change.action === undefined ? '' : ` [${change.action}]`}`);
+  }
+  const schemas = (document: OpenApiDocument): Record<string, Record<string, unknown>> => document.components?.schemas as Record<string, Record<string, unknown>>;
+  const responses = (document: OpenApiDocument): Record<string, Record<string, unknown>> => document.components?.responses as Record<string, Record<string, unknown>>;
+
+  it('names a field inside a map\'s values and a list\'s items by where it sits', () => {
+    const told = toldAfter((revision) => {
+      const details = (schemas(revision).ParameterErrorData?.properties as Record<string, Record<string, unknown>>).details;
+      const values = details?.additionalProperties as { properties: Record<string, unknown> };
+      values.properties.hint = { type: 'string', description: 'A field of this test only.' };
+    });
+    assert.deepEqual(told, ['added: New optional field `data.details.*.hint` in the `400` response.']);
+  });
+
+  it('tells each header of a set removed whole, and each field of an object that gained its fields', () => {
+    assert.deepEqual(
+      toldAfter((revision) => {
+        delete responses(revision).TooManyRequests?.headers;
+      }),
+      ['removed: Header `Retry-After` of the `429` response was removed.'],
+    );
+    const told = toldAfter((revision) => {
+      schemas(revision).Note = { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false };
+    });
+    const actions = actionsOf(bundledDocument()).map((action) => action.identifier);
+    for (const action of actions) assert.ok(told.includes(`added: New optional field \`note.text\` for \`${action}\`. [${action}]`), told.join('\n'));
+  });
+
+  it('tells a response that may come in a new media type', () => {
+    const told = toldAfter((revision) => {
+      const content = responses(revision).ActionSucceeded?.content as Record<string, unknown>;
+      content['application/problem+json'] = { schema: { type: 'object' } };
+    });
+    assert.deepEqual(told, ['added: The `200` response may now come as `application/problem+json`.']);
+  });
+
+  it('tells the deprecation of the operation, a response header and a field in a map\'s values', () => {
+    const told = toldAfter((revision) => {
+      const operation = revision.paths?.['/action']?.post as Record<string, unknown>;
+      operation.deprecated = true;
+      const retryAfter = (responses(revision).TooManyRequests?.headers as Record<string, Record<string, unknown>>)['Retry-After'];
+      if (retryAfter !== undefined) retryAfter.deprecated = true;
+      const details = (schemas(revision).ParameterErrorData?.properties as Record<string, Record<string, unknown>>).details;
+      const code = (details?.additionalProperties as { properties: Record<string, Record<string, unknown>> }).properties.code;
+      if (code !== undefined) code.deprecated = true;
+    });
+    assert.deepEqual(told, [
+      'deprecated: Operation `POST /action` is deprecated.',
+      'deprecated: Field `data.details.*.code` in the `400` response is deprecated.',
+      'deprecated: Header `Retry-After` of the `429` response is deprecated.',
+    ]);
+  });
+
+  it('names the action a new request example sends, and tells a loosened request limit with its values', () => {
+    const told = toldAfter((revision) => {
+      const media = (revision.components?.requestBodies?.ActionRequest as { content: Record<string, { examples: Record<string, unknown> }> }).content['application/json'];
+      if (media !== undefined) media.examples.pause_with_note = { summary: 'A pause with a note', value: { api_key: '<API_KEY>', action: 'pause_subscription', subscription_id: 4711, note: 'Holiday' } };
+      schemas(revision).Note = { ...schemas(revision).Note, maxLength: 1000 };
+    });
+    assert.ok(told.includes('added: New example `pause_with_note` of the request body for `pause_subscription`. [pause_subscription]'), told.join('\n'));
+    assert.ok(told.includes('changed: `maxLength` of field `note` for `pause_subscription` is now `1000` (was `500`). [pause_subscription]'), told.join('\n'));
+  });
+
+  it('tells a removed action once, not also as a value each list of actions lost', () => {
+    assert.deepEqual(sentencesAfter('a removed action'), ['removed: Action `trial_end` was removed.']);
+  });
+
+  it('says nothing of the lifecycle table when the revision\'s cannot be read (the gate names its problem)', () => {
+    const told = toldAfter((revision) => {
+      const status = schemas(revision).SubscriptionStatus;
+      if (status !== undefined) {
+        delete status.enum;
+        status.examples = ['active'];
+      }
+    });
+    assert.deepEqual(told.filter((sentence) => sentence.includes('lifecycle table')), []);
   });
 
   it('tells a renamed path as one operation gone and one new', () => {

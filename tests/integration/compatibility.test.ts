@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compatibilityStep } from '../../src/gate/compatibility.ts';
+import { compatibilityStep, rateRevision } from '../../src/gate/compatibility.ts';
 import type { GateProblem } from '../../src/gate/gate.ts';
 import { runGate } from '../../src/gate/run-gate.ts';
 import { latestRelease, readReleases } from '../../src/lib/releases/releases.ts';
 import { additiveEdits, breakingEdits, checkCopy, releaseAsIs, setVersion } from '../support/compatibility-fixture.ts';
-import { copyContract, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
+import { bundledDocument, copyContract, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
+import type { OpenApiDocument } from '../../src/lib/contract/document.ts';
 
 /** Each case bundles a copy and runs Redocly's diff on it; two at a time suit a two-core machine. */
 const concurrency = 2;
@@ -263,5 +264,39 @@ describe('an edited oneOf branch, which Redocly reports as removed and added', (
     } finally {
       copy.remove();
     }
+  });
+});
+
+describe('a request that accepts more is an addition, whatever Redocly rates it', () => {
+  /** The rating of a revision of the bundled contract against a base made from the same bundle. */
+  function rate(shape: (document: OpenApiDocument) => void, grow: (document: OpenApiDocument) => void): string {
+    const base = bundledDocument();
+    shape(base);
+    const revision = structuredClone(base);
+    grow(revision);
+    return rateRevision(projectDirectory, base, revision) ?? 'none';
+  }
+  const note = (document: OpenApiDocument): Record<string, unknown> => {
+    const schema = document.components?.schemas?.Note;
+    assert.ok(schema !== undefined);
+    return schema as Record<string, unknown>;
+  };
+
+  it('a new value of a list only requests use is minor (Redocly rates it a patch)', () => {
+    const listed = (document: OpenApiDocument): void => {
+      Object.assign(note(document), { enum: ['holiday', 'moving'] });
+    };
+    assert.equal(rate(listed, (document) => void (note(document).enum as string[]).push('illness')), 'minor');
+  });
+
+  it('a looser limit in a request is minor, and a tighter one breaks', () => {
+    const limit = Number(note(bundledDocument()).maxLength);
+    assert.equal(rate(() => {}, (document) => void (note(document).maxLength = limit * 2)), 'minor');
+    assert.equal(rate(() => {}, (document) => void (note(document).maxLength = Math.floor(limit / 2))), 'major');
+  });
+
+  it('a new value of a list that responses share stays major, though Redocly met it in a request first', () => {
+    const status = (document: OpenApiDocument): string[] => (document.components?.schemas?.SubscriptionStatus as { enum: string[] }).enum;
+    assert.equal(rate(() => {}, (document) => void status(document).push('suspended')), 'major');
   });
 });

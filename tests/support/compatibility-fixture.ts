@@ -269,6 +269,14 @@ export const additiveEdits: AdditiveEdit[] = [
     named: /Action `reactivate_subscription` now also applies to subscriptions that are `on-hold`/,
   },
   {
+    name: 'a looser limit in a request (a longer note), which Redocly rates a patch',
+    apply: (copy) =>
+      copy.editYaml(`${schemas}/Note.yaml`, (schema) => {
+        schema.maxLength = Number(schema.maxLength) * 2;
+      }),
+    named: /`maxLength` of field `note` for `\w+` is now `\d+` \(was `\d+`\)/,
+  },
+  {
     name: 'a new example',
     apply: (copy) =>
       copy.editYaml('openapi/components/responses/TransitionNotAllowed.yaml', (response) => {

@@ -74,7 +74,9 @@ export function changedNode(change: DiffChange, side: 'base' | 'revision', locat
 
 /** What a sentence says a node is: "Field `data.status`" or "Each item of field `data.allowed_actions`". */
 export function subjectOf(use: NodeUse): string {
-  return use.role === 'items' ? `Each item of field \`${use.field}\`` : `Field \`${use.field}\``;
+  if (use.role === 'items') return `Each item of field \`${use.field}\``;
+  if (use.role === 'values') return `Each value of field \`${use.field}\``;
+  return `Field \`${use.field}\``;
 }
 
 /** A sentence in waiting, with where it sorts: its owner, then fields before the body, examples and headers. */

@@ -32,6 +32,8 @@ export type ChangeKind =
   | 'field-values-removed'
   | 'field-values-opened'
   | 'object-opened'
+  | 'media-type-added'
+  | 'media-type-removed'
   | 'header-added'
   | 'header-removed'
   | 'header-required-changed'

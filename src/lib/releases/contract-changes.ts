@@ -49,6 +49,15 @@ const valueKeywords = new Set(['enum', 'const', 'examples', 'description', 'type
 const understood = new Set([...valueKeywords, 'required', 'additionalProperties', 'title', 'summary', 'deprecated', 'externalDocs']);
 
 /**
+ * The keywords that limit what a field takes. A change of one is told whatever Redocly rates it:
+ * a looser limit in a request is something a client may now send, and the changelog says so.
+ */
+export const constraintKeywords = new Set([
+  'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties',
+]);
+
+/**
  * Tells one of Redocly's changes; false when it is of a kind this module has no sentence for
  * (a new media type, a changed constraint...), which `tellUnknown` then words from the report.
  */
@@ -100,17 +109,39 @@ function tellChange(teller: Teller, change: DiffChange): boolean {
   if (parent === 'examples' && segments.at(-4) === 'content' && (added || removed)) {
     const actions = added ? comparison.newActions : comparison.removedActions;
     if (actions.has(last)) return true;
-    for (const use of usesOf(added ? teller.revisionUses : teller.baseUses, added ? changedNode(change, 'revision', revision) : changedNode(change, 'base', base), ['example'])) {
-      const phrase = use.owner.direction === 'request' ? 'of the request body' : `of the \`${use.owner.status ?? ''}\` response`;
+    const uses = usesOf(added ? teller.revisionUses : teller.baseUses, added ? changedNode(change, 'revision', revision) : changedNode(change, 'base', base), ['example']);
+    // A request example sends one action: its sentence names it, so the page links the action.
+    const value: unknown = followValue((added ? revision : base)?.node);
+    const known = added ? comparison.revisionActions : new Set([...comparison.revisionActions, ...comparison.removedActions]);
+    const sent = isRecord(value) && typeof value.action === 'string' && known.has(value.action) ? value.action : undefined;
+    for (const use of uses) {
+      const phrase =
+        use.owner.direction === 'response' ? `of the \`${use.owner.status ?? ''}\` response` : sent === undefined ? 'of the request body' : `of the request body for \`${sent}\``;
+      const action = use.owner.direction === 'request' && sent !== undefined ? { action: sent } : {};
       teller.say(
         added
-          ? { kind: 'example-added', category: 'added', sentence: `New example \`${last}\` ${phrase}.` }
-          : { kind: 'example-removed', category: 'removed', sentence: `Example \`${last}\` ${phrase} was removed.` },
+          ? { kind: 'example-added', category: 'added', sentence: `New example \`${last}\` ${phrase}.`, ...action }
+          : { kind: 'example-removed', category: 'removed', sentence: `Example \`${last}\` ${phrase} was removed.`, ...action },
         use,
         groups.example,
         removed,
       );
     }
+    return uses.length > 0;
+  }
+
+  // A media type a request body or a response comes in.
+  if (parent === 'content' && (added || removed)) {
+    const status = segments.includes('responses') ? segments[segments.indexOf('responses') + 1] : undefined;
+    const sentence =
+      status === undefined
+        ? added
+          ? `The request body may now be sent as \`${last}\`.`
+          : `The request body can no longer be sent as \`${last}\`.`
+        : added
+          ? `The \`${status}\` response may now come as \`${last}\`.`
+          : `The \`${status}\` response no longer comes as \`${last}\`.`;
+    teller.say({ kind: added ? 'media-type-added' : 'media-type-removed', category: added ? 'added' : 'removed', sentence }, undefined, groups.body, removed);
     return true;
   }
 
@@ -129,19 +160,26 @@ function tellChange(teller: Teller, change: DiffChange): boolean {
     return true;
   }
 
-  // A response header, new or gone.
-  if (parent === 'headers' && (added || removed)) {
+  // A response header, new or gone; or a response's whole set of headers, each told by name.
+  if ((parent === 'headers' || last === 'headers') && segments.includes('responses') && (added || removed)) {
     const status = segments[segments.indexOf('responses') + 1] ?? '';
-    const use = usesOf(added ? teller.revisionUses : teller.baseUses, changedNode(change, added ? 'revision' : 'base', added ? revision : base), ['header'])[0];
-    const required = added && isRecord(revision?.node) && revision.node.required === true;
-    teller.say(
-      added
-        ? { kind: 'header-added', category: 'added', sentence: `New ${required ? 'header' : 'optional header'} \`${last}\` in the \`${status}\` response.` }
-        : { kind: 'header-removed', category: 'removed', sentence: `Header \`${last}\` of the \`${status}\` response was removed.` },
-      use,
-      groups.header,
-      removed,
-    );
+    const located = added ? revision : base;
+    const index = added ? teller.revisionUses : teller.baseUses;
+    const headers: [name: string, pointer: string | undefined, node: unknown][] =
+      last === 'headers'
+        ? Object.entries(isRecord(located?.node) ? located.node : {}).map(([name, node]) => [name, childPointer(located?.pointers.at(-1) ?? '', name), node])
+        : [[last, changedNode(change, added ? 'revision' : 'base', located), located?.node]];
+    for (const [name, pointer, node] of headers) {
+      const required = isRecord(followValue(node)) && (followValue(node) as Record<string, unknown>).required === true;
+      teller.say(
+        added
+          ? { kind: 'header-added', category: 'added', sentence: `New ${required ? 'header' : 'optional header'} \`${name}\` in the \`${status}\` response.` }
+          : { kind: 'header-removed', category: 'removed', sentence: `Header \`${name}\` of the \`${status}\` response was removed.` },
+        usesOf(index, pointer, ['header'])[0],
+        groups.header,
+        removed,
+      );
+    }
     return true;
   }
 
@@ -164,23 +202,33 @@ function tellChange(teller: Teller, change: DiffChange): boolean {
     return true;
   }
 
-  // A field.
-  if (parent === 'properties' && (added || removed)) {
-    if (added) {
-      const required = requiredNames(locate(comparison.revision, change.path.replace(/\/properties\/[^/]+$/, ''))?.node).has(last);
-      for (const use of usesOf(teller.revisionUses, changedNode(change, 'revision', revision), ['field'])) {
+  // A field, or an object's whole set of fields (a field that was a string and is now an object).
+  if ((parent === 'properties' || last === 'properties') && (added || removed)) {
+    const located = added ? revision : base;
+    const holderPath = last === 'properties' ? change.path.replace(/\/properties$/, '') : change.path.replace(/\/properties\/[^/]+$/, '');
+    const holder = locate(added ? comparison.revision : comparison.base, holderPath);
+    const fields: [name: string, pointer: string | undefined][] =
+      last === 'properties'
+        ? Object.keys(isRecord(located?.node) ? located.node : {}).map((name) => [name, childPointer(located?.pointers.at(-1) ?? '', name)])
+        : [[last, changedNode(change, added ? 'revision' : 'base', located)]];
+    let told = 0;
+    for (const [name, pointer] of fields) {
+      const required = requiredNames(holder?.node).has(name);
+      for (const use of usesOf(added ? teller.revisionUses : teller.baseUses, pointer, ['field'])) {
+        told++;
         if (isWholeAction(teller, use)) continue;
         const action = use.owner.action === undefined ? {} : { action: use.owner.action };
-        teller.say({ kind: 'field-added', category: 'added', sentence: `New ${required ? 'required' : 'optional'} field \`${use.field}\` ${use.owner.phrase}.`, ...action }, use, groups.field);
-      }
-    } else {
-      for (const use of usesOf(teller.baseUses, changedNode(change, 'base', base), ['field'])) {
-        if (isWholeAction(teller, use)) continue;
-        const action = use.owner.action === undefined ? {} : { action: use.owner.action };
-        teller.say({ kind: 'field-removed', category: 'removed', sentence: `Field \`${use.field}\` ${use.owner.phrase} was removed.`, ...action }, use, groups.field, true);
+        teller.say(
+          added
+            ? { kind: 'field-added', category: 'added', sentence: `New ${required ? 'required' : 'optional'} field \`${use.field}\` ${use.owner.phrase}.`, ...action }
+            : { kind: 'field-removed', category: 'removed', sentence: `Field \`${use.field}\` ${use.owner.phrase} was removed.`, ...action },
+          use,
+          groups.field,
+          removed,
+        );
       }
     }
-    return true;
+    return told > 0;
   }
 
   // A branch of a `oneOf` of constants: the values its parent lists.
@@ -190,14 +238,14 @@ function tellChange(teller: Teller, change: DiffChange): boolean {
     const after = locate(comparison.revision, parentPath);
     const node = after?.pointers.at(-1);
     if (after === undefined || node === undefined || !teller.once(`values\u0000${node}`)) return true;
-    for (const use of usesOf(teller.revisionUses, node, ['field', 'items'])) tellValues(teller, use, before?.node, after.node);
+    for (const use of usesOf(teller.revisionUses, node, ['field', 'items', 'values'])) tellValues(teller, use, before?.node, after.node);
     return true;
   }
 
   if (change.kind !== 'modified' || change.property === undefined || revision === undefined) return false;
   const property = change.property;
   const node = changedNode(change, 'revision', revision);
-  const uses = usesOf(teller.revisionUses, node, ['body', 'field', 'items']).filter((use) => !isWholeAction(teller, use));
+  const uses = usesOf(teller.revisionUses, node, ['body', 'field', 'items', 'values']).filter((use) => !isWholeAction(teller, use));
 
   if (property === 'required') {
     const was = requiredNames(base?.node);
@@ -237,7 +285,12 @@ function tellChange(teller: Teller, change: DiffChange): boolean {
   if (valueKeywords.has(property) && teller.once(`values\u0000${node ?? ''}`)) {
     for (const use of uses.filter((candidate) => candidate.role !== 'body')) tellValues(teller, use, base?.node, revision.node);
   }
-  return understood.has(property);
+  return understood.has(property) && !constraintKeywords.has(property);
+}
+
+/** The value of an example or a header as written, with references followed; examples keep theirs under `value`. */
+function followValue(node: unknown): unknown {
+  return isRecord(node) && 'value' in node ? node.value : node;
 }
 
 /** The order the changelog lists one owner's changes in; the kinds of one node follow this list. */
@@ -258,6 +311,8 @@ const kindOrder: readonly ChangeKind[] = [
   'field-removed',
   'example-added',
   'example-removed',
+  'media-type-added',
+  'media-type-removed',
   'header-added',
   'header-required-changed',
   'header-removed',
@@ -276,7 +331,8 @@ export function describeChanges(base: OpenApiDocument, revision: OpenApiDocument
   for (const change of diff) {
     if (!change.path.startsWith('#/paths/')) continue;
     // What Redocly rates a patch and this module has no words for (a description, a summary) stays out.
-    if (!tellChange(teller, change) && change.impact !== 'patch') tellUnknown(teller, change);
+    const limit = change.kind === 'modified' && change.property !== undefined && constraintKeywords.has(change.property);
+    if (!tellChange(teller, change) && (change.impact !== 'patch' || limit)) tellUnknown(teller, change);
   }
   const sorted = teller.told
     .map((told, arrival) => ({ ...told, arrival }))

@@ -1,61 +1,68 @@
-import type { OpenAPIV3_1 } from 'openapi-types';
-import { isRecord, type OpenApiDocument } from '../contract/document.ts';
-import { mediaTypesOf, operationsOf, propertiesOf, requestVariants, schemaOf, typeLabel, type Deprecation } from './comparison.ts';
+import { isRecord, resolvePointer, type OpenApiDocument } from '../contract/document.ts';
+import type { Deprecation } from './comparison.ts';
+import { indexUses, type NodeUse } from './document-uses.ts';
 
-function isDeprecated(document: OpenApiDocument, node: unknown): boolean {
-  // OpenAPI 3.1 allows `deprecated` beside a `$ref`, so the property's own node counts first.
-  if (isRecord(node) && node.deprecated === true) return true;
-  return schemaOf(document, node)?.deprecated === true;
-}
-
-/** A field or an action of the contract, as far as deprecation is concerned. */
+/** An operation, an action, a field or a response header of the contract, as far as deprecation is concerned. */
 export interface Member {
-  /** Identifies the same field or action across versions. */
+  /** Identifies the same member across versions. */
   key: string;
-  /** "Field `note` for `pause_subscription`" or "Action `trial_end`". */
+  /** "Field `note` for `pause_subscription`", "Action `trial_end`", "Header `Retry-After` of the `429` response". */
   subject: string;
   deprecated: boolean;
   action?: string;
 }
 
-/** Every action and every field (nested ones too) of every request variant and response. */
-export function membersOf(document: OpenApiDocument): Member[] {
-  const members: Member[] = [];
-  const visit = (schema: OpenAPIV3_1.SchemaObject | undefined, keyPrefix: string, phrase: string, prefix: string, depth: number, action?: string): void => {
-    if (depth > 6) return;
-    for (const [name, node] of Object.entries(propertiesOf(schema))) {
-      const field = `${prefix}${name}`;
-      members.push({
-        key: `${keyPrefix}:${field}`,
-        subject: `Field \`${field}\` ${phrase}`,
-        deprecated: isDeprecated(document, node),
-        ...(action === undefined ? {} : { action }),
-      });
-      const resolved = schemaOf(document, node);
-      if (resolved !== undefined && typeLabel(resolved) === 'object') visit(resolved, keyPrefix, phrase, `${field}.`, depth + 1, action);
+/** OpenAPI 3.1 allows `deprecated` beside a `$ref`, so the node as written counts as much as what it refers to. */
+function isDeprecated(document: OpenApiDocument, use: NodeUse): boolean {
+  return use.pointers.some((pointer) => {
+    try {
+      const node = resolvePointer(document, pointer);
+      return isRecord(node) && node.deprecated === true;
+    } catch {
+      return false;
     }
-  };
-  for (const { label, operation } of operationsOf(document).values()) {
-    for (const media of Object.values(mediaTypesOf(document, operation.requestBody))) {
-      for (const [identifier, branch] of requestVariants(document, media)) {
-        if (identifier !== '') {
-          members.push({ key: `action:${identifier}`, subject: `Action \`${identifier}\``, deprecated: branch.deprecated === true, action: identifier });
-        }
-        const phrase = identifier === '' ? `in the \`${label}\` request` : `for \`${identifier}\``;
-        visit(branch, `request:${label}:${identifier}`, phrase, '', 0, identifier === '' ? undefined : identifier);
-      }
-    }
-    for (const [status, response] of Object.entries(operation.responses ?? {})) {
-      for (const media of Object.values(mediaTypesOf(document, response))) {
-        visit(schemaOf(document, media.schema), `response:${label}:${status}`, `in the \`${status}\` response`, '', 0);
-      }
-    }
-  }
-  // A field reached through several media types is one member.
-  return members.filter((member, index) => members.findIndex((other) => other.key === member.key) === index);
+  });
 }
 
-/** Every field and action marked `deprecated: true`, keyed so that the same one matches across versions. */
+function memberOf(document: OpenApiDocument, use: NodeUse): Member | undefined {
+  const { owner } = use;
+  const action = owner.action === undefined ? {} : { action: owner.action };
+  const where = owner.direction === 'request' ? `request:${owner.operation}:${owner.action ?? ''}` : `response:${owner.operation}:${owner.status ?? ''}`;
+  const deprecated = isDeprecated(document, use);
+  switch (use.role) {
+    case 'operation':
+      return { key: `operation:${owner.operation}`, subject: `Operation \`${owner.operation}\``, deprecated };
+    case 'body':
+      return owner.action === undefined ? undefined : { key: `action:${owner.action}`, subject: `Action \`${owner.action}\``, deprecated, ...action };
+    case 'field':
+      return { key: `${where}:${use.field}`, subject: `Field \`${use.field}\` ${owner.phrase}`, deprecated, ...action };
+    case 'header':
+      return { key: `header:${owner.operation}:${owner.status ?? ''}:${use.name ?? ''}`, subject: `Header \`${use.name ?? ''}\` of the \`${owner.status ?? ''}\` response`, deprecated };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Every operation, action, field (nested ones, in lists and maps too) and response header, in the
+ * order of the document, read from the one index of where each node is used (./document-uses.ts).
+ */
+export function membersOf(document: OpenApiDocument): Member[] {
+  const uses = new Set<NodeUse>();
+  for (const found of indexUses(document).values()) for (const use of found) uses.add(use);
+  const members = new Map<string, Member>();
+  for (const use of [...uses].sort((a, b) => a.order - b.order)) {
+    const member = memberOf(document, use);
+    // A field reached through several media types is one member, deprecated if marked in any.
+    if (member === undefined) continue;
+    const known = members.get(member.key);
+    if (known === undefined) members.set(member.key, member);
+    else known.deprecated ||= member.deprecated;
+  }
+  return [...members.values()];
+}
+
+/** Every member marked `deprecated: true`, keyed so that the same one matches across versions. */
 export function deprecationsOf(document: OpenApiDocument): Deprecation[] {
   return membersOf(document)
     .filter((member) => member.deprecated)
@@ -65,4 +72,3 @@ export function deprecationsOf(document: OpenApiDocument): Deprecation[] {
       ...(member.action === undefined ? {} : { action: member.action }),
     }));
 }
-

@@ -22,21 +22,27 @@ export interface Owner {
 }
 
 /**
- * What a node is to its owner: the whole body, a field, the items of a list field, a branch of a
- * `oneOf`, one of the media type's examples or one of the response's headers.
+ * What a node is to its owner: the whole body, a field, the items of a list field, the values of
+ * a map field (`additionalProperties`), a branch of a `oneOf`, one of the media type's examples,
+ * one of the response's headers, or the operation itself.
  */
-export type UseRole = 'body' | 'field' | 'items' | 'branch' | 'example' | 'header';
+export type UseRole = 'body' | 'field' | 'items' | 'values' | 'branch' | 'example' | 'header' | 'operation';
 
 export interface NodeUse {
   owner: Owner;
   role: UseRole;
-  /** The field's dotted path from the body (`data.allowed_actions`); empty for the body itself. */
+  /**
+   * The field's dotted path from the body (`data.allowed_actions`); empty for the body itself. A
+   * field inside a list's items reads `history[].by`, inside a map's values `data.details.*.code`.
+   */
   field: string;
   /** The example's or the header's name. */
   name?: string;
   /** The place of the owner, then of the node, in a walk of the document: the changelog's order. */
   ownerOrder: number;
   order: number;
+  /** Every pointer the node is known by here: where it is written, then each reference's target. */
+  pointers: readonly string[];
 }
 
 export type UseIndex = ReadonlyMap<string, readonly NodeUse[]>;
@@ -65,8 +71,8 @@ export function indexUses(document: OpenApiDocument): UseIndex {
   const index = new Map<string, NodeUse[]>();
   let ownerOrder = 0;
   let order = 0;
-  const record = (pointers: readonly string[], use: Omit<NodeUse, 'order' | 'ownerOrder'>): void => {
-    const placed: NodeUse = { ...use, ownerOrder, order: order++ };
+  const record = (pointers: readonly string[], use: Omit<NodeUse, 'order' | 'ownerOrder' | 'pointers'>): void => {
+    const placed: NodeUse = { ...use, ownerOrder, order: order++, pointers };
     for (const pointer of new Set(pointers)) {
       const uses = index.get(pointer) ?? [];
       uses.push(placed);
@@ -74,19 +80,25 @@ export function indexUses(document: OpenApiDocument): UseIndex {
     }
   };
 
-  const walkSchema = (pointers: string[], node: unknown, owner: Owner, role: UseRole, field: string, depth: number): void => {
+  /** `prefix` is what the node's own fields are named under: the field, `field[]` in a list, `field.*` in a map. */
+  const walkSchema = (pointers: string[], node: unknown, owner: Owner, role: UseRole, field: string, prefix: string, depth: number): void => {
     record(pointers, { owner, role, field });
     if (!isRecord(node) || depth > deepestField) return;
     const at = pointers.at(-1) ?? '';
     if (isRecord(node.properties)) {
       for (const name of Object.keys(node.properties)) {
         const child = follow(document, childPointer(at, 'properties', name));
-        walkSchema(child.pointers, child.node, owner, 'field', field === '' ? name : `${field}.${name}`, depth + 1);
+        const named = prefix === '' ? name : `${prefix}.${name}`;
+        walkSchema(child.pointers, child.node, owner, 'field', named, named, depth + 1);
       }
     }
     if (isRecord(node.items)) {
       const items = follow(document, childPointer(at, 'items'));
-      walkSchema(items.pointers, items.node, owner, 'items', field, depth + 1);
+      walkSchema(items.pointers, items.node, owner, 'items', field, `${prefix}[]`, depth + 1);
+    }
+    if (isRecord(node.additionalProperties)) {
+      const values = follow(document, childPointer(at, 'additionalProperties'));
+      walkSchema(values.pointers, values.node, owner, 'values', field, prefix === '' ? '*' : `${prefix}.*`, depth + 1);
     }
     for (const combinator of ['oneOf', 'anyOf', 'allOf'] as const) {
       const branches = node[combinator];
@@ -94,7 +106,7 @@ export function indexUses(document: OpenApiDocument): UseIndex {
       branches.forEach((_, position) => {
         const branch = follow(document, childPointer(at, combinator, position));
         // An `allOf` part is the schema itself; a `oneOf` branch is one shape of it.
-        walkSchema(branch.pointers, branch.node, owner, combinator === 'allOf' ? role : 'branch', field, depth + 1);
+        walkSchema(branch.pointers, branch.node, owner, combinator === 'allOf' ? role : 'branch', field, prefix, depth + 1);
       });
     }
   };
@@ -113,12 +125,12 @@ export function indexUses(document: OpenApiDocument): UseIndex {
         const $ref = target.startsWith('#') ? target : `#/components/schemas/${target}`;
         const branch = follow(document, $ref);
         ownerOrder++;
-        walkSchema([childPointer(schemaAt, 'discriminator', 'mapping', identifier), ...branch.pointers], branch.node, owner(identifier), 'body', '', 0);
+        walkSchema([childPointer(schemaAt, 'discriminator', 'mapping', identifier), ...branch.pointers], branch.node, owner(identifier), 'body', '', '', 0);
       }
       ownerOrder++;
     } else {
       ownerOrder++;
-      walkSchema(schema.pointers, schema.node, owner(), 'body', '', 0);
+      walkSchema(schema.pointers, schema.node, owner(), 'body', '', '', 0);
     }
     const examples = isRecord(media.node.examples) ? Object.keys(media.node.examples) : [];
     for (const name of examples) {
@@ -127,6 +139,7 @@ export function indexUses(document: OpenApiDocument): UseIndex {
   };
 
   for (const operation of operationsOf(document).values()) {
+    record([operation.pointer], { owner: { operation: operation.label, direction: 'request', phrase: `\`${operation.label}\`` }, role: 'operation', field: '' });
     const requestBody = follow(document, `${operation.pointer}/requestBody`);
     const requestAt = requestBody.pointers.at(-1) ?? '';
     for (const mediaType of Object.keys(mediaTypesOf(document, operation.operation.requestBody))) {

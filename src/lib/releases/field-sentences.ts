@@ -7,7 +7,7 @@ import { pointerSegments } from '../contract/json-pointer.ts';
 import { list, listedValues } from './comparison.ts';
 import type { NodeUse } from './document-uses.ts';
 import type { DiffChange } from './redocly-diff.ts';
-import { changedNode, groups, locate, subjectOf, usesOf, type Located, type Teller } from './change-teller.ts';
+import { changedNode, groups, locate, subjectOf, usesOf, type Teller } from './change-teller.ts';
 
 /** The values a field may take, before and after; see `gainedOnlyNewActions` for the one exception. */
 export function tellValues(teller: Teller, use: NodeUse, before: unknown, after: unknown): void {
@@ -24,10 +24,13 @@ export function tellValues(teller: Teller, use: NodeUse, before: unknown, after:
   const parsed = (values: string[]): unknown[] => values.map((value) => JSON.parse(value));
   // The new action's own entry tells of its identifier joining a list of actions.
   const onlyNewActions = gainedOnlyNewActions(parsed(was.values), parsed(is.values), comparison.revisionActions, comparison.newActions);
+  // Likewise the removed action's own entry tells of its identifier leaving a list of actions.
+  const baseActions = new Set([...comparison.revisionActions, ...comparison.removedActions]);
+  const onlyRemovedActions = gainedOnlyNewActions(parsed(is.values), parsed(was.values), baseActions, comparison.removedActions);
   if (added.length > 0 && !onlyNewActions) {
     teller.say({ kind: 'field-values-added', category: 'added', sentence: `${subject} ${use.owner.phrase} takes new values: ${shown(added)}.`, ...action }, use, groups.field);
   }
-  if (removed.length > 0) {
+  if (removed.length > 0 && !onlyRemovedActions) {
     teller.say({ kind: 'field-values-removed', category: 'removed', sentence: `${subject} ${use.owner.phrase} no longer takes the values ${shown(removed)}.`, ...action }, use, groups.field);
   }
   // A request that accepts more breaks nobody, and says so by taking new values; a response's
@@ -48,7 +51,8 @@ export function tellValues(teller: Teller, use: NodeUse, before: unknown, after:
 
 /**
  * True when an enum-like list (values before and after) gained only identifiers of new actions
- * and holds nothing but action identifiers. Such a list stays compatible even in a response:
+ * and holds nothing but action identifiers (read backwards, base and revision swapped: it lost
+ * only the identifiers of removed actions). Such a list stays compatible even in a response:
  * the `200` response echoes the action the client sent, and new actions are what v1 promises to
  * add, so `allowed_actions` of a `409` may name them. A new subscription status is not this case.
  */
@@ -86,9 +90,13 @@ export function tellOpenness(teller: Teller, use: NodeUse, before: unknown, afte
 }
 
 
-/** Where a node is, for a sentence about a change this module has no words of its own for. */
-function placesOf(teller: Teller, change: DiffChange, side: 'base' | 'revision', located: Located | undefined): { place: string; use?: NodeUse }[] {
-  const uses = usesOf(side === 'base' ? teller.baseUses : teller.revisionUses, changedNode(change, side, located), ['field', 'items', 'body', 'header', 'example']);
+/**
+ * Where a node is, for a sentence about a change this module has no words of its own for: at
+ * every use of the node a keyword changed on, found by the last pointer it is known by (the
+ * schema a reference leads to), or the path Redocly walked when no use is known.
+ */
+function placesOf(teller: Teller, change: DiffChange, pointer: string | undefined, side: 'base' | 'revision'): { place: string; use?: NodeUse }[] {
+  const uses = usesOf(side === 'base' ? teller.baseUses : teller.revisionUses, pointer, ['field', 'items', 'values', 'body', 'header', 'example']);
   const places = uses.map((use) => ({ place: placeOfUse(use), use }));
   if (places.length > 0) return places;
   const [, pathName = '', method = '', ...rest] = pointerSegments(change.path).filter((segment) => segment !== '$ref');
@@ -97,15 +105,15 @@ function placesOf(teller: Teller, change: DiffChange, side: 'base' | 'revision',
 
 function placeOfUse(use: NodeUse): string {
   const { owner } = use;
-  if (use.role === 'field' || use.role === 'items') return `${subjectOf(use).replace(/^./, (first) => first.toLowerCase())} ${owner.phrase}`;
+  if (use.role === 'field' || use.role === 'items' || use.role === 'values') return `${subjectOf(use).replace(/^./, (first) => first.toLowerCase())} ${owner.phrase}`;
   if (use.role === 'header') return `header \`${use.name ?? ''}\` of the \`${owner.status ?? ''}\` response`;
   if (use.role === 'example') return `example \`${use.name ?? ''}\` ${owner.phrase}`;
   return owner.direction === 'response' ? `the body of the \`${owner.status ?? ''}\` response` : owner.action === undefined ? `the \`${owner.operation}\` request` : `the request for \`${owner.action}\``;
 }
 
-function shownValue(value: unknown): string {
+function shownValue(value: unknown): string | undefined {
   const text = JSON.stringify(value);
-  return text === undefined || text.length > 60 ? '' : ` \`${text}\``;
+  return text === undefined || text.length > 60 ? undefined : `\`${text}\``;
 }
 
 /** A change of a kind this module has no sentence for, worded from Redocly's report rather than left out. */
@@ -113,22 +121,27 @@ export function tellUnknown(teller: Teller, change: DiffChange): void {
   const { base, revision } = teller.comparison;
   const last = pointerSegments(change.path).at(-1) ?? '';
   const parentPath = change.path.replace(/\/[^/]+$/, '');
+  const say = (category: 'added' | 'removed' | 'changed', sentence: (place: string) => string, pointer: string | undefined, side: 'base' | 'revision'): void => {
+    for (const { place, use } of placesOf(teller, change, pointer, side)) {
+      const action = use?.owner.action === undefined ? {} : { action: use.owner.action };
+      teller.say({ kind: 'other-change', category, sentence: sentence(place), ...action }, use, groups.field, category === 'removed');
+    }
+  };
   if (change.kind === 'added') {
-    for (const { place, use } of placesOf(teller, { ...change, path: parentPath, revisionPointer: undefined }, 'revision', locate(revision, parentPath))) {
-      teller.say({ kind: 'other-change', category: 'added', sentence: `New \`${last}\` in ${place}.` }, use, groups.field);
-    }
+    say('added', (place) => `New \`${last}\` in ${place}.`, locate(revision, parentPath)?.pointers.at(-1), 'revision');
   } else if (change.kind === 'removed') {
-    for (const { place, use } of placesOf(teller, { ...change, path: parentPath, basePointer: undefined }, 'base', locate(base, parentPath))) {
-      teller.say({ kind: 'other-change', category: 'removed', sentence: `\`${last}\` was removed from ${place}.` }, use, groups.field, true);
-    }
+    say('removed', (place) => `\`${last}\` was removed from ${place}.`, locate(base, parentPath)?.pointers.at(-1), 'base');
   } else {
     const keyword = change.property === undefined ? 'The definition' : `\`${change.property}\``;
-    const before = shownValue(change.baseValue);
-    const after = shownValue(change.revisionValue);
-    const values = before === '' && after === '' ? '' : ` (was${before === '' ? ' not set' : before}, is${after === '' ? ' not set' : after})`;
-    for (const { place, use } of placesOf(teller, change, 'revision', locate(revision, change.path))) {
-      teller.say({ kind: 'other-change', category: 'changed', sentence: `${keyword} of ${place} changed${values}.` }, use, groups.field);
-    }
+    const before = change.baseValue === undefined ? undefined : shownValue(change.baseValue);
+    const after = change.revisionValue === undefined ? undefined : shownValue(change.revisionValue);
+    const was = change.baseValue === undefined ? ' (was not set)' : before === undefined ? '' : ` (was ${before})`;
+    const values =
+      change.revisionValue === undefined
+        ? ` is no longer set${before === undefined ? '' : ` (was ${before})`}`
+        : after === undefined
+          ? ' changed'
+          : ` is now ${after}${was}`;
+    say('changed', (place) => `${keyword} of ${place}${values}.`, changedNode(change, 'revision', locate(revision, change.path)), 'revision');
   }
 }
-

@@ -1,7 +1,7 @@
 import { readLifecycle, type Lifecycle } from '../contract/lifecycle.ts';
 import type { OpenApiDocument } from '../contract/document.ts';
 import { encodePointerSegment } from '../contract/json-pointer.ts';
-import { actionsOf, add, list, type Comparison } from './comparison.ts';
+import { add, list, mediaTypesOf, operationsOf, requestVariants, type Comparison } from './comparison.ts';
 
 interface TransitionEntry {
   from: string[];
@@ -11,14 +11,21 @@ interface TransitionEntry {
 }
 
 /**
- * The lifecycle table as the model reads it (src/lib/contract/lifecycle.ts), action by action.
- * Its problems are the gate's to report; here a table that cannot be read compares as empty.
+ * The lifecycle table as the model reads it (src/lib/contract/lifecycle.ts), action by action, or
+ * undefined when it cannot be read: its problems are the gate's to report, and a table read half
+ * would make every action look taken out of it.
  */
-function transitionsOf(document: OpenApiDocument): Map<string, TransitionEntry> {
-  const actions = actionsOf(document).map((action) => ({ identifier: action.identifier, requiredFields: [] }));
-  const lifecycle: Lifecycle | undefined = readLifecycle(document, actions, () => {});
+function transitionsOf(document: OpenApiDocument): Map<string, TransitionEntry> | undefined {
+  const actions = [...operationsOf(document).values()].flatMap(({ operation }) =>
+    Object.values(mediaTypesOf(document, operation.requestBody)).flatMap((media) =>
+      [...requestVariants(document, media)].filter(([identifier]) => identifier !== '').map(([identifier, branch]) => ({ identifier, requiredFields: [...new Set(branch.required ?? [])] })),
+    ),
+  );
+  let readable = true;
+  const lifecycle: Lifecycle | undefined = readLifecycle(document, actions, () => (readable = false));
+  if (lifecycle === undefined || !readable) return undefined;
   const table = new Map<string, TransitionEntry>();
-  for (const transition of lifecycle?.transitions ?? []) {
+  for (const transition of lifecycle.transitions) {
     table.set(
       transition.action,
       transition.kind === 'fixed'
@@ -32,6 +39,7 @@ function transitionsOf(document: OpenApiDocument): Map<string, TransitionEntry> 
 export function compareTransitions(comparison: Comparison): void {
   const base = transitionsOf(comparison.base);
   const revision = transitionsOf(comparison.revision);
+  if (base === undefined || revision === undefined) return;
   // Changes are told where the revision has the action's entry, or had the table's, for one taken out.
   const pointer = (action: string): string => (revision.has(action) ? `#/x-transitions/actions/${encodePointerSegment(action)}` : '#/x-transitions/actions');
   const widened = (action: string, sentence: string): void =>
