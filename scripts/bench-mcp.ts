@@ -9,16 +9,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { median, percentile } from '../src/lib/measures/statistics.ts';
 import { bundleForNode, mcpServerBundle } from './build-mcp-server.ts';
+import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
-const { values } = parseArgs({
-  options: { clients: { type: 'string', default: '32' }, seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '3' }, 'node-flags': { type: 'string' } },
-});
-const clients = Number(values.clients);
-const seconds = Number(values.seconds);
-const rounds = Number(values.rounds);
+const usage = 'Usage: npm run bench:mcp -- [--clients N] [--seconds N] [--rounds N] [--node-flags "--flag …"]';
+const { values } = scriptArguments(usage, { clients: { type: 'string' }, seconds: { type: 'string' }, rounds: { type: 'string' }, 'node-flags': { type: 'string' } });
+const clients = wholeNumberOption(usage, 'clients', values.clients, 32, 1);
+const seconds = wholeNumberOption(usage, 'seconds', values.seconds, 4, 1);
+const rounds = wholeNumberOption(usage, 'rounds', values.rounds, 3, 1);
 const root = path.resolve(import.meta.dirname, '..');
 /** The Node flags of `npm run mcp` (package.json), for both servers, unless --node-flags names others to compare. */
 function mcpScriptFlags(): string[] {

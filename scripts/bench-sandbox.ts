@@ -17,21 +17,22 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { bundleContract } from '../src/lib/contract/bundle.ts';
 import { asOpenApiDocument } from '../src/lib/contract/document.ts';
 import { readExecutableContract } from '../src/lib/contract/executable-contract.ts';
 import { validBody } from '../src/conformance/cases.ts';
 import { defaultApiKey } from '../src/sandbox/seed.ts';
 import { median, percentile } from '../src/lib/measures/statistics.ts';
+import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 const prismVersion = '5.16.0';
 const clients = 16;
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '4' }, rounds: { type: 'string', default: '5' } } });
-const seconds = Number(values.seconds);
-const rounds = Number(values.rounds);
+const usage = 'Usage: npm run bench:sandbox -- [--seconds N] [--rounds N]';
+const { values } = scriptArguments(usage, { seconds: { type: 'string' }, rounds: { type: 'string' } });
+const seconds = wholeNumberOption(usage, 'seconds', values.seconds, 4, 1);
+const rounds = wholeNumberOption(usage, 'rounds', values.rounds, 5, 1);
 
 interface Target {
   name: string;

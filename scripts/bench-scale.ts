@@ -5,13 +5,14 @@
  *   npm run bench:scale -- [--sizes 8,50,200]
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { runScaleBench } from '../src/bench/scale-bench.ts';
+import { scriptArguments } from './script-options.ts';
 
-const { values } = parseArgs({ options: { sizes: { type: 'string', default: '8,50,200' } } });
+const usage = 'Usage: npm run bench:scale -- [--sizes 8,50,200]';
+const { values } = scriptArguments(usage, { sizes: { type: 'string', default: '8,50,200' } });
 const sizes = (values.sizes ?? '').split(',').map(Number);
 if (sizes.length === 0 || sizes.some((size) => !Number.isInteger(size) || size < 8)) {
-  console.error('--sizes must list whole numbers of actions, 8 (the contract as it is) or more, such as 8,50,200.');
+  console.error(`--sizes must list whole numbers of actions, 8 (the contract as it is) or more, such as 8,50,200.\n${usage}`);
   process.exit(2);
 }
 console.log(await runScaleBench(path.resolve(import.meta.dirname, '..'), sizes));

@@ -10,7 +10,7 @@
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
+import { scriptArguments } from './script-options.ts';
 import { isSeq, parseDocument, Scalar } from 'yaml';
 import { bundleContract, ContractBundleError, contractRoot } from '../src/lib/contract/bundle.ts';
 import { asOpenApiDocument } from '../src/lib/contract/document.ts';
@@ -123,13 +123,8 @@ export async function cutRelease(options: ReleaseOptions): Promise<CutRelease> {
 }
 
 async function main(): Promise<number> {
-  let values: { date?: string; notes?: string; project?: string };
-  try {
-    ({ values } = parseArgs({ options: { date: { type: 'string' }, notes: { type: 'string' }, project: { type: 'string' } } }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\nUsage: node scripts/release.ts [--date YYYY-MM-DD] [--notes "text"] [--project <dir>]`);
-    return 2;
-  }
+  const usage = 'Usage: node scripts/release.ts [--date YYYY-MM-DD] [--notes "text"] [--project <dir>] (npm run release -- …)';
+  const { values } = scriptArguments(usage, { date: { type: 'string' }, notes: { type: 'string' }, project: { type: 'string' } });
   try {
     const { release, snapshot } = await cutRelease({
       projectDirectory: values.project ?? process.cwd(),

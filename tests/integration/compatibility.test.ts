@@ -209,6 +209,27 @@ describe('[9.4] responses may be opened to additions inside v1; requests stay st
       named: /^openapi\/components\/schemas\/PauseSubscriptionRequest\.yaml: .*requests stay strict.*\[tolerant-reader: /,
     },
     {
+      name: 'an object inside a request that does not refuse unknown fields',
+      apply: (copy) =>
+        copy.editYaml('openapi/components/schemas/PauseSubscriptionRequest.yaml', (schema) => {
+          (schema.properties as Record<string, unknown>).resume = { type: 'object', properties: { on: { type: 'string', format: 'date' } } };
+        }),
+      named: /^openapi\/components\/schemas\/PauseSubscriptionRequest\.yaml: .*object inside the `?pause_subscription`? request.*nested objects included.*\[tolerant-reader: /,
+    },
+    {
+      name: 'an object schema a request and a response share',
+      apply: (copy) => {
+        copy.write('openapi/components/schemas/Metadata.yaml', 'type: object\ndescription: Labels of this test only.\nproperties:\n  label:\n    type: string\n');
+        copy.editYaml('openapi/components/schemas/PauseSubscriptionRequest.yaml', (schema) => {
+          (schema.properties as Record<string, unknown>).metadata = { $ref: './Metadata.yaml' };
+        });
+        copy.editYaml(resultSchema, (schema) => {
+          (schema.properties as Record<string, unknown>).metadata = { $ref: './Metadata.yaml' };
+        });
+      },
+      named: /^openapi\/components\/schemas\/Metadata\.yaml: .*used by the .*request and by a response.*give each its own.*\[tolerant-reader: /,
+    },
+    {
       name: 'a response closed to additions again',
       apply: (copy) =>
         copy.editYaml(resultSchema, (schema) => {
