@@ -10,6 +10,8 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleContract, contractRoot } from '../lib/contract/bundle.ts';
+import { indexUses } from '../lib/releases/document-uses.ts';
+import { whereChanged } from '../lib/releases/field-sentences.ts';
 import {
   constraintKeywords,
   describeChanges,
@@ -195,6 +197,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
   }
 
   const changes = describeChanges(base, document, redoclyChanges);
+  const uses = { base: indexUses(base), revision: indexUses(document) };
   const removedActions = changes.filter((change) => change.kind === 'action-removed');
 
   const locate = createSourceLocator(projectDirectory, root);
@@ -212,8 +215,12 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
         // held it: its parent. (Looking for the item itself could find its successor in a list.)
         const place = location === undefined ? { file: root } : locate(inRelease ? location.pointer.replace(/\/[^/]*$/, '') : location.pointer);
         const where = inRelease ? ` (it was at ${location.pointer} in ${snapshotFile(release.version)})` : '';
-        // Redocly sees a removed action only as a `oneOf` branch gone; the changelog names it.
-        const named = change.path.includes('/oneOf/') ? removedActions.map((removed) => ` (${removed.sentence.replace(/\.$/, '')})`).join('') : '';
+        // Redocly sees a removed action only as a `oneOf` branch gone, so the changelog names it;
+        // and a field by its place in a request or a response rather than by the schema's name alone.
+        const heldBy = whereChanged(change, { base, revision: document }, uses);
+        const named = change.path.includes('/oneOf/')
+          ? removedActions.map((removed) => ` (${removed.sentence.replace(/\.$/, '')})`).join('')
+          : heldBy === '' ? '' : ` (${heldBy})`;
         problems.push({ ...place, message: breakingMessage(release, `${verdict.message.replace(/\.$/, '')}${named}`, where), rule: `${breakingRule}; Redocly diff rule ${verdict.ruleId}` });
       }
       return impact;

@@ -125,7 +125,8 @@ export const breakingEdits: BreakingEdit[] = [
         schema.type = 'string';
         delete schema.minimum;
       }),
-    names: [/Type of `subscription_id` .*'integer' to 'string'/],
+    // Redocly names the schema; the message adds where a client meets it.
+    names: [/Type of `subscription_id` .*'integer' to 'string' \(field `subscription_id` for `\w+`, field `subscription_id` for `\w+` and \d+ more\)/],
   },
   {
     name: 'a removed enum value',

@@ -2,10 +2,10 @@
  * The sentences of the changes that concern a field's values or an object's openness, and the
  * words for a change the changelog has no sentence of its own for.
  */
-import { isRecord } from '../contract/document.ts';
+import { isRecord, type OpenApiDocument } from '../contract/document.ts';
 import { pointerSegments } from '../contract/json-pointer.ts';
 import { list, listedValues } from './comparison.ts';
-import type { NodeUse } from './document-uses.ts';
+import type { NodeUse, UseIndex } from './document-uses.ts';
 import type { DiffChange } from './redocly-diff.ts';
 import { changedNode, groups, locate, subjectOf, usesOf, type Teller } from './change-teller.ts';
 
@@ -95,8 +95,8 @@ export function tellOpenness(teller: Teller, use: NodeUse, before: unknown, afte
  * every use of the node a keyword changed on, found by the last pointer it is known by (the
  * schema a reference leads to), or the path Redocly walked when no use is known.
  */
-function placesOf(teller: Teller, change: DiffChange, pointer: string | undefined, side: 'base' | 'revision'): { place: string; use?: NodeUse }[] {
-  const uses = usesOf(side === 'base' ? teller.baseUses : teller.revisionUses, pointer, ['field', 'items', 'values', 'body', 'header', 'example']);
+function placesOf(index: UseIndex, change: DiffChange, pointer: string | undefined): { place: string; use?: NodeUse }[] {
+  const uses = usesOf(index, pointer, ['field', 'items', 'values', 'body', 'header', 'example']);
   const places = uses.map((use) => ({ place: placeOfUse(use), use }));
   if (places.length > 0) return places;
   const [, pathName = '', method = '', ...rest] = pointerSegments(change.path).filter((segment) => segment !== '$ref');
@@ -122,7 +122,7 @@ export function tellUnknown(teller: Teller, change: DiffChange): void {
   const last = pointerSegments(change.path).at(-1) ?? '';
   const parentPath = change.path.replace(/\/[^/]+$/, '');
   const say = (category: 'added' | 'removed' | 'changed', sentence: (place: string) => string, pointer: string | undefined, side: 'base' | 'revision'): void => {
-    for (const { place, use } of placesOf(teller, change, pointer, side)) {
+    for (const { place, use } of placesOf(side === 'base' ? teller.baseUses : teller.revisionUses, change, pointer)) {
       const action = use?.owner.action === undefined ? {} : { action: use.owner.action };
       teller.say({ kind: 'other-change', category, sentence: sentence(place), ...action }, use, groups.field, category === 'removed');
     }
@@ -144,4 +144,18 @@ export function tellUnknown(teller: Teller, change: DiffChange): void {
           : ` is now ${after}${was}`;
     say('changed', (place) => `${keyword} of ${place}${values}.`, changedNode(change, 'revision', locate(revision, change.path)), 'revision');
   }
+}
+
+/**
+ * Where a change Redocly reports sits, in a client developer's words ("field `subscription_id`
+ * for `cancel_subscription`"), for a message that quotes Redocly's own finding: its first places,
+ * and how many more; empty where no field, body, header or example holds it (a path, an operation).
+ */
+export function whereChanged(change: DiffChange, documents: { base: OpenApiDocument; revision: OpenApiDocument }, uses: { base: UseIndex; revision: UseIndex }): string {
+  const removed = change.kind === 'removed';
+  const document = removed ? documents.base : documents.revision;
+  const pointer = changedNode(change, removed ? 'base' : 'revision', locate(document, change.path));
+  const places = placesOf(removed ? uses.base : uses.revision, change, pointer).flatMap(({ place, use }) => (use === undefined ? [] : [place]));
+  const shown = places.slice(0, 2).join(', ');
+  return places.length > 2 ? `${shown} and ${places.length - 2} more` : shown;
 }
