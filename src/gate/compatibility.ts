@@ -10,6 +10,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundleContract, contractRoot } from '../lib/contract/bundle.ts';
+import { mergedByAction } from '../lib/releases/changelog.ts';
 import { indexUses } from '../lib/releases/document-uses.ts';
 import { whereChanged } from '../lib/releases/field-sentences.ts';
 import {
@@ -164,7 +165,7 @@ function breakingMessage(release: Release, what: string, where: string): string 
 
 /** The changes, told in the changelog's sentences, for the version message; nothing in them breaks v1 by then. */
 function additiveSummary(changes: ContractChange[], redoclyAdditions: DiffChange[]): string {
-  const sentences = changes.filter((change) => change.category !== 'removed').map((change) => change.sentence.replace(/\.$/, ''));
+  const sentences = mergedByAction(changes.filter((change) => change.category !== 'removed')).map((entry) => entry.sentence.replace(/\.$/, ''));
   if (sentences.length === 0) {
     sentences.push(...redoclyAdditions.map((change) => `the ${change.kind} \`${change.path}\` (Redocly rates it minor)`));
   }

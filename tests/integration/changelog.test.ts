@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { specifiedActions } from '../../src/gate/checks.ts';
 import { cutRelease } from '../../scripts/release.ts';
 import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
-import { buildChangelog, changelogSections, draftLabel, type Changelog } from '../../src/lib/releases/changelog.ts';
+import { buildChangelog, changelogSections, draftLabel, mergedByAction, type Changelog } from '../../src/lib/releases/changelog.ts';
 import { compareContracts } from '../../src/lib/releases/contract-changes.ts';
 import { asOpenApiDocument, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { actionsOf } from '../../src/lib/releases/comparison.ts';
@@ -35,7 +35,7 @@ describe('the changelog model', { concurrency: 2 }, () => {
     assert.equal(first?.date, '2026-11-20');
     assert.equal(first?.released, true);
     assert.equal(first?.first, true);
-    const actions = first?.entries.map((entry) => entry.action) ?? [];
+    const actions = first?.entries.flatMap((entry) => entry.actions ?? []) ?? [];
     assert.deepEqual(actions, [...specifiedActions]);
     assert.deepEqual(changelog.deprecated, []);
   });
@@ -73,7 +73,7 @@ describe('the changelog model', { concurrency: 2 }, () => {
       assert.equal(unreleased?.released, false);
       assert.equal(unreleased?.date, undefined);
       assert.deepEqual(unreleased?.entries, [
-        { category: 'added', sentence: 'New optional field `resume_on` for `pause_subscription`.', action: 'pause_subscription' },
+        { category: 'added', sentence: 'New optional field `resume_on` for `pause_subscription`.', actions: ['pause_subscription'] },
       ]);
       const anchor = (version: string): string => `version-${version.replaceAll('.', '-')}`;
       assert.deepEqual(changelogSections(changelog).slice(0, 3), [
@@ -108,7 +108,7 @@ describe('the changelog model', { concurrency: 2 }, () => {
       setVersion(copy, baseline.nextMinor);
       const changelog = changelogOf(copy.directory);
       assert.deepEqual(changelog.versions[0]?.entries, [
-        { category: 'deprecated', sentence: 'Field `note` for `pause_subscription` is deprecated.', action: 'pause_subscription' },
+        { category: 'deprecated', sentence: 'Field `note` for `pause_subscription` is deprecated.', actions: ['pause_subscription'] },
       ]);
       assert.deepEqual(
         changelog.deprecated.map((item) => [item.sentence, item.since]),
@@ -241,6 +241,20 @@ describe('the changelog, told from Redocly\'s diff', { concurrency: 2 }, () => {
     });
     assert.ok(told.includes('added: New example `pause_with_note` of the request body for `pause_subscription`. [pause_subscription]'), told.join('\n'));
     assert.ok(told.includes('changed: `maxLength` of field `note` for `pause_subscription` is now `1000` (was `500`). [pause_subscription]'), told.join('\n'));
+  });
+
+  it('lists the same change in several actions as one entry naming them all', () => {
+    const base = bundledDocument();
+    const revision = structuredClone(base);
+    const limit = (document: OpenApiDocument): number => Number((document.components?.schemas?.Note as Record<string, unknown>).maxLength);
+    (revision.components?.schemas?.Note as Record<string, unknown>).maxLength = limit(base) * 2;
+    const changes = compareContracts(projectDirectory, base, revision);
+    const actions = changes.map((change) => change.action);
+    assert.ok(actions.length > 1 && actions.every((action) => action !== undefined), 'a change each action with a note meets');
+    const listed = new Intl.ListFormat('en', { type: 'conjunction' }).format(actions.map((action) => `\`${action}\``));
+    assert.deepEqual(mergedByAction(changes), [
+      { category: 'changed', sentence: `\`maxLength\` of field \`note\` for ${listed} is now \`${limit(revision)}\` (was \`${limit(base)}\`).`, actions },
+    ]);
   });
 
   it('tells a removed action once, not also as a value each list of actions lost', () => {

@@ -275,7 +275,8 @@ export const additiveEdits: AdditiveEdit[] = [
       copy.editYaml(`${schemas}/Note.yaml`, (schema) => {
         schema.maxLength = Number(schema.maxLength) * 2;
       }),
-    named: /`maxLength` of field `note` for `\w+` is now `\d+` \(was `\d+`\)/,
+    // One sentence for every action whose request takes a note.
+    named: /`maxLength` of field `note` for (`\w+`, )+and `\w+` is now `\d+` \(was `\d+`\)/,
   },
   {
     name: 'a new example',

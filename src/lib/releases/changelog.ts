@@ -7,8 +7,8 @@ export interface ChangelogEntry {
   category: ChangeCategory;
   /** One sentence with identifiers in backticks. */
   sentence: string;
-  /** The action the entry is about, for a link to its page. */
-  action?: string;
+  /** The actions the entry is about, for links to their pages. */
+  actions?: string[];
 }
 
 export interface ChangelogVersion {
@@ -38,12 +38,42 @@ export interface Changelog {
 
 export const changeCategories: readonly ChangeCategory[] = ['added', 'deprecated', 'changed', 'removed'];
 
+const actionList = new Intl.ListFormat('en', { type: 'conjunction' });
+
+/**
+ * The changes in the page's order, one entry for the same change in several actions: a shared
+ * field's new limit reads "… for `cancel_subscription`, `pause_subscription`, and `trial_end`"
+ * once rather than once per action.
+ */
+export function mergedByAction(changes: readonly ContractChange[]): ChangelogEntry[] {
+  const entries: (ChangelogEntry & { actions: string[]; template?: string })[] = [];
+  const byTemplate = new Map<string, ChangelogEntry & { actions: string[]; template?: string }>();
+  for (const change of changes) {
+    const phrase = change.action === undefined ? undefined : `for \`${change.action}\``;
+    if (phrase === undefined || change.action === undefined || !change.sentence.includes(phrase)) {
+      entries.push({ category: change.category, sentence: change.sentence, actions: change.action === undefined ? [] : [change.action] });
+      continue;
+    }
+    const template = change.sentence.replace(phrase, '\u0000');
+    const key = `${change.category}\u0001${template}`;
+    const known = byTemplate.get(key);
+    if (known !== undefined) {
+      known.actions.push(change.action);
+      continue;
+    }
+    const entry = { category: change.category, sentence: change.sentence, actions: [change.action], template };
+    byTemplate.set(key, entry);
+    entries.push(entry);
+  }
+  return entries.map(({ category, sentence, actions, template }) => ({
+    category,
+    sentence: template === undefined || actions.length === 1 ? sentence : template.replace('\u0000', `for ${actionList.format(actions.map((action) => `\`${action}\``))}`),
+    ...(actions.length === 0 ? {} : { actions }),
+  }));
+}
+
 function entriesOf(changes: ContractChange[]): ChangelogEntry[] {
-  return changeCategories.flatMap((category) =>
-    changes
-      .filter((change) => change.category === category)
-      .map((change) => ({ category, sentence: change.sentence, ...(change.action === undefined ? {} : { action: change.action }) })),
-  );
+  return changeCategories.flatMap((category) => mergedByAction(changes.filter((change) => change.category === category)));
 }
 
 /** What the first release brought: its actions, each with its title. */
@@ -51,12 +81,12 @@ function firstReleaseEntries(document: OpenApiDocument): ChangelogEntry[] {
   const actions = actionsOf(document).map((action): ChangelogEntry => ({
     category: 'added',
     sentence: `Action \`${action.identifier}\`${action.title === undefined ? '' : `: ${action.title}`}.`,
-    action: action.identifier,
+    actions: [action.identifier],
   }));
   const deprecated = deprecationsOf(document).map((item): ChangelogEntry => ({
     category: 'deprecated',
     sentence: item.sentence,
-    ...(item.action === undefined ? {} : { action: item.action }),
+    ...(item.action === undefined ? {} : { actions: [item.action] }),
   }));
   return [...actions, ...deprecated];
 }
