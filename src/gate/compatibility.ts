@@ -81,11 +81,8 @@ function opensResponse(change: DiffChange, verdict: DiffVerdict, revision: OpenA
   return false;
 }
 
-/** Keywords that only ever take values away from what a schema accepts. */
-const narrowingKeywords = new Set([
-  'pattern', 'format', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'multipleOf', 'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'description', 'title',
-]);
+/** Keywords whose addition only takes values away from what a schema accepts, or only adds words. */
+const narrowingKeywords = new Set([...constraintKeywords, 'description', 'title']);
 
 /**
  * Redocly cannot pair a `oneOf` branch with its edited self: it reports the old branch removed

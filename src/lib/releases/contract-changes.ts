@@ -59,7 +59,7 @@ export const constraintKeywords = new Set([
 
 /**
  * Tells one of Redocly's changes; false when it is of a kind this module has no sentence for
- * (a new media type, a changed constraint...), which `tellUnknown` then words from the report.
+ * (a changed limit, a keyword it does not know), which `tellUnknown` then words from the report.
  */
 function tellChange(teller: Teller, change: DiffChange): boolean {
   const { comparison } = teller;
@@ -285,7 +285,7 @@ function tellChange(teller: Teller, change: DiffChange): boolean {
   if (valueKeywords.has(property) && teller.once(`values\u0000${node ?? ''}`)) {
     for (const use of uses.filter((candidate) => candidate.role !== 'body')) tellValues(teller, use, base?.node, revision.node);
   }
-  return understood.has(property) && !constraintKeywords.has(property);
+  return understood.has(property);
 }
 
 /** The value of an example or a header as written, with references followed; examples keep theirs under `value`. */
