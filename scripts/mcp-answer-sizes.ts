@@ -9,6 +9,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuiltSite } from '../src/host/built-site.ts';
 import { sampleLanguageNames } from '../src/lib/samples/code-samples.ts';
+import { retryingClientLanguages } from '../src/lib/samples/retrying-client-sample.ts';
 import { createProductInformationHandler, mcpPath } from '../src/mcp-server/handler.ts';
 import { readServerIdentity } from '../src/mcp-server/identity.ts';
 import { loadKnowledge } from '../src/mcp-server/load-knowledge.ts';
@@ -80,7 +81,7 @@ figures.push(['prompts/list (JSON of the result)', JSON.stringify(prompts).lengt
 const promptCalls: [string, Record<string, string>][] = [
   ['integrate_action', { action: firstAction.identifier }],
   ['handle_throttling', {}],
-  ...sampleLanguageNames.map((language): [string, Record<string, string>] => ['handle_throttling', { language }]),
+  ...retryingClientLanguages.map((language): [string, Record<string, string>] => ['handle_throttling', { language }]),
   ['check_install', {}],
 ];
 const promptNames = (prompts.prompts as { name: string; arguments?: { name: string }[] }[]).map((prompt) => prompt);
