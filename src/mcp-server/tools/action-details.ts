@@ -1,56 +1,30 @@
-import { z } from "zod";
-import type { Action, ReferenceModel } from "../../lib/contract/actions.ts";
-import { actionErrorAnswers } from "../../lib/contract/error-bodies.ts";
-import { factsOf } from "../../lib/contract/facts.ts";
-import type { Field } from "../../lib/contract/fields.ts";
-import {
-  acceptedStates,
-  outcomeOf,
-  targetStates,
-} from "../../lib/contract/lifecycle.ts";
-import {
-  conflictStatus,
-  successResponse,
-} from "../../lib/contract/responses.ts";
-import { listInWords } from "../../lib/prose.ts";
-import { actionPagePath } from "../../lib/site/navigation.ts";
-import type { ProductKnowledge } from "../knowledge.ts";
-import {
-  defineTool,
-  docsAddress,
-  jsonObject,
-  jsonValue,
-  nonEmpty,
-  oneLine,
-} from "./tool.ts";
+import { z } from 'zod';
+import type { Action, ReferenceModel } from '../../lib/contract/actions.ts';
+import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';
+import { factsOf } from '../../lib/contract/facts.ts';
+import type { Field } from '../../lib/contract/fields.ts';
+import { acceptedStates, outcomeOf, targetStates } from '../../lib/contract/lifecycle.ts';
+import { conflictStatus, successResponse } from '../../lib/contract/responses.ts';
+import { listInWords } from '../../lib/prose.ts';
+import { actionPagePath } from '../../lib/site/navigation.ts';
+import type { ProductKnowledge } from '../knowledge.ts';
+import { defineTool, docsAddress, jsonObject, jsonValue, nonEmpty, oneLine } from './tool.ts';
 
 const fieldSchema = z.object({
   name: z.string(),
   type: z.string(),
   required: z.boolean(),
-  deprecated: z.literal(true).optional().describe("Only on a deprecated field"),
+  deprecated: z.literal(true).optional().describe('Only on a deprecated field'),
   description: z.string(),
-  constraints: z.array(
-    z.object({
-      keyword: z.string(),
-      label: z.string(),
-      values: z.array(jsonValue).optional(),
-      limit: z.number().optional(),
-    }),
-  ),
+  constraints: z.array(z.object({ keyword: z.string(), label: z.string(), values: z.array(jsonValue).optional(), limit: z.number().optional() })),
   example: jsonValue.optional(),
 });
 
 const errorSchema = z.object({
   status: z.number().int(),
-  code: z
-    .string()
-    .optional()
-    .describe("Absent when the answer has no body contract"),
+  code: z.string().optional().describe('Absent when the answer has no body contract'),
   when: z.string(),
-  examples: z
-    .array(z.object({ summary: z.string(), body: jsonValue }))
-    .optional(),
+  examples: z.array(z.object({ summary: z.string(), body: jsonValue })).optional(),
 });
 
 type ErrorEntry = z.output<typeof errorSchema>;
@@ -61,11 +35,7 @@ function firstSentence(text: string): string {
   return /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
 }
 
-function fieldDetails(
-  field: Field,
-  example: Record<string, unknown>,
-  shared: boolean,
-) {
+function fieldDetails(field: Field, example: Record<string, unknown>, shared: boolean) {
   const description = oneLine(field.description);
   return {
     name: field.name,
@@ -89,9 +59,7 @@ function fieldDetails(
  */
 function movesOf(action: Action): { from: string; to: string[] }[] {
   const { transition } = action;
-  return transition.kind === "fixed"
-    ? transition.from.map((from) => ({ from, to: [transition.to] }))
-    : transition.moves.map((move) => ({ from: move.from, to: move.to }));
+  return transition.kind === 'fixed' ? transition.from.map((from) => ({ from, to: [transition.to] })) : transition.moves.map((move) => ({ from: move.from, to: move.to }));
 }
 
 /** Every error row of an action, each with the example bodies of its code. */
@@ -99,20 +67,9 @@ function errorEntries(model: ReferenceModel, action: Action): ErrorEntry[] {
   const bodies = actionErrorAnswers(model, action).bodies;
   return action.errors.map((error) => {
     const examples = bodies
-      .filter(
-        (body) =>
-          String(body.status) === error.status &&
-          typeof body.value === "object" &&
-          body.value !== null &&
-          (body.value as { code?: unknown }).code === error.code,
-      )
+      .filter((body) => String(body.status) === error.status && typeof body.value === 'object' && body.value !== null && (body.value as { code?: unknown }).code === error.code)
       .map((body) => ({ summary: body.summary, body: body.value as Json }));
-    return {
-      status: Number(error.status),
-      ...(error.code === null ? {} : { code: error.code }),
-      when: oneLine(error.when),
-      ...(examples.length === 0 ? {} : { examples }),
-    };
+    return { status: Number(error.status), ...(error.code === null ? {} : { code: error.code }), when: oneLine(error.when), ...(examples.length === 0 ? {} : { examples }) };
   });
 }
 
@@ -121,33 +78,19 @@ function errorEntries(model: ReferenceModel, action: Action): ErrorEntry[] {
  * that answer when it has one. For an action whose target is chosen, from any status, when the
  * request names that same status; the qualifier says so in the data.
  */
-function unchangedAnswer(
-  model: ReferenceModel,
-  action: Action,
-  changedField: string,
-) {
+function unchangedAnswer(model: ReferenceModel, action: Action, changedField: string) {
   const { transition } = action;
   const from = model.lifecycle.states.filter(
-    (status) =>
-      outcomeOf(transition, status, status).kind === "unchanged" &&
-      (transition.kind === "chosen" ||
-        outcomeOf(transition, status).kind === "unchanged"),
+    (status) => outcomeOf(transition, status, status).kind === 'unchanged' && (transition.kind === 'chosen' || outcomeOf(transition, status).kind === 'unchanged'),
   );
   const example = action.moreSuccessExamples.find(
-    (candidate) =>
-      typeof candidate.value === "object" &&
-      candidate.value !== null &&
-      (candidate.value as Record<string, unknown>)[changedField] === false,
+    (candidate) => typeof candidate.value === 'object' && candidate.value !== null && (candidate.value as Record<string, unknown>)[changedField] === false,
   );
   return {
     from,
-    ...(transition.kind === "chosen"
-      ? { when: `${transition.field}=<the current status>` }
-      : {}),
+    ...(transition.kind === 'chosen' ? { when: `${transition.field}=<the current status>` } : {}),
     answer: `${successResponse(model.responses).status} with ${changedField}: false; nothing changes`,
-    ...(example === undefined
-      ? {}
-      : { example: { summary: example.summary, body: example.value as Json } }),
+    ...(example === undefined ? {} : { example: { summary: example.summary, body: example.value as Json } }),
   };
 }
 
@@ -155,98 +98,39 @@ function unchangedAnswer(
 export function actionDetailsTool(knowledge: ProductKnowledge) {
   const { model } = knowledge;
   const { changedField } = factsOf(model);
-  const sharedFields = new Set(
-    model.envelope.sharedFields.map((field) => field.name),
-  );
-  const allErrors = new Map(
-    model.actions.map((action) => [
-      action.identifier,
-      errorEntries(model, action),
-    ]),
-  );
+  const sharedFields = new Set(model.envelope.sharedFields.map((field) => field.name));
+  const allErrors = new Map(model.actions.map((action) => [action.identifier, errorEntries(model, action)]));
   // An error every action answers alike is api_overview's to list; an action's details keep what is
   // its own: its refusal (the statuses that refuse it differ) and any row other actions lack.
-  const rowKey = (entry: ErrorEntry) =>
-    `${entry.status} ${entry.code ?? ""} ${entry.when}`;
-  const common = (entry: ErrorEntry) =>
-    String(entry.status) !== conflictStatus &&
-    [...allErrors.values()].every((entries) =>
-      entries.some((other) => rowKey(other) === rowKey(entry)),
-    );
+  const rowKey = (entry: ErrorEntry) => `${entry.status} ${entry.code ?? ''} ${entry.when}`;
+  const common = (entry: ErrorEntry) => String(entry.status) !== conflictStatus && [...allErrors.values()].every((entries) => entries.some((other) => rowKey(other) === rowKey(entry)));
   return defineTool({
     inputSchema: z.object({
-      action: z
-        .enum(
-          nonEmpty(
-            model.actions.map((action) => action.identifier),
-            "action",
-          ),
-        )
-        .describe("The action identifier"),
-      errors: z
-        .boolean()
-        .default(false)
-        .describe(
-          "Every error the action can answer with, each with its example bodies; by default only those of this action alone",
-        ),
+      action: z.enum(nonEmpty(model.actions.map((action) => action.identifier), 'action')).describe('The action identifier'),
+      errors: z.boolean().default(false).describe('Every error the action can answer with, each with its example bodies; by default only those of this action alone'),
     }),
     outputSchema: z.object({
       identifier: z.string(),
       summary: z.string(),
       description: z.string(),
-      deprecated: z
-        .literal(true)
-        .optional()
-        .describe("Only on a deprecated action"),
+      deprecated: z.literal(true).optional().describe('Only on a deprecated action'),
       fields: z.array(fieldSchema),
       acceptedFrom: z.array(z.string()),
       leadsTo: z.array(z.string()),
-      statusField: z
-        .string()
-        .optional()
-        .describe(
-          "For an action whose target is chosen in the request: the field that names it",
-        ),
-      moves: z
-        .array(z.object({ from: z.string(), to: z.array(z.string()) }))
-        .describe(
-          "From each accepted status, where the action may take the subscription",
-        ),
+      statusField: z.string().optional().describe('For an action whose target is chosen in the request: the field that names it'),
+      moves: z.array(z.object({ from: z.string(), to: z.array(z.string()) })).describe('From each accepted status, where the action may take the subscription'),
       answersUnchanged: z
-        .object({
-          from: z.array(z.string()),
-          when: z.string().optional(),
-          answer: z.string(),
-          example: z
-            .object({ summary: z.string(), body: jsonValue })
-            .optional(),
-        })
-        .describe(
-          "The statuses from which the action succeeds and changes nothing, because the subscription is already where it leads",
-        ),
-      refusedFrom: z
-        .array(
-          z.union([
-            z.string(),
-            z.object({ status: z.string(), unless: z.string() }),
-          ]),
-        )
-        .describe("Statuses from which the action is refused with 409"),
+        .object({ from: z.array(z.string()), when: z.string().optional(), answer: z.string(), example: z.object({ summary: z.string(), body: jsonValue }).optional() })
+        .describe('The statuses from which the action succeeds and changes nothing, because the subscription is already where it leads'),
+      refusedFrom: z.array(z.union([z.string(), z.object({ status: z.string(), unless: z.string() })])).describe('Statuses from which the action is refused with 409'),
       requestExample: jsonObject,
       successExample: jsonValue,
       errors: z.array(errorSchema),
-      otherErrors: z
-        .string()
-        .optional()
-        .describe(
-          "Only when errors is false: the errors every action shares, and where they are",
-        ),
+      otherErrors: z.string().optional().describe('Only when errors is false: the errors every action shares, and where they are'),
       page: z.string(),
     }),
     run: ({ action: identifier, errors: everyError }) => {
-      const action = model.actions.find(
-        (candidate) => candidate.identifier === identifier,
-      );
+      const action = model.actions.find((candidate) => candidate.identifier === identifier);
       if (action === undefined) throw new Error(`No action ${identifier}`);
       const example = action.requestExample.value;
       const { transition } = action;
@@ -257,35 +141,22 @@ export function actionDetailsTool(knowledge: ProductKnowledge) {
         summary: action.title,
         description: oneLine(action.description),
         ...(action.deprecated ? { deprecated: true as const } : {}),
-        fields: action.fields.map((field) =>
-          fieldDetails(field, example, sharedFields.has(field.name)),
-        ),
+        fields: action.fields.map((field) => fieldDetails(field, example, sharedFields.has(field.name))),
         acceptedFrom: acceptedStates(transition),
         leadsTo: targetStates(transition),
-        ...(transition.kind === "chosen"
-          ? { statusField: transition.field }
-          : {}),
+        ...(transition.kind === 'chosen' ? { statusField: transition.field } : {}),
         moves: movesOf(action),
         answersUnchanged: unchangedAnswer(model, action, changedField),
-        refusedFrom: action.refusedStates.map((status) =>
-          transition.kind === "chosen"
-            ? { status, unless: `${transition.field}=${status}` }
-            : status,
-        ),
+        refusedFrom: action.refusedStates.map((status) => (transition.kind === 'chosen' ? { status, unless: `${transition.field}=${status}` } : status)),
         requestExample: example as Record<string, Json>,
         successExample: action.successExample.value as Json,
-        errors: everyError
-          ? entries
-          : entries.filter((entry) => !shared.includes(entry)),
+        errors: everyError ? entries : entries.filter((entry) => !shared.includes(entry)),
         ...(everyError || shared.length === 0
           ? {}
           : {
               otherErrors: `Every action can also answer ${listInWords(
-                shared.map(
-                  (entry) =>
-                    `${entry.status}${entry.code === undefined ? "" : ` ${entry.code}`}`,
-                ),
-                "and",
+                shared.map((entry) => `${entry.status}${entry.code === undefined ? '' : ` ${entry.code}`}`),
+                'and',
               )}: api_overview lists them; errors: true adds each here with its example bodies.`,
             }),
         page: docsAddress(actionPagePath(action.identifier)),

@@ -1,54 +1,34 @@
-import { z } from "zod";
-import { factsOf } from "../../lib/contract/facts.ts";
-import { actionPagePath, guidePaths } from "../../lib/site/navigation.ts";
-import { sampleStatuses } from "../../lib/samples/code-samples.ts";
-import {
-  backoffSchedule,
-  policyPhrases,
-  retryPolicy,
-} from "../../lib/samples/retry-policy.ts";
-import { specRule, type SpecRuleId } from "../../lib/spec-rules.ts";
-import { siteConfig } from "../../site-config.ts";
-import type { ProductKnowledge } from "../knowledge.ts";
-import { defineTool, docsAddress, oneLine } from "./tool.ts";
+import { z } from 'zod';
+import { factsOf } from '../../lib/contract/facts.ts';
+import { actionPagePath, guidePaths } from '../../lib/site/navigation.ts';
+import { sampleStatuses } from '../../lib/samples/code-samples.ts';
+import { backoffSchedule, policyPhrases, retryPolicy } from '../../lib/samples/retry-policy.ts';
+import { specRule, type SpecRuleId } from '../../lib/spec-rules.ts';
+import { siteConfig } from '../../site-config.ts';
+import type { ProductKnowledge } from '../knowledge.ts';
+import { defineTool, docsAddress, oneLine } from './tool.ts';
 
 /** The rules of the specification about versions an integrator relies on: what v1 promises. */
-const versioningRules = [
-  "9.3",
-  "9.4",
-  "9.2",
-  "9.5",
-] as const satisfies readonly SpecRuleId[];
+const versioningRules = ['9.3', '9.4', '9.2', '9.5'] as const satisfies readonly SpecRuleId[];
 
 /** The API in one answer: where it is, how the key travels, what it does, how it fails. */
 export function apiOverviewTool({ model }: ProductKnowledge) {
   const facts = factsOf(model);
-  const siteVariable = model.endpoint.variables.find(
-    (variable) => variable.name === facts.siteVariable,
-  );
+  const siteVariable = model.endpoint.variables.find((variable) => variable.name === facts.siteVariable);
   const overview = {
     endpoint: facts.endpointUrlTemplate,
     plainPermalinksEndpoint: facts.plainPermalinkUrlTemplate,
     method: facts.method,
-    whereItRuns: `On each operator's own WordPress site; each site has its own endpoint and its own key. {${facts.siteVariable}}: ${oneLine(siteVariable?.description ?? "")} On a site without pretty permalinks the same route is plainPermalinksEndpoint.`,
+    whereItRuns: `On each operator's own WordPress site; each site has its own endpoint and its own key. {${facts.siteVariable}}: ${oneLine(siteVariable?.description ?? '')} On a site without pretty permalinks the same route is plainPermalinksEndpoint.`,
     authentication: {
       field: facts.credentialField,
-      carriedIn: "the JSON request body",
-      oauth: "OAuth 2.0 and dynamic client registration are not used.",
+      carriedIn: 'the JSON request body',
+      oauth: 'OAuth 2.0 and dynamic client registration are not used.',
       guide: docsAddress(guidePaths.authentication),
     },
     actionField: facts.actionField,
-    actions: model.actions.map((action) => ({
-      identifier: action.identifier,
-      summary: action.title,
-      page: docsAddress(actionPagePath(action.identifier)),
-    })),
-    errors: model.responses
-      .filter((response) => response.isError)
-      .map((response) => ({
-        status: Number(response.status),
-        codes: response.errorCodes.map((code) => code.code),
-      })),
+    actions: model.actions.map((action) => ({ identifier: action.identifier, summary: action.title, page: docsAddress(actionPagePath(action.identifier)) })),
+    errors: model.responses.filter((response) => response.isError).map((response) => ({ status: Number(response.status), codes: response.errorCodes.map((code) => code.code) })),
     rateLimit: `A ${facts.rateLimitStatus} comes from the hosting environment (host, firewall or CDN), not from the service, which does not throttle. Treat it as authoritative and wait as long as its ${facts.retryAfterHeader} header says before sending the same request again; give up after ${retryPolicy.maxAttempts} attempts in all.`,
     retryPolicy: {
       retriedStatuses: sampleStatuses(model.responses).retried,
@@ -58,13 +38,9 @@ export function apiOverviewTool({ model }: ProductKnowledge) {
       backoffScheduleSeconds: backoffSchedule(retryPolicy),
       backoffMaxSeconds: retryPolicy.backoffMaxSeconds,
       jitter: `Each backoff is shortened at random by up to ${policyPhrases(retryPolicy).jitter}.`,
-      alsoRetried:
-        "A dropped connection and a timed-out attempt, after the backoff.",
+      alsoRetried: 'A dropped connection and a timed-out attempt, after the backoff.',
       retryAfter: {
-        forms: [
-          `seconds (${facts.retryAfterSecondsExample})`,
-          `an HTTP date (${facts.retryAfterDateExample}); a date already past means at once`,
-        ],
+        forms: [`seconds (${facts.retryAfterSecondsExample})`, `an HTTP date (${facts.retryAfterDateExample}); a date already past means at once`],
         longestWaitSeconds: retryPolicy.retryAfterCapSeconds,
         longer: `A ${facts.retryAfterHeader} over ${retryPolicy.retryAfterCapSeconds} s is not waited out and not shortened: stop and report the throttle, so the work can be scheduled for later.`,
         missing: `A ${facts.rateLimitStatus} without a readable ${facts.retryAfterHeader} is retried with the backoff.`,
@@ -73,10 +49,7 @@ export function apiOverviewTool({ model }: ProductKnowledge) {
       guide: docsAddress(guidePaths.errors),
     },
     pace: `Send about one request every ${retryPolicy.courtesyIntervalSeconds} s to each site: a courtesy default, not enforced by the service.`,
-    versioning: [
-      `The version is in the path (${facts.versionNamespace}).`,
-      ...versioningRules.map((id) => specRule(id).statement),
-    ].join(" "),
+    versioning: [`The version is in the path (${facts.versionNamespace}).`, ...versioningRules.map((id) => specRule(id).statement)].join(' '),
     documentation: siteConfig.docsUrl,
   };
   return defineTool({
@@ -86,23 +59,10 @@ export function apiOverviewTool({ model }: ProductKnowledge) {
       plainPermalinksEndpoint: z.string(),
       method: z.string(),
       whereItRuns: z.string(),
-      authentication: z.object({
-        field: z.string(),
-        carriedIn: z.string(),
-        oauth: z.string(),
-        guide: z.string(),
-      }),
+      authentication: z.object({ field: z.string(), carriedIn: z.string(), oauth: z.string(), guide: z.string() }),
       actionField: z.string(),
-      actions: z.array(
-        z.object({
-          identifier: z.string(),
-          summary: z.string(),
-          page: z.string(),
-        }),
-      ),
-      errors: z.array(
-        z.object({ status: z.number().int(), codes: z.array(z.string()) }),
-      ),
+      actions: z.array(z.object({ identifier: z.string(), summary: z.string(), page: z.string() })),
+      errors: z.array(z.object({ status: z.number().int(), codes: z.array(z.string()) })),
       rateLimit: z.string(),
       retryPolicy: z.object({
         retriedStatuses: z.array(z.number().int()),
@@ -113,12 +73,7 @@ export function apiOverviewTool({ model }: ProductKnowledge) {
         backoffMaxSeconds: z.number(),
         jitter: z.string(),
         alsoRetried: z.string(),
-        retryAfter: z.object({
-          forms: z.array(z.string()),
-          longestWaitSeconds: z.number(),
-          longer: z.string(),
-          missing: z.string(),
-        }),
+        retryAfter: z.object({ forms: z.array(z.string()), longestWaitSeconds: z.number(), longer: z.string(), missing: z.string() }),
         followRedirects: z.boolean(),
         guide: z.string(),
       }),

@@ -1,8 +1,8 @@
-import { z } from "zod";
-import { allowedActions, outcomeOf } from "../../lib/contract/lifecycle.ts";
-import { guidePaths } from "../../lib/site/navigation.ts";
-import type { ProductKnowledge } from "../knowledge.ts";
-import { defineTool, docsAddress, nonEmpty } from "./tool.ts";
+import { z } from 'zod';
+import { allowedActions, outcomeOf } from '../../lib/contract/lifecycle.ts';
+import { guidePaths } from '../../lib/site/navigation.ts';
+import type { ProductKnowledge } from '../knowledge.ts';
+import { defineTool, docsAddress, nonEmpty } from './tool.ts';
 
 /**
  * The lifecycle answered directly: from a status, which actions change it and to what, and
@@ -13,64 +13,26 @@ export function lifecycleTool({ model }: ProductKnowledge) {
   const { lifecycle } = model;
   const statusAnswer = (status: string) => {
     const actions = allowedActions(lifecycle, status).flatMap((action) => {
-      const transition = lifecycle.transitions.find(
-        (candidate) => candidate.action === action,
-      );
+      const transition = lifecycle.transitions.find((candidate) => candidate.action === action);
       if (transition === undefined) return [];
-      const to =
-        transition.kind === "fixed"
-          ? [transition.to]
-          : lifecycle.states.filter(
-              (target) =>
-                outcomeOf(transition, status, target).kind === "changed",
-            );
-      return [
-        {
-          action,
-          to,
-          ...(transition.kind === "chosen"
-            ? { statusField: transition.field }
-            : {}),
-        },
-      ];
+      const to = transition.kind === 'fixed' ? [transition.to] : lifecycle.states.filter((target) => outcomeOf(transition, status, target).kind === 'changed');
+      return [{ action, to, ...(transition.kind === 'chosen' ? { statusField: transition.field } : {}) }];
     });
     // An action whose target is chosen answers unchanged only when it names the current status, and
     // is refused for any other target from a status it does not accept: the data says which.
     const unchanged = lifecycle.transitions.flatMap((transition): (string | { action: string; when: string })[] => {
-      if (transition.kind === "fixed")
-        return outcomeOf(transition, status).kind === "unchanged"
-          ? [transition.action]
-          : [];
-      return outcomeOf(transition, status, status).kind === "unchanged"
-        ? [{ action: transition.action, when: `${transition.field}=${status}` }]
-        : [];
+      if (transition.kind === 'fixed') return outcomeOf(transition, status).kind === 'unchanged' ? [transition.action] : [];
+      return outcomeOf(transition, status, status).kind === 'unchanged' ? [{ action: transition.action, when: `${transition.field}=${status}` }] : [];
     });
     const refused = lifecycle.transitions.flatMap((transition): (string | { action: string; unless: string })[] => {
-      if (actions.some((allowed) => allowed.action === transition.action))
-        return [];
-      if (transition.kind === "fixed")
-        return outcomeOf(transition, status).kind === "refused"
-          ? [transition.action]
-          : [];
-      return [
-        { action: transition.action, unless: `${transition.field}=${status}` },
-      ];
+      if (actions.some((allowed) => allowed.action === transition.action)) return [];
+      if (transition.kind === 'fixed') return outcomeOf(transition, status).kind === 'refused' ? [transition.action] : [];
+      return [{ action: transition.action, unless: `${transition.field}=${status}` }];
     });
-    return {
-      status,
-      final: lifecycle.finalStates.includes(status),
-      actions,
-      answersUnchanged: unchanged,
-      refused,
-    };
+    return { status, final: lifecycle.finalStates.includes(status), actions, answersUnchanged: unchanged, refused };
   };
   return defineTool({
-    inputSchema: z.object({
-      status: z
-        .enum(nonEmpty(lifecycle.states, "status"))
-        .optional()
-        .describe("A subscription status; leave out for every status"),
-    }),
+    inputSchema: z.object({ status: z.enum(nonEmpty(lifecycle.states, 'status')).optional().describe('A subscription status; leave out for every status') }),
     outputSchema: z.object({
       states: z.array(z.string()),
       finalStates: z.array(z.string()),
@@ -79,36 +41,14 @@ export function lifecycleTool({ model }: ProductKnowledge) {
           status: z.string(),
           final: z.boolean(),
           actions: z
-            .array(
-              z.object({
-                action: z.string(),
-                to: z.array(z.string()),
-                statusField: z.string().optional(),
-              }),
-            )
-            .describe(
-              "The actions that change a subscription in this status, and the statuses each can lead to",
-            ),
+            .array(z.object({ action: z.string(), to: z.array(z.string()), statusField: z.string().optional() }))
+            .describe('The actions that change a subscription in this status, and the statuses each can lead to'),
           answersUnchanged: z
-            .array(
-              z.union([
-                z.string(),
-                z.object({ action: z.string(), when: z.string() }),
-              ]),
-            )
-            .describe(
-              'Actions that succeed with changed: false, because the subscription is already where they lead; "when" names the request that does',
-            ),
+            .array(z.union([z.string(), z.object({ action: z.string(), when: z.string() })]))
+            .describe('Actions that succeed with changed: false, because the subscription is already where they lead; "when" names the request that does'),
           refused: z
-            .array(
-              z.union([
-                z.string(),
-                z.object({ action: z.string(), unless: z.string() }),
-              ]),
-            )
-            .describe(
-              'Actions the shop refuses with the conflict error from this status; "unless" names the request that is not refused',
-            ),
+            .array(z.union([z.string(), z.object({ action: z.string(), unless: z.string() })]))
+            .describe('Actions the shop refuses with the conflict error from this status; "unless" names the request that is not refused'),
         }),
       ),
       guide: z.string(),
@@ -116,9 +56,7 @@ export function lifecycleTool({ model }: ProductKnowledge) {
     run: ({ status }) => ({
       states: lifecycle.states,
       finalStates: lifecycle.finalStates,
-      byStatus: (status === undefined ? lifecycle.states : [status]).map(
-        statusAnswer,
-      ),
+      byStatus: (status === undefined ? lifecycle.states : [status]).map(statusAnswer),
       guide: docsAddress(guidePaths.states),
     }),
   });
