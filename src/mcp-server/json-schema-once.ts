@@ -15,6 +15,11 @@ function isSafeIntegerBound(key: string, member: unknown): boolean {
   return (key === 'minimum' && member === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && member === Number.MAX_SAFE_INTEGER);
 }
 
+/** `propertyNames: { type: 'string' }`, which zod writes for every record: a JSON object's names are strings anyway. */
+function isStringNames(key: string, member: unknown): boolean {
+  return key === 'propertyNames' && JSON.stringify(member) === '{"type":"string"}';
+}
+
 /**
  * `$defs` with one copy of each definition: zod writes one per schema instance (two `z.json()`
  * give `__schema0` and `__schema1`, the same JSON value twice). A definition that equals an
@@ -46,7 +51,8 @@ function withoutDuplicateDefinitions(json: Record<string, unknown>): Record<stri
 /**
  * A JSON Schema as tools/list carries it, smaller: without `$schema` (a tool's schema is JSON
  * Schema 2020-12 unless it says otherwise, so saying it costs every agent characters), without
- * the safe-integer bounds of every integer, with one copy of each definition, and, for an output
+ * the safe-integer bounds of every integer or the string names of every record, with one copy of
+ * each definition, and, for an output
  * schema, without `additionalProperties: false` (a client reads answers tolerantly, as it reads
  * the API's: what it does not know, it ignores). Validation is zod's and unchanged.
  */
@@ -56,7 +62,7 @@ function listed(json: Record<string, unknown>, open: boolean): Record<string, un
     if (typeof value !== 'object' || value === null) return value;
     return Object.fromEntries(
       Object.entries(value)
-        .filter(([key, member]) => !(open && key === 'additionalProperties' && member === false) && !isSafeIntegerBound(key, member))
+        .filter(([key, member]) => !(open && key === 'additionalProperties' && member === false) && !isSafeIntegerBound(key, member) && !isStringNames(key, member))
         .map(([key, member]) => [key, strip(member)]),
     );
   };

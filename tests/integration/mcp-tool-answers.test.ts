@@ -196,10 +196,11 @@ describe('the overview says the whole retry policy and what v1 promises', () => 
 });
 
 describe('tools/list', () => {
-  test('carries no safe-integer bounds and no definition twice in one schema', async () => {
+  test('carries no safe-integer bounds, no string property names and no definition twice in one schema', async () => {
     const { tools } = await client.listTools();
     const text = JSON.stringify(tools);
     assert.ok(!text.includes(String(Number.MAX_SAFE_INTEGER)) && !text.includes(String(Number.MIN_SAFE_INTEGER)));
+    assert.ok(!text.includes('"propertyNames":{"type":"string"}'), 'a JSON object has string names without saying so');
     for (const tool of tools) {
       for (const schema of [tool.inputSchema, tool.outputSchema]) {
         const definitions = Object.entries((schema as { $defs?: Record<string, unknown> } | undefined)?.$defs ?? {});
