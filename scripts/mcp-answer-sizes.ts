@@ -2,12 +2,15 @@
  * `node scripts/mcp-answer-sizes.ts`: how many characters an agent reads from the
  * product-information server: tools/list, each tool on a typical call (the text content, which
  * is the answer's JSON), every action through action_details, prompts/list and each prompt (the
- * messages' text). The server runs in this process on the built site, as the tests run it.
+ * messages' text). A prompt argument the server does not have is left out, and a tool drops an
+ * argument it does not know, so the same script measures an older commit too. The server runs in
+ * this process on the built site, as the tests run it.
  *   node scripts/mcp-answer-sizes.ts [--json]
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ensureBuiltSite } from '../src/host/built-site.ts';
+import { factsOf } from '../src/lib/contract/facts.ts';
 import { sampleLanguageNames } from '../src/lib/samples/code-samples.ts';
 import { retryingClientLanguages } from '../src/lib/samples/retrying-client-sample.ts';
 import { createProductInformationHandler, mcpPath } from '../src/mcp-server/handler.ts';
@@ -21,6 +24,9 @@ const knowledge = await loadKnowledge(projectDirectory);
 const handler = createProductInformationHandler(readServerIdentity(projectDirectory), knowledge);
 const model = knowledge.model;
 const [firstAction] = model.actions;
+// The action the quickstart walks through (the one the contract shows repeated), and a status it accepts.
+const { quickstartAction, quickstartFromStates } = factsOf(model);
+const acceptingStatus = quickstartFromStates[0] ?? model.lifecycle.states[0];
 if (firstAction === undefined) throw new Error('The contract has no action');
 
 let id = 0;
@@ -58,11 +64,12 @@ figures.push(['tools/list output schemas', listed.reduce((sum, tool) => sum + JS
 const [firstLanguage] = sampleLanguageNames;
 const typicalCalls: [string, Record<string, unknown>][] = [
   ['api_overview', {}],
-  ['action_details', { action: 'pause_subscription' }],
-  ['lifecycle', { status: 'active' }],
+  ['action_details', { action: quickstartAction }],
+  ['action_details', { action: quickstartAction, errors: true }],
+  ['lifecycle', { status: acceptingStatus }],
   ['lifecycle', {}],
   ['code_sample', { action: firstAction.identifier, language: firstLanguage }],
-  ['check_request', { body: firstAction.requestExample.value, current_status: 'active' }],
+  ['check_request', { body: firstAction.requestExample.value, current_status: acceptingStatus }],
   ['search_docs', { query: 'retry after 429' }],
   ['read_page', { url: knowledge.pages[0]?.url ?? '' }],
   ['product_information', { topic: 'editions' }],
