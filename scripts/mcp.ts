@@ -1,19 +1,22 @@
 /**
  * `npm run mcp`: the read-only product-information server on 127.0.0.1, MCP at /mcp.
- *   npm run mcp -- [--port N] [--host ADDRESS]   (or PORT=N)
+ *   npm run mcp -- [--port N] [--host ADDRESS] [--allowed-hosts NAME,…]   (or PORT=N, MCP_ALLOWED_HOSTS=NAME,…)
+ * Listening on another address than loopback (`--host 0.0.0.0`), the server still answers only
+ * requests whose Host names it: `{mcp_url}`'s host, loopback, and the names given here (the
+ * machine's name or address as clients will write it).
  */
 import { parseArgs } from 'node:util';
 import { ContractRefusedError } from '../src/gate/gated-contract.ts';
 import { ProductFactsError } from '../src/lib/product-facts.ts';
 import path from 'node:path';
-import { cardPath, startProductInformationServer } from '../src/mcp-server/http.ts';
+import { allowedHostsOption, allowedHostsVariable, cardPath, hostNamesFrom, startProductInformationServer } from '../src/mcp-server/http.ts';
 import { SiteNotBuiltError } from '../src/mcp-server/load-knowledge.ts';
 import { ensureBuiltSite } from '../src/host/built-site.ts';
 
-const usage = 'Usage: npm run mcp -- [--port N] [--host ADDRESS]';
-let values: { port?: string; host?: string };
+const usage = `Usage: npm run mcp -- [--port N] [--host ADDRESS] [${allowedHostsOption} NAME,…]   (or PORT=N, ${allowedHostsVariable}=NAME,…)`;
+let values: { port?: string; host?: string; 'allowed-hosts'?: string[] };
 try {
-  ({ values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' } } }));
+  ({ values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, 'allowed-hosts': { type: 'string', multiple: true } } }));
 } catch (error) {
   console.error(`${(error as Error).message}\n${usage}`);
   process.exit(2);
@@ -28,9 +31,14 @@ const projectDirectory = path.resolve(import.meta.dirname, '..');
 try {
   // The server answers from the pages the build writes, so it builds them first when they are stale.
   ensureBuiltSite(projectDirectory, (line) => console.error(line));
-  const server = await startProductInformationServer({ port, host: values.host ?? '127.0.0.1', projectDirectory });
+  const host = values.host ?? '127.0.0.1';
+  const allowedHosts = [...hostNamesFrom(process.env[allowedHostsVariable]), ...(values['allowed-hosts'] ?? []).flatMap(hostNamesFrom)];
+  const server = await startProductInformationServer({ port, host, projectDirectory, allowedHosts });
   const origin = new URL(server.url).origin;
   console.log(`Product-information server (MCP, Streamable HTTP, read-only) at ${server.url}\nServer card at ${origin}${cardPath}`);
+  if (new URL(server.url).hostname !== host) {
+    console.log(`Listening on ${host}; a request's Host must be one of ${server.allowedHosts.join(', ')}. Add a name clients use for this machine with ${allowedHostsOption} or ${allowedHostsVariable}.`);
+  }
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => void server.close().then(() => process.exit(0)));
 } catch (error) {
   if (error instanceof ContractRefusedError || error instanceof ProductFactsError || error instanceof SiteNotBuiltError) {

@@ -13,7 +13,7 @@ export const toolCatalogue = {
   action_details: {
     title: 'One action in detail',
     description:
-      "One action's fields (type, constraints, allowed values, example), the statuses it accepts and where it takes each (change_status's moves per status), its request, success and error examples, and its reference page.",
+      "One action's fields (type, constraints, allowed values, example), the statuses it accepts and where it takes each (change_status's moves per status), where it answers unchanged and where it is refused, its request and success examples, its own errors (errors: true for every error with its bodies), and its reference page.",
   },
   lifecycle: {
     title: 'What a status allows',

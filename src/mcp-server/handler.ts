@@ -1,4 +1,4 @@
-import { createMcpHandler, isJsonContentType, localhostAllowedHostnames, originValidationResponse, readRequestBody, validateHostHeader } from '@modelcontextprotocol/server';
+import { createMcpHandler, isJsonContentType, localhostAllowedHostnames, readRequestBody, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
 import { jsonNesting } from '../lib/http/json-nesting.ts';
 import { serverCardBesideServer } from '../lib/site/discovery.ts';
 import { siteConfig } from '../site-config.ts';
@@ -12,6 +12,26 @@ export const cardPath = new URL(serverCardBesideServer(siteConfig)).pathname;
 
 /** Host names a request may name: the public host of `{mcp_url}` and loopback for local use. */
 export const allowedHostnames = [new URL(siteConfig.mcpUrl).hostname, ...localhostAllowedHostnames()];
+
+/** The option of `npm run mcp` and the variable that add host names to those the server answers for. */
+export const allowedHostsOption = '--allowed-hosts';
+export const allowedHostsVariable = 'MCP_ALLOWED_HOSTS';
+
+/** Host names from the option's or the variable's text: comma- or space-separated, without port or scheme. */
+export function hostNamesFrom(text: string | undefined): string[] {
+  return (text ?? '')
+    .split(/[\s,]+/)
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== '');
+}
+
+export interface HandlerOptions {
+  /**
+   * More host names the server answers for (a machine's name or address when it listens on every
+   * interface), besides `{mcp_url}`'s host and loopback. An address of IPv6 is written in brackets.
+   */
+  allowedHosts?: readonly string[];
+}
 
 const cardHeaders = {
   'Content-Type': 'application/mcp-server-card+json',
@@ -57,14 +77,41 @@ export function isWellFormedHost(value: string): boolean {
   return match !== null && (match[1] === undefined || Number(match[1]) <= 65535);
 }
 
+/**
+ * The headers that let a page of an allowed origin read the answers. The server is public,
+ * read-only and takes no credential, so reading it from a browser exposes nothing; what the Host
+ * and Origin checks guard against is a page that rebinds its own name to a server on loopback.
+ */
+function corsHeaders(origin: string, request: Request): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+    'Access-Control-Allow-Headers': request.headers.get('access-control-request-headers') ?? 'Content-Type, Accept, MCP-Protocol-Version',
+    'Access-Control-Expose-Headers': 'MCP-Protocol-Version, Mcp-Session-Id',
+    'Access-Control-Max-Age': '86400',
+    Vary: 'Origin',
+  };
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const copy = new Response(response.body, response);
+  for (const [name, value] of Object.entries(headers)) copy.headers.set(name, value);
+  return copy;
+}
 
 /**
  * The whole server as one web-standard `fetch` handler (Workers, Deno, Bun, or Node through
- * `toNodeHandler`): Host and Origin checked against `{mcp_url}` and loopback (DNS rebinding),
- * the card at its reserved path, MCP at `{mcp_url}`'s path, 404 elsewhere. Stateless: every
- * request gets a fresh server instance from the same knowledge.
+ * `toNodeHandler`): Host checked against `{mcp_url}`'s host, loopback and the host names of
+ * `options.allowedHosts` (DNS rebinding); Origin, when a browser sends one, against those and the
+ * documentation site, whose pages may then read the answers (CORS); the card at its reserved
+ * path, MCP at `{mcp_url}`'s path, 404 elsewhere. Stateless: every request gets a fresh server
+ * instance from the same knowledge.
  */
-export function createProductInformationHandler(identity: ServerIdentity, knowledge: ProductKnowledge) {
+export function createProductInformationHandler(identity: ServerIdentity, knowledge: ProductKnowledge, options: HandlerOptions = {}) {
+  const hosts = [...new Set([...allowedHostnames, ...(options.allowedHosts ?? [])])];
+  const origins = [...new Set([...hosts, new URL(siteConfig.docsUrl).hostname])];
+  const hostRefusal = `Forbidden: this server answers for the host names ${hosts.join(', ')}. To serve it under another name, list that name with ${allowedHostsOption} (npm run mcp -- ${allowedHostsOption} NAME) or ${allowedHostsVariable}.`;
+  const originRefusal = `Forbidden: pages of ${origins.join(', ')} may call this server; list another host name with ${allowedHostsOption} or ${allowedHostsVariable}.`;
   const prepared = prepareServer(knowledge);
   // The body of each request, read here once, so that its server instance registers only what
   // the request can reach (a tool call needs no resources); the SDK then reads it no more.
@@ -80,7 +127,7 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
       const hostValue = request.headers.get('host') ?? url.host;
       // The SDK's check reads user-info (`a@host`) as the host after it: that is malformed here, a 400.
       if (!isWellFormedHost(hostValue)) return jsonRpcError(400, -32600, 'Bad request: the Host header is malformed.');
-      if (!validateHostHeader(hostValue, allowedHostnames).ok) return jsonRpcError(403, -32000, 'Forbidden: this Host is not served here.');
+      if (!validateHostHeader(hostValue, hosts).ok) return jsonRpcError(403, -32000, hostRefusal);
       const origin = request.headers.get('origin');
       if (url.pathname === cardPath) {
         if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cardHeaders });
@@ -90,32 +137,38 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
         return new Response(request.method === 'HEAD' ? null : identity.cardText, { status: 200, headers });
       }
       // An opaque origin (`null`: a sandboxed frame, a file) names no site to rebind to; the Host check above still holds.
-      const refusedOrigin = origin === 'null' ? undefined : originValidationResponse(request, allowedHostnames);
-      if (refusedOrigin !== undefined) return refusedOrigin;
+      const pageOrigin = origin === null || origin === 'null' || origin === '' ? undefined : origin;
+      if (pageOrigin !== undefined && !validateOriginHeader(pageOrigin, origins).ok) return jsonRpcError(403, -32000, originRefusal);
       if (url.pathname !== mcpPath) return jsonRpcError(404, -32601, `Not found: the MCP endpoint is ${mcpPath}.`);
-      try {
-        if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return await mcp.fetch(request);
-        // The SDK's own reading, with its limit and its answers when reading fails.
-        let read: Awaited<ReturnType<typeof readRequestBody>>;
-        try {
-          read = await readRequestBody(request, maxRequestBodySize);
-        } catch {
-          return jsonRpcError(400, -32700, 'Parse error: the request body could not be read');
-        }
-        if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxRequestBodySize} bytes`);
-        if (jsonNesting(read.text, maxMessageNesting) > maxMessageNesting) {
-          return jsonRpcError(400, -32700, `Parse error: the message nests deeper than the ${maxMessageNesting} levels this server reads`);
-        }
-        const body = parsedJson(read.text);
-        // Not JSON: the SDK reads it again and answers with its parse error.
-        if (body === undefined) return await mcp.fetch(new Request(request, { body: read.text }));
-        bodies.set(request, body);
-        return await mcp.fetch(request, { parsedBody: body });
-      } catch {
-        // The SDK answers protocol errors itself; anything else is ours, and no stack leaves.
-        return jsonRpcError(500, -32603, 'Internal error.');
-      }
+      if (pageOrigin === undefined) return await answer(request);
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(pageOrigin, request) });
+      return withHeaders(await answer(request), corsHeaders(pageOrigin, request));
     },
     close: () => mcp.close(),
   };
+
+  async function answer(request: Request): Promise<Response> {
+    try {
+      if (request.method !== 'POST' || !isJsonContentType(request.headers.get('content-type'))) return await mcp.fetch(request);
+      // The SDK's own reading, with its limit and its answers when reading fails.
+      let read: Awaited<ReturnType<typeof readRequestBody>>;
+      try {
+        read = await readRequestBody(request, maxRequestBodySize);
+      } catch {
+        return jsonRpcError(400, -32700, 'Parse error: the request body could not be read');
+      }
+      if (read.tooLarge) return jsonRpcError(413, -32000, `Payload Too Large: Request body must not exceed ${maxRequestBodySize} bytes`);
+      if (jsonNesting(read.text, maxMessageNesting) > maxMessageNesting) {
+        return jsonRpcError(400, -32700, `Parse error: the message nests deeper than the ${maxMessageNesting} levels this server reads`);
+      }
+      const body = parsedJson(read.text);
+      // Not JSON: the SDK reads it again and answers with its parse error.
+      if (body === undefined) return await mcp.fetch(new Request(request, { body: read.text }));
+      bodies.set(request, body);
+      return await mcp.fetch(request, { parsedBody: body });
+    } catch {
+      // The SDK answers protocol errors itself; anything else is ours, and no stack leaves.
+      return jsonRpcError(500, -32603, 'Internal error.');
+    }
+  }
 }

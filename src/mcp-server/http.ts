@@ -1,15 +1,18 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import path from 'node:path';
 import { toNodeHandler } from '@modelcontextprotocol/node';
-import { createProductInformationHandler, isWellFormedHost, mcpPath } from './handler.ts';
+import { allowedHostnames, createProductInformationHandler, isWellFormedHost, mcpPath } from './handler.ts';
 import { readServerIdentity } from './identity.ts';
 import { loadKnowledge } from './load-knowledge.ts';
 
-export { allowedHostnames, cardPath, createProductInformationHandler, mcpPath } from './handler.ts';
+export { allowedHostnames, allowedHostsOption, allowedHostsVariable, cardPath, createProductInformationHandler, hostNamesFrom, mcpPath } from './handler.ts';
 
 export interface RunningServer {
   url: string;
+  /** Every host name a request may name. */
+  allowedHosts: string[];
   close(): Promise<void>;
 }
 
@@ -19,13 +22,42 @@ function sendJsonRpcError(response: import('node:http').ServerResponse, status: 
 }
 
 /**
- * Starts the server on Node's HTTP server: `{ url }` is the MCP endpoint. Its pages are the ones
- * `npm run build` wrote into `siteDirectory` (default: the project's `dist/`).
+ * The address a client on this machine reaches a server at: loopback when the server listens on
+ * every interface (`0.0.0.0`, `::`), whose address is no host a request can name; an address of
+ * IPv6 in brackets.
  */
-export async function startProductInformationServer(options: { port?: number; host?: string; projectDirectory?: string; siteDirectory?: string } = {}): Promise<RunningServer> {
+export function reachableHost(listening: string): string {
+  if (listening === '0.0.0.0' || listening === '') return '127.0.0.1';
+  if (listening === '::') return '[::1]';
+  return listening.includes(':') ? `[${listening}]` : listening;
+}
+
+/**
+ * The host names a server listening on `listening` is reached by, besides those it always answers
+ * for: the address itself, or every address of the machine when it listens on every interface.
+ * An address names no host a page could rebind, so answering for it opens nothing to DNS
+ * rebinding; a name the machine goes by is the operator's to add (`--allowed-hosts`).
+ */
+export function listeningAddresses(listening: string): string[] {
+  if (listening !== '0.0.0.0' && listening !== '::' && listening !== '') return [reachableHost(listening)];
+  const addresses = Object.values(networkInterfaces()).flatMap((entries) => entries ?? []);
+  return addresses.filter((entry) => !entry.address.includes('%')).map((entry) => (entry.family === 'IPv6' ? `[${entry.address}]` : entry.address));
+}
+
+/**
+ * Starts the server on Node's HTTP server: `{ url }` is the MCP endpoint, on loopback when the
+ * server listens on every interface. Its pages are the ones `npm run build` wrote into
+ * `siteDirectory` (default: the project's `dist/`); it answers for the addresses it listens on and
+ * for the host names of `allowedHosts`.
+ */
+export async function startProductInformationServer(
+  options: { port?: number; host?: string; projectDirectory?: string; siteDirectory?: string; allowedHosts?: readonly string[] } = {},
+): Promise<RunningServer> {
   const projectDirectory = path.resolve(options.projectDirectory ?? path.join(import.meta.dirname, '../..'));
   const knowledge = await loadKnowledge(projectDirectory, options.siteDirectory);
-  const handler = createProductInformationHandler(readServerIdentity(projectDirectory), knowledge);
+  const host = options.host ?? '127.0.0.1';
+  const allowedHosts = [...listeningAddresses(host), ...(options.allowedHosts ?? [])];
+  const handler = createProductInformationHandler(readServerIdentity(projectDirectory), knowledge, { allowedHosts });
   const serve = toNodeHandler(handler);
   const server: HttpServer = createServer((request, response) => {
     // The Node adapter builds the request's URL from Host: a malformed one is the client's error.
@@ -36,14 +68,14 @@ export async function startProductInformationServer(options: { port?: number; ho
     }
     serve(request, response).catch(() => sendJsonRpcError(response, 500, -32603, 'Internal error.'));
   });
-  const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, resolve);
   });
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://${host}:${port}${mcpPath}`,
+    url: `http://${reachableHost(host)}:${port}${mcpPath}`,
+    allowedHosts: [...new Set([...allowedHostnames, ...allowedHosts])],
     close: async () => {
       await handler.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));

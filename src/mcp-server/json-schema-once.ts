@@ -10,11 +10,51 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The bounds zod writes for every `z.number().int()`: JavaScript's safe integers, which say nothing to an agent. */
+function isSafeIntegerBound(key: string, member: unknown): boolean {
+  return (key === 'minimum' && member === Number.MIN_SAFE_INTEGER) || (key === 'maximum' && member === Number.MAX_SAFE_INTEGER);
+}
+
+/** `propertyNames: { type: 'string' }`, which zod writes for every record: a JSON object's names are strings anyway. */
+function isStringNames(key: string, member: unknown): boolean {
+  return key === 'propertyNames' && JSON.stringify(member) === '{"type":"string"}';
+}
+
+/**
+ * `$defs` with one copy of each definition: zod writes one per schema instance (two `z.json()`
+ * give `__schema0` and `__schema1`, the same JSON value twice). A definition that equals an
+ * earlier one once its own name is read as the earlier's is dropped, and every reference to it
+ * names the earlier one.
+ */
+function withoutDuplicateDefinitions(json: Record<string, unknown>): Record<string, unknown> {
+  const definitions = json.$defs;
+  if (typeof definitions !== 'object' || definitions === null) return json;
+  const kept: [string, string][] = [];
+  const renamed = new Map<string, string>();
+  for (const [name, definition] of Object.entries(definitions)) {
+    const text = JSON.stringify(definition);
+    const same = kept.find(([keptName, keptText]) => text.replaceAll(`"#/$defs/${name}"`, `"#/$defs/${keptName}"`) === keptText);
+    if (same === undefined) kept.push([name, text]);
+    else renamed.set(`#/$defs/${name}`, `#/$defs/${same[0]}`);
+  }
+  if (renamed.size === 0) return json;
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (typeof value !== 'object' || value === null) return value;
+    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, key === '$ref' && typeof member === 'string' ? (renamed.get(member) ?? member) : rewrite(member)]));
+  };
+  const keptNames = new Set(kept.map(([name]) => name));
+  const { $defs: _all, ...rest } = json;
+  return { ...(rewrite(rest) as Record<string, unknown>), $defs: Object.fromEntries(Object.entries(definitions).filter(([name]) => keptNames.has(name)).map(([name, definition]) => [name, rewrite(definition)])) };
+}
+
 /**
  * A JSON Schema as tools/list carries it, smaller: without `$schema` (a tool's schema is JSON
- * Schema 2020-12 unless it says otherwise, so saying it costs every agent characters), and, for
- * an output schema, without `additionalProperties: false` (a client reads answers tolerantly, as
- * it reads the API's: what it does not know, it ignores).
+ * Schema 2020-12 unless it says otherwise, so saying it costs every agent characters), without
+ * the safe-integer bounds of every integer or the string names of every record, with one copy of
+ * each definition, and, for an output
+ * schema, without `additionalProperties: false` (a client reads answers tolerantly, as it reads
+ * the API's: what it does not know, it ignores). Validation is zod's and unchanged.
  */
 function listed(json: Record<string, unknown>, open: boolean): Record<string, unknown> {
   const strip = (value: unknown): unknown => {
@@ -22,12 +62,12 @@ function listed(json: Record<string, unknown>, open: boolean): Record<string, un
     if (typeof value !== 'object' || value === null) return value;
     return Object.fromEntries(
       Object.entries(value)
-        .filter(([key, member]) => !(open && key === 'additionalProperties' && member === false))
+        .filter(([key, member]) => !(open && key === 'additionalProperties' && member === false) && !isSafeIntegerBound(key, member) && !isStringNames(key, member))
         .map(([key, member]) => [key, strip(member)]),
     );
   };
   const { $schema: _dialect, ...rest } = json;
-  return strip(rest) as Record<string, unknown>;
+  return withoutDuplicateDefinitions(strip(rest) as Record<string, unknown>);
 }
 
 /**

@@ -113,7 +113,7 @@ describe('questions an agent gets from users', () => {
     assert.equal(policy.connectTimeoutSeconds, retryPolicy.connectTimeoutSeconds);
     assert.equal(policy.attemptTimeoutSeconds, retryPolicy.attemptTimeoutSeconds);
     assert.equal(policy.maxAttempts, retryPolicy.maxAttempts);
-    assert.equal(policy.retryAfterCapSeconds, retryPolicy.retryAfterCapSeconds);
+    assert.equal((policy.retryAfter as Record<string, unknown>).longestWaitSeconds, retryPolicy.retryAfterCapSeconds);
     const search = await ask('search_docs', { query: 'What happens on a 429?' });
     assert.equal(pageOf((search.results as { url: string }[])[0]?.url), publishedUrl(guidePaths.errors));
     const dated = await ask('search_docs', { query: 'Can Retry-After be an HTTP date instead of seconds?' });
@@ -170,7 +170,13 @@ describe('passages and sections', () => {
     const chosen = lifecycle.transitions.find((transition) => transition.kind === 'chosen');
     assert.ok(chosen);
     const answer = await ask('lifecycle');
-    for (const entry of answer.byStatus as { status: string; answersUnchanged: string[] }[]) assert.ok(entry.answersUnchanged.includes(chosen.action), entry.status);
+    for (const entry of answer.byStatus as { status: string; answersUnchanged: (string | { action: string; when: string })[] }[]) {
+      assert.deepEqual(
+        entry.answersUnchanged.find((unchanged) => typeof unchanged === 'object' && unchanged.action === chosen.action),
+        { action: chosen.action, when: `${chosen.field}=${entry.status}` },
+        entry.status,
+      );
+    }
   });
 
   test('code_sample adds the error bodies only on request, and names every language of the retrying client', async () => {

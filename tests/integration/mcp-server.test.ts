@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { siteConfig } from '../../src/site-config.ts';
 import { toolCatalogue } from '../../src/mcp-server/catalogue.ts';
-import { createProductInformationHandler, startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
+import { allowedHostsOption, allowedHostsVariable, createProductInformationHandler, startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
 import { readServerIdentity } from '../../src/mcp-server/identity.ts';
 import { loadKnowledge } from '../../src/mcp-server/load-knowledge.ts';
 import { connectInProcess, type FetchHandler } from '../../src/mcp-server/evaluation/in-process-client.ts';
@@ -232,10 +232,29 @@ describe('raw HTTP', () => {
     }
   });
 
-  test('a foreign Host or Origin is refused with 403 (DNS rebinding)', async () => {
-    assert.equal((await statusWithHost('evil.example')).status, 403);
+  test('a foreign Host or Origin is refused with 403 (DNS rebinding), naming the hosts served and the option that adds one', async () => {
+    const refused = await statusWithHost('evil.example');
+    assert.equal(refused.status, 403);
+    for (const name of [...server.allowedHosts, allowedHostsOption, allowedHostsVariable]) assert.ok(refused.body.includes(name), name);
     const fromPage = await post('{}', { Origin: 'https://evil.example' });
     assert.equal(fromPage.status, 403);
+    assert.match(await fromPage.text(), new RegExp(allowedHostsOption));
+  });
+
+  test('a page of the documentation site may call the server: a preflight gets 204 and the answers carry its origin (CORS)', async () => {
+    const docsOrigin = new URL(siteConfig.docsUrl).origin;
+    const preflight = await fetch(server.url, { method: 'OPTIONS', headers: { Origin: docsOrigin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type, mcp-protocol-version' } });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), docsOrigin);
+    assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /POST/);
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /mcp-protocol-version/i);
+    const call = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }), { Origin: docsOrigin, 'MCP-Protocol-Version': card.remotes[0]?.supportedProtocolVersions.at(-1) ?? '' });
+    assert.equal(call.status, 200);
+    assert.equal(call.headers.get('access-control-allow-origin'), docsOrigin);
+    assert.match(await call.text(), /"tools"/);
+    const withoutOrigin = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+    assert.equal(withoutOrigin.headers.get('access-control-allow-origin'), null, 'no CORS header for a client that is not a page');
+    await withoutOrigin.body?.cancel();
   });
 
   test('the card is served at its reserved path with the draft’s headers, and 304 for its ETag', async () => {
@@ -251,6 +270,46 @@ describe('raw HTTP', () => {
     assert.ok(etag);
     const again = await fetch(`${origin()}/mcp/server-card`, { headers: { 'If-None-Match': etag } });
     assert.equal(again.status, 304);
+  });
+});
+
+describe('listening on every interface', () => {
+  test('npm run mcp -- --host 0.0.0.0 prints a loopback URL that answers, and answers for a name given in MCP_ALLOWED_HOSTS or --allowed-hosts', async () => {
+    const { spawn } = await import('node:child_process');
+    const { request } = await import('node:http');
+    const child = spawn(process.execPath, ['scripts/mcp.ts', '--host', '0.0.0.0', '--port', '0', allowedHostsOption, 'mcp.box.test'], {
+      cwd: projectDirectory,
+      env: { ...process.env, [allowedHostsVariable]: 'docs-box.test, other.test' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      const output = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+          if (text.includes('Host must be one of')) resolve(text);
+        });
+        child.once('exit', (code) => reject(new Error(`npm run mcp exited with ${code}: ${text}`)));
+      });
+      const url = /at (http:\/\/\S+)/.exec(output)?.[1] ?? '';
+      assert.equal(new URL(url).hostname, '127.0.0.1', output);
+      const withHost = (host: string) =>
+        new Promise<number>((resolve, reject) => {
+          const target = new URL(url);
+          const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { Host: host, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' } }, (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          });
+          req.on('error', reject);
+          req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }));
+        });
+      const port = new URL(url).port;
+      for (const host of [`127.0.0.1:${port}`, `mcp.box.test:${port}`, `docs-box.test:${port}`, `other.test:${port}`]) assert.notEqual(await withHost(host), 403, host);
+      assert.equal(await withHost(`elsewhere.test:${port}`), 403);
+      for (const name of ['mcp.box.test', 'docs-box.test']) assert.ok(output.includes(name), `the start names ${name}`);
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 });
 

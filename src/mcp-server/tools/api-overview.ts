@@ -2,18 +2,24 @@ import { z } from 'zod';
 import { factsOf } from '../../lib/contract/facts.ts';
 import { actionPagePath, guidePaths } from '../../lib/site/navigation.ts';
 import { sampleStatuses } from '../../lib/samples/code-samples.ts';
-import { backoffSchedule, retryPolicy } from '../../lib/samples/retry-policy.ts';
+import { backoffSchedule, policyPhrases, retryPolicy } from '../../lib/samples/retry-policy.ts';
+import { specRule, type SpecRuleId } from '../../lib/spec-rules.ts';
 import { siteConfig } from '../../site-config.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
-import { defineTool, docsAddress } from './tool.ts';
+import { defineTool, docsAddress, oneLine } from './tool.ts';
+
+/** The rules of the specification about versions an integrator relies on: what v1 promises. */
+const versioningRules = ['9.3', '9.4', '9.2', '9.5'] as const satisfies readonly SpecRuleId[];
 
 /** The API in one answer: where it is, how the key travels, what it does, how it fails. */
 export function apiOverviewTool({ model }: ProductKnowledge) {
   const facts = factsOf(model);
+  const siteVariable = model.endpoint.variables.find((variable) => variable.name === facts.siteVariable);
   const overview = {
     endpoint: facts.endpointUrlTemplate,
+    plainPermalinksEndpoint: facts.plainPermalinkUrlTemplate,
     method: facts.method,
-    whereItRuns: `On each operator's own WordPress site: {${facts.siteVariable}} is that site's host. Each site has its own endpoint and its own key.`,
+    whereItRuns: `On each operator's own WordPress site; each site has its own endpoint and its own key. {${facts.siteVariable}}: ${oneLine(siteVariable?.description ?? '')} On a site without pretty permalinks the same route is plainPermalinksEndpoint.`,
     authentication: {
       field: facts.credentialField,
       carriedIn: 'the JSON request body',
@@ -30,18 +36,27 @@ export function apiOverviewTool({ model }: ProductKnowledge) {
       attemptTimeoutSeconds: retryPolicy.attemptTimeoutSeconds,
       maxAttempts: retryPolicy.maxAttempts,
       backoffScheduleSeconds: backoffSchedule(retryPolicy),
-      retryAfterCapSeconds: retryPolicy.retryAfterCapSeconds,
+      backoffMaxSeconds: retryPolicy.backoffMaxSeconds,
+      jitter: `Each backoff is shortened at random by up to ${policyPhrases(retryPolicy).jitter}.`,
+      alsoRetried: 'A dropped connection and a timed-out attempt, after the backoff.',
+      retryAfter: {
+        forms: [`seconds (${facts.retryAfterSecondsExample})`, `an HTTP date (${facts.retryAfterDateExample}); a date already past means at once`],
+        longestWaitSeconds: retryPolicy.retryAfterCapSeconds,
+        longer: `A ${facts.retryAfterHeader} over ${retryPolicy.retryAfterCapSeconds} s is not waited out and not shortened: stop and report the throttle, so the work can be scheduled for later.`,
+        missing: `A ${facts.rateLimitStatus} without a readable ${facts.retryAfterHeader} is retried with the backoff.`,
+      },
       followRedirects: false,
       guide: docsAddress(guidePaths.errors),
     },
     pace: `Send about one request every ${retryPolicy.courtesyIntervalSeconds} s to each site: a courtesy default, not enforced by the service.`,
-    versioning: `The version is in the path (${facts.versionNamespace}); v1 only grows by additions (new actions, new optional fields), and breaking changes need a new version namespace.`,
+    versioning: [`The version is in the path (${facts.versionNamespace}).`, ...versioningRules.map((id) => specRule(id).statement)].join(' '),
     documentation: siteConfig.docsUrl,
   };
   return defineTool({
     inputSchema: z.object({}),
     outputSchema: z.object({
       endpoint: z.string(),
+      plainPermalinksEndpoint: z.string(),
       method: z.string(),
       whereItRuns: z.string(),
       authentication: z.object({ field: z.string(), carriedIn: z.string(), oauth: z.string(), guide: z.string() }),
@@ -55,7 +70,10 @@ export function apiOverviewTool({ model }: ProductKnowledge) {
         attemptTimeoutSeconds: z.number(),
         maxAttempts: z.number().int(),
         backoffScheduleSeconds: z.array(z.number()),
-        retryAfterCapSeconds: z.number(),
+        backoffMaxSeconds: z.number(),
+        jitter: z.string(),
+        alsoRetried: z.string(),
+        retryAfter: z.object({ forms: z.array(z.string()), longestWaitSeconds: z.number(), longer: z.string(), missing: z.string() }),
         followRedirects: z.boolean(),
         guide: z.string(),
       }),

@@ -15,26 +15,24 @@ export function lifecycleTool({ model }: ProductKnowledge) {
     const actions = allowedActions(lifecycle, status).flatMap((action) => {
       const transition = lifecycle.transitions.find((candidate) => candidate.action === action);
       if (transition === undefined) return [];
-      const to =
-        transition.kind === 'fixed'
-          ? [transition.to]
-          : lifecycle.states.filter((target) => outcomeOf(transition, status, target).kind === 'changed');
+      const to = transition.kind === 'fixed' ? [transition.to] : lifecycle.states.filter((target) => outcomeOf(transition, status, target).kind === 'changed');
       return [{ action, to, ...(transition.kind === 'chosen' ? { statusField: transition.field } : {}) }];
     });
-    const fixedUnchanged = lifecycle.transitions
-      .filter((transition) => transition.kind === 'fixed' && outcomeOf(transition, status).kind === 'unchanged')
-      .map((transition) => transition.action);
-    // An action whose target is chosen answers unchanged when the chosen status is the current one.
-    const unchanged = lifecycle.transitions
-      .filter((transition) => fixedUnchanged.includes(transition.action) || (transition.kind === 'chosen' && outcomeOf(transition, status, status).kind === 'unchanged'))
-      .map((transition) => transition.action);
-    const refused = lifecycle.transitions.map((transition) => transition.action).filter((action) => !actions.some((allowed) => allowed.action === action) && !fixedUnchanged.includes(action));
+    // An action whose target is chosen answers unchanged only when it names the current status, and
+    // is refused for any other target from a status it does not accept: the data says which.
+    const unchanged = lifecycle.transitions.flatMap((transition): (string | { action: string; when: string })[] => {
+      if (transition.kind === 'fixed') return outcomeOf(transition, status).kind === 'unchanged' ? [transition.action] : [];
+      return outcomeOf(transition, status, status).kind === 'unchanged' ? [{ action: transition.action, when: `${transition.field}=${status}` }] : [];
+    });
+    const refused = lifecycle.transitions.flatMap((transition): (string | { action: string; unless: string })[] => {
+      if (actions.some((allowed) => allowed.action === transition.action)) return [];
+      if (transition.kind === 'fixed') return outcomeOf(transition, status).kind === 'refused' ? [transition.action] : [];
+      return [{ action: transition.action, unless: `${transition.field}=${status}` }];
+    });
     return { status, final: lifecycle.finalStates.includes(status), actions, answersUnchanged: unchanged, refused };
   };
   return defineTool({
-    inputSchema: z.object({
-      status: z.enum(nonEmpty(lifecycle.states, 'status')).optional().describe('A subscription status; leave out for every status'),
-    }),
+    inputSchema: z.object({ status: z.enum(nonEmpty(lifecycle.states, 'status')).optional().describe('A subscription status; leave out for every status') }),
     outputSchema: z.object({
       states: z.array(z.string()),
       finalStates: z.array(z.string()),
@@ -42,9 +40,15 @@ export function lifecycleTool({ model }: ProductKnowledge) {
         z.object({
           status: z.string(),
           final: z.boolean(),
-          actions: z.array(z.object({ action: z.string(), to: z.array(z.string()), statusField: z.string().optional() })).describe('The actions that change a subscription in this status, and the statuses each can lead to'),
-          answersUnchanged: z.array(z.string()).describe('Actions that succeed with changed: false, because the subscription is already where they lead (an action whose target is chosen, when it names this status)'),
-          refused: z.array(z.string()).describe('Actions the shop refuses with the conflict error from this status (an action whose target is chosen, for every other target)'),
+          actions: z
+            .array(z.object({ action: z.string(), to: z.array(z.string()), statusField: z.string().optional() }))
+            .describe('The actions that change a subscription in this status, and the statuses each can lead to'),
+          answersUnchanged: z
+            .array(z.union([z.string(), z.object({ action: z.string(), when: z.string() })]))
+            .describe('Actions that succeed with changed: false, because the subscription is already where they lead; "when" names the request that does'),
+          refused: z
+            .array(z.union([z.string(), z.object({ action: z.string(), unless: z.string() })]))
+            .describe('Actions the shop refuses with the conflict error from this status; "unless" names the request that is not refused'),
         }),
       ),
       guide: z.string(),

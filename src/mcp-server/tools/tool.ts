@@ -36,7 +36,8 @@ export function nonEmpty<T extends string>(values: readonly T[], what: string): 
 
 /**
  * A JSON value and a JSON object, spelled as `anyOf` branches of one type each: tool schemas stay
- * portable to clients that map them onto a single-`type` dialect.
+ * portable to clients that map them onto a single-`type` dialect. The object's members are the
+ * same value, so a schema defines it once.
  */
 export const jsonValue = z.json();
-export const jsonObject = z.record(z.string(), z.json());
+export const jsonObject = z.record(z.string(), jsonValue);
