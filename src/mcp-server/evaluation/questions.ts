@@ -56,7 +56,7 @@ function ownLine(code: string, others: string[]): string {
  * again: identifiers, statuses, numbers and codes come from the model, the retry policy, the
  * product facts, the catalogue and the server card, and the prose facts are quoted from the
  * contract. Each fact is bound to its subject (facts.ts), so that an answer that does not depend
- * on the question does not count as right: tests/unit/mcp-evaluation-control.test.ts checks that.
+ * on the question does not count as right: tests/integration/mcp-evaluation-control.test.ts checks that.
  */
 export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, server: EvaluatedServer): EvaluationQuestion[] {
   const { endpoint, envelope, lifecycle } = model;
