@@ -125,6 +125,47 @@ function folded(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
+/** A table's body rows (not its header or its separator row). */
+function isTableBlock(block: string): boolean {
+  const lines = block.split('\n');
+  return lines.length >= 3 && lines.every((line) => line.startsWith('|')) && /^\|[\s|:-]+\|$/.test(lines[1] ?? '');
+}
+
+/** Table rows that stand on `repeatedOnPages` pages or more, as their whitespace-folded text. */
+function repeatedRows(pages: LlmsFullPage[]): Set<string> {
+  const count = new Map<string, number>();
+  for (const page of pages) {
+    const rows = blocksOf(page.markdown)
+      .filter(isTableBlock)
+      .flatMap((block) => block.split('\n').slice(2));
+    for (const row of new Set(rows.map(folded))) count.set(row, (count.get(row) ?? 0) + 1);
+  }
+  return new Set([...count].filter(([, pagesWithIt]) => pagesWithIt >= repeatedOnPages).map(([row]) => row));
+}
+
+/**
+ * Which page owns a table row (the page that defines the term of its first cell), when one does;
+ * a row repeated across pages is kept on its owner's page only.
+ */
+export type RowOwner = (row: string) => string | undefined;
+
+/**
+ * A table without the rows repeated on other pages that another page owns: an action page's table
+ * of errors, a near-copy of the errors guide's, keeps only the rows it says for itself. A table
+ * left without rows is no block.
+ */
+function ownRows(block: string, pageUrl: string, repeated: Set<string>, ownerOf: RowOwner): string | undefined {
+  if (!isTableBlock(block)) return block;
+  const [header = '', separator = '', ...rows] = block.split('\n');
+  const kept = rows.filter((row) => {
+    if (!repeated.has(folded(row))) return true;
+    const owner = ownerOf(row);
+    return owner === undefined || owner === pageUrl;
+  });
+  if (kept.length === rows.length) return block;
+  return kept.length === 0 ? undefined : [header, separator, ...kept].join('\n');
+}
+
 /** Below this, a block (a sample's file name, a label) is kept with the block after it, whatever that costs. */
 const captionLength = 200;
 
@@ -168,10 +209,12 @@ function bounded(blocks: string[], limit: number): { text: string; cut: boolean 
  * Every page cut into passages: its opening, then each section's own text (up to its first
  * subsection), bounded, with the path of headings that leads to it. Blocks that repeat across
  * pages (shared samples' notes, the same error bodies on every action page) are left out, so they
- * neither rank nor stand for a passage; a section left with nothing is no passage.
+ * neither rank nor stand for a passage, and so are the table rows repeated across pages everywhere
+ * but on the page that owns them (`ownerOf`); a section left with nothing is no passage.
  */
-export function passagesOf(pages: LlmsFullPage[], limit = passageCharacterLimit): Passage[] {
+export function passagesOf(pages: LlmsFullPage[], limit = passageCharacterLimit, ownerOf: RowOwner = () => undefined): Passage[] {
   const repeated = repeatedBlocks(pages);
+  const rowsRepeated = repeatedRows(pages);
   const passages: Passage[] = [];
   for (const page of pages) {
     const headings = pageHeadings(page.markdown);
@@ -184,7 +227,9 @@ export function passagesOf(pages: LlmsFullPage[], limit = passageCharacterLimit)
         path.push(heading);
       }
       const body = heading === undefined ? page.markdown.slice(start, end) : page.markdown.slice(start, end).replace(/^.*\n?/, '');
-      const blocks = blocksOf(body).filter((block) => !repeated.has(folded(block)));
+      const blocks = blocksOf(body)
+        .filter((block) => !repeated.has(folded(block)))
+        .flatMap((block) => ownRows(block, page.url, rowsRepeated, ownerOf) ?? []);
       for (const piece of bounded(blocks, limit)) {
         passages.push({
           id: passages.length,

@@ -3,7 +3,7 @@ import type { ReferenceModel } from '../lib/contract/actions.ts';
 import type { LlmsFullPage } from '../lib/site/llms-txt.ts';
 import { actionPagePath, endpointPagePath, guidePaths, referenceIndexPath } from '../lib/site/navigation.ts';
 import { publishedUrl } from '../lib/site/reference-markdown.ts';
-import { blocksOf, passagesOf, type Passage } from './passages.ts';
+import { blocksOf, passageCharacterLimit, passagesOf, type Passage } from './passages.ts';
 
 /** Which part of the site a page belongs to, for search filters. */
 export const pageKinds = ['guides', 'reference', 'product'] as const;
@@ -14,7 +14,7 @@ export type PageKind = (typeof pageKinds)[number];
  * sentences ("How do I get an API key?"); without this list "how", "do" and "I" would count.
  */
 const stopWords = new Set(
-  'a an and answer answers are as at be by can could do does for from get happen happens has have how i if in is it its me my of on or our should so than that the their then there these this to use using was we what when where which who why will with would you your'.split(' '),
+  'a all an and answer answers any are as at be by can could do does for from happen happens has have how i if in is it its me my of on or our should so than that the their then there these this through to use using was we what when where which who why will with would you your'.split(' '),
 );
 
 /** Words the domain uses for the same thing: a query with one finds passages that use another. */
@@ -22,7 +22,15 @@ const synonymGroups = [
   ['webhook', 'event', 'callback', 'notification', 'notify'],
   ['price', 'cost', 'pricing'],
   ['key', 'token', 'credential'],
+  ['get', 'fetch', 'read', 'retrieve', 'lookup'],
+  ['list', 'search', 'enumerate'],
+  ['wrong', 'invalid', 'incorrect', 'bad'],
 ];
+/**
+ * Phrases the domain says in its own words: the product has editions, and "version" is the
+ * API's; a free or paid "version" is an edition.
+ */
+const phraseSynonyms: [RegExp, string][] = [[/\b(free|paid|premium|pro) versions?\b/gi, '$1 edition']];
 const synonymsOf = new Map(synonymGroups.flatMap((group) => group.map((word) => [word, group] as const)));
 /** A synonym the query did not say counts half as much as a word it did. */
 const synonymWeight = 0.5;
@@ -32,13 +40,32 @@ const synonymWeight = 0.5;
  * and its code. Code counts little: a sample names every word of the policy it follows, and the
  * question is usually answered by the sentence that says it.
  */
-const fieldBoosts = { pageTitle: 1, headings: 2, prose: 1, code: 0.2 } as const;
+const fieldBoosts = { pageTitle: 1, headings: 2, leads: 2, prose: 1, code: 0.2 } as const;
+
+/**
+ * The bold words that open a paragraph or a list item ("**No read operation.**",
+ * "**Authentication.**"): the headings of a passage's parts, counted as headings are.
+ */
+function leadsOf(prose: string): string {
+  return [...prose.matchAll(/^(?:[-*] |\d+\. )?\*\*([^*\n]+)\*\*/gm)].map((match) => match[1] ?? '').join('\n');
+}
 /** A query that names an action, an error code or a field puts the passages of the page that defines it first. */
 const canonicalBoost = 100;
+/** A term written as words ("API key" for `api_key`) may be meant as words: its page counts less. */
+const inWordsBoost = 10;
+/**
+ * Passages whose text is mostly another passage's (an action page's table of errors, a row for
+ * row copy of the errors guide's) stand for one answer: the lower-ranked one is left out.
+ */
+const nearDuplicateShare = 0.8;
 
-/** One word as the index keeps it: lower case, a plural's `s` dropped, so "keys" finds "key". */
+/**
+ * One word as the index keeps it: lower case, a plural's `s` dropped, so "keys" finds "key", and
+ * the `es` of "fetches", "statuses" and "boxes", so they find "fetch", "status" and "box".
+ */
 function stem(word: string): string {
-  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? word.slice(0, -1) : word;
+  if (word.length > 5 && /(ch|sh|ss|x|z|us)es$/.test(word)) return word.slice(0, -2);
+  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') ? word.slice(0, -1) : word;
 }
 
 /** The tokens of a text; an identifier such as `pause_subscription` counts whole and by its parts. */
@@ -61,6 +88,7 @@ export function words(text: string): string[] {
 interface IndexedPassage extends Passage {
   kind: PageKind;
   headings: string;
+  leads: string;
   prose: string;
   code: string;
 }
@@ -97,7 +125,13 @@ function canonicalPagesOf(model: ReferenceModel): Map<string, string> {
 
 /** Every passage of every page in one MiniSearch index (BM25 over page title, headings and text). */
 export function buildSearchIndex(model: ReferenceModel, pages: LlmsFullPage[]): SearchIndex {
-  const passages = passagesOf(pages).map((passage): IndexedPassage => {
+  const canonicalPages = canonicalPagesOf(model);
+  // A row's owner: the page that defines the first term its first cell names.
+  const ownerOf = (row: string) => {
+    const firstCell = row.split('|')[1] ?? '';
+    return tokens(firstCell).flatMap((token) => canonicalPages.get(token) ?? [])[0];
+  };
+  const passages = passagesOf(pages, passageCharacterLimit, ownerOf).map((passage): IndexedPassage => {
     const blocks = blocksOf(passage.text);
     const isCode = (block: string) => /^\s*(```|~~~)/.test(block);
     return {
@@ -105,17 +139,18 @@ export function buildSearchIndex(model: ReferenceModel, pages: LlmsFullPage[]): 
       kind: kindOf(passage.pageUrl),
       headings: passage.headingPath.slice(1).join('\n'),
       prose: blocks.filter((block) => !isCode(block)).join('\n\n'),
+      leads: leadsOf(blocks.filter((block) => !isCode(block)).join('\n\n')),
       code: blocks.filter(isCode).join('\n\n'),
     };
   });
   const engine = new MiniSearch<IndexedPassage>({
-    fields: ['pageTitle', 'headings', 'prose', 'code'],
+    fields: ['pageTitle', 'headings', 'leads', 'prose', 'code'],
     storeFields: [],
     tokenize: tokens,
     processTerm: indexTerm,
   });
   engine.addAll(passages);
-  return { passages, engine, canonicalPages: canonicalPagesOf(model) };
+  return { passages, engine, canonicalPages };
 }
 
 export interface SearchHit {
@@ -128,20 +163,75 @@ export interface SearchHit {
  * longer words, the domain's synonyms added at half weight, and the passages of the page that
  * defines a term the query names (an action, an error code, a field) first.
  */
+/**
+ * The terms of the model a query names. An identifier (`pause_subscription`, `api_key`) or a code
+ * (`409`) names its term even when written as words ("API key", "subscription id"); a plain word
+ * that is also a field's name ("status", "note") names the field only when the query says so
+ * ("the note field"), since it is more often the plain word.
+ */
+function namedTerms(index: SearchIndex, query: string): { written: string[]; inWords: string[] } {
+  const said = tokens(query).filter((token) => index.canonicalPages.has(token));
+  const plain = [...query.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((match) => match[0]);
+  const joined = plain.slice(1).map((word, position) => `${plain[position] ?? ''}_${word}`).filter((term) => index.canonicalPages.has(term) && !said.includes(term));
+  const written = said.filter((term) => {
+    if (/[_\d]/.test(term)) return true;
+    const at = plain.indexOf(term);
+    return at >= 0 && plain[at + 1] === 'field';
+  });
+  return { written: [...new Set(written)], inWords: [...new Set(joined)] };
+}
+
+/** The share of `text`'s lines that `other` has too. */
+function sharedLineShare(text: string, other: Set<string>): number {
+  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
+  return lines.length === 0 ? 0 : lines.filter((line) => other.has(line)).length / lines.length;
+}
+
+/** The hits without those whose lines are mostly those of a hit ranked above them. */
+function withoutNearDuplicates(hits: SearchHit[]): SearchHit[] {
+  const kept: { hit: SearchHit; lines: Set<string> }[] = [];
+  for (const hit of hits) {
+    const lines = new Set(hit.passage.text.split('\n').map((line) => line.trim()));
+    if (!kept.some((earlier) => sharedLineShare(hit.passage.text, earlier.lines) >= nearDuplicateShare)) kept.push({ hit, lines });
+  }
+  return kept.map(({ hit }) => hit);
+}
+
+/**
+ * Passages ranked across every page: MiniSearch's BM25 with field boosts and prefix matching for
+ * longer words, the domain's synonyms added at half weight, and first the passages of the page
+ * that defines a term the query names (an action, an error code, a field), or of a section whose
+ * heading names it ("409 body"). A passage that mostly repeats one ranked above it is left out.
+ */
 export function searchPassages(index: SearchIndex, query: string, kinds: readonly PageKind[] = pageKinds): SearchHit[] {
-  const asked = new Set(words(query));
+  const phrased = phraseSynonyms.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), query);
+  const asked = new Set(words(phrased));
   const synonyms = new Set([...asked].flatMap((word) => synonymsOf.get(word) ?? []).filter((word) => !asked.has(word)));
-  const named = new Set(tokens(query).flatMap((token) => index.canonicalPages.get(token) ?? []));
+  const { written, inWords } = namedTerms(index, query);
+  const terms = [...written, ...inWords];
+  const pagesOf = (named: string[]) => new Set(named.flatMap((term) => index.canonicalPages.get(term) ?? []));
+  const ownersOfWritten = pagesOf(written);
+  const ownersInWords = pagesOf(inWords);
+  // The section that owns a term: its heading names it ("409 body"), or a table row of it starts with the term written.
+  const definitions = written.map((term) => new RegExp(`^\\| \`${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``, 'im'));
+  const headingNames = (id: number) => {
+    const passage = index.passages[id];
+    if (passage === undefined) return false;
+    return terms.some((term) => tokens(passage.headings).includes(term)) || definitions.some((definition) => definition.test(passage.prose));
+  };
+  const pageBoost = (pageUrl: string) => (ownersOfWritten.has(pageUrl) ? canonicalBoost : ownersInWords.has(pageUrl) ? inWordsBoost : 1);
   const allowed = new Set(kinds);
   const results = index.engine.search([...asked, ...synonyms].join(' '), {
     boost: fieldBoosts,
     prefix: (term) => term.length >= 5,
     boostTerm: (term) => (synonyms.has(term) ? synonymWeight : 1),
-    boostDocument: (id: number) => (named.has(index.passages[id]?.pageUrl ?? '') ? canonicalBoost : 1),
+    boostDocument: (id: number) => pageBoost(index.passages[id]?.pageUrl ?? '') * (headingNames(id) ? canonicalBoost : 1),
     filter: (result) => allowed.has(index.passages[result.id as number]?.kind ?? 'guides'),
   });
-  return results.flatMap((result) => {
-    const passage = index.passages[result.id as number];
-    return passage === undefined ? [] : [{ passage, score: result.score }];
-  });
+  return withoutNearDuplicates(
+    results.flatMap((result) => {
+      const passage = index.passages[result.id as number];
+      return passage === undefined ? [] : [{ passage, score: result.score }];
+    }),
+  );
 }

@@ -160,3 +160,28 @@ describe('a rendered guide as Markdown', () => {
     assert.doesNotMatch(markdown, /Copy/);
   });
 });
+
+describe('a table with blocks in its cells, as Markdown', () => {
+  const html = [
+    '<table><thead><tr><th>Field</th><th>Description</th></tr></thead><tbody>',
+    '<tr><th><code>note</code> <span class="badges"><span>string</span> <span>optional</span></span></th><td><p>Why.</p><p>Kept</p><ul><li>at most 9 characters</li><li>trimmed</li></ul></td></tr>',
+    '<tr><th><code>data</code></th><td><p>Details.</p><details><summary>2 members of <code>data</code></summary>',
+    '<table><thead><tr><th>Member</th><th>Description</th></tr></thead><tbody>',
+    '<tr><th><code>status</code><span class="badges"><span>integer</span><span>required</span></span></th><td><p>The status.</p><ul><li>always <code>409</code></li></ul></td></tr>',
+    '<tr><th><code>allowed_actions</code><span class="badges"><span>array</span><span>required</span></span></th><td><p>In order.</p></td></tr>',
+    '</tbody></table></details></td></tr>',
+    '<tr><th><code>429</code></th><td><p>Body: none</p><dl><dt>Header <code>Retry-After</code></dt><dd>How long.</dd></dl></td></tr>',
+    '</tbody></table>',
+  ].join('');
+  const markdown = renderedGuideMarkdown(html, published('/reference/endpoint/'));
+
+  test('writes each row on one line, blocks kept apart, a nested table as its members', () => {
+    assert.deepEqual(markdown.split('\n'), [
+      '| Field | Description |',
+      '| - | - |',
+      '| `note` string optional | Why. Kept; at most 9 characters; trimmed |',
+      '| `data` | Details. 2 members of `data`: `status` (integer, required): The status. always `409`; `allowed_actions` (array, required): In order. |',
+      '| `429` | Body: none; Header `Retry-After`: How long. |',
+    ]);
+  });
+});

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { askAgent, comparable, summarise, type ListedTool } from '../../src/mcp-server/evaluation/agent.ts';
+import { holds, listed, missingFacts, near, says, type Fact } from '../../src/mcp-server/evaluation/facts.ts';
 
 const tools: ListedTool[] = [
   { name: 'action_details', inputSchema: { properties: { action: { enum: ['pause_subscription', 'change_status'] } } } },
@@ -24,7 +25,7 @@ function server(searchAnswer: unknown) {
   return { calls, call };
 }
 
-const question = (text: string, facts: string[] = ['api_key']) => ({ id: 'q', audience: 'integrator' as const, question: text, facts });
+const question = (text: string, facts: Fact[] = [says('api_key')]) => ({ id: 'q', audience: 'integrator' as const, question: text, facts });
 const passages = { results: [{ url: 'https://docs.example/a/#b', text: 'a passage' }] };
 
 describe('the plain agent', () => {
@@ -59,11 +60,11 @@ describe('the plain agent', () => {
   });
 
   test('an answer is right when every fact is in what the tools said, whatever the Markdown marks and case; wrong otherwise, with what it missed', async () => {
-    const right = await askAgent(question('What fields does change_status need?', ['API_KEY', 'retry-after']), tools, server(passages).call);
+    const right = await askAgent(question('What fields does change_status need?', [says('API_KEY'), says('retry-after')]), tools, server(passages).call);
     assert.equal(right.right, true);
     assert.equal(right.calls, 2);
     assert.equal(right.characters, `answer of action_details with **Retry-After** and \`api_key\``.length + JSON.stringify(passages).length);
-    const wrong = await askAgent(question('What fields does change_status need?', ['api_key', 'webhook']), tools, server(passages).call);
+    const wrong = await askAgent(question('What fields does change_status need?', [says('api_key'), says('webhook')]), tools, server(passages).call);
     assert.equal(wrong.right, false);
     assert.deepEqual(wrong.missing, ['webhook']);
     assert.equal(comparable('A `code` and **bold**\\n"quoted\\"'), 'a code and bold "quoted"');
@@ -72,5 +73,33 @@ describe('the plain agent', () => {
   test('the summary: share right, median characters, mean calls', () => {
     const result = (right: boolean, characters: number, calls: number) => ({ id: '', audience: '', question: '', right, characters, calls, tools: [], missing: [] });
     assert.deepEqual(summarise([result(true, 100, 1), result(false, 300, 2), result(true, 200, 3)], 50), { questions: 3, right: 2, rightShare: 66.7, medianCharacters: 200, meanCalls: 2, toolsListCharacters: 50 });
+  });
+});
+
+describe('the facts of an answer', () => {
+  test('a phrase is found whatever the Markdown marks and case', () => {
+    assert.equal(holds(says('No OAuth 2.0 flow'), 'There is **no `OAuth 2.0` flow**.'), true);
+    assert.equal(holds(says('no OAuth 2.0 flow'), 'OAuth 2.0 is not used.'), false);
+  });
+
+  test('terms bound together count only within their distance, on either side', () => {
+    const limit = near(40, 'note', 'at most 500 characters');
+    assert.equal(holds(limit, '| `note` string optional | Optional text. at most 500 characters |'), true);
+    assert.equal(holds(limit, '"name":"note" … ' + 'x'.repeat(60) + ' "status": 500, at most 500 characters of another field'), false);
+    assert.equal(holds(near(10, '401', 'service_invalid_api_key'), 'service_invalid_api_key answers 401'), true);
+    assert.equal(holds(near(5, 'POST', 'https://{site}/x'), '"endpoint":"https://{site}/x","method":"POST"'), false);
+  });
+
+  test('a list holds every item after its label, up to its end, and none of the excluded', () => {
+    const accepted = listed(['"acceptedFrom":[', 'Accepts a subscription that is'], ['active'], ['pending', 'on-hold']);
+    assert.equal(holds(accepted, '{"acceptedFrom":["active"],"refusedFrom":["pending","on-hold"]}'), true);
+    assert.equal(holds(accepted, 'Accepts a subscription that is `active` and leaves it `on-hold`.'), true);
+    assert.equal(holds(accepted, '{"acceptedFrom":["active","on-hold"]}'), false, 'a refused status among the accepted ones');
+    assert.equal(holds(accepted, 'statuses: pending, trial, active, on-hold'), false, 'a list without its label');
+    assert.equal(holds(listed(['one of'], ['pending'], []), 'one of pending-cancel, active'), false, 'pending is not pending-cancel');
+  });
+
+  test('missingFacts names what an answer lacks', () => {
+    assert.deepEqual(missingFacts([says('api_key'), says('webhook')], 'the api_key field'), [says('webhook')]);
   });
 });

@@ -64,6 +64,20 @@ describe('passages', () => {
     assert.ok(!texts.some((text) => text.includes(banner)));
     assert.equal(texts.filter((text) => text.includes(pair)).length, 2);
   });
+
+  test('a table row found on three pages or more stays on the page that owns it only; a table left without rows is no passage', () => {
+    const header = '| Status | Code | When |\n| - | - | - |';
+    const shared = ['| `400` | `bad_body` | The body is wrong. |', '| `401` | `bad_key` | The key is wrong. |'];
+    const guide = page('errors', `## All errors\n\n${header}\n${shared.join('\n')}`);
+    const action = (slug: string) => page(slug, `## Errors\n\n${header}\n${shared.join('\n')}${slug === 'b' ? '\n| `409` | `refused` | For this action: never. |' : ''}`);
+    const owner = (row: string) => (/`40[01]`/.test(row.split('|')[1] ?? '') ? guide.url : undefined);
+    const passages = passagesOf([guide, action('a'), action('b')], 1600, owner);
+    const of = (slug: string) => passages.filter((passage) => passage.pageUrl === `${docs}/${slug}/`).map((passage) => passage.text);
+    assert.deepEqual(of('errors'), [`${header}\n${shared.join('\n')}`], 'the owner keeps every row');
+    assert.deepEqual(of('b'), [`${header}\n| \`409\` | \`refused\` | For this action: never. |`], 'a near-copy keeps its own row under the header');
+    assert.deepEqual(of('a'), [], 'a whole copy is no passage');
+    assert.equal(passagesOf([guide, action('a'), action('b')]).filter((passage) => passage.text.includes('`bad_key`')).length, 3, 'without owners nothing is dropped');
+  });
 });
 
 describe('parts of a page', () => {

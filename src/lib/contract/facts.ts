@@ -74,9 +74,10 @@ export interface Facts {
   errorEnvelopeFields: string[];
   /** The error-body field that holds the machine-readable code. */
   errorCodeField: string;
-  /** The error code (and its status) for a missing or wrong API key. */
+  /** The error code (and its status) for a missing or wrong API key, and when the contract says it is sent (Markdown). */
   credentialErrorCode: string;
   credentialErrorStatus: string;
+  credentialErrorWhen: string;
   /** Status of the refusal sent when the current state does not accept the action. */
   transitionRefusedStatus: string;
   /** Where a refusal names the subscription's status and the actions that would change it, e.g. `data.allowed_actions`. */
@@ -200,6 +201,7 @@ export function factsOf(model: ReferenceModel): Facts {
     errorCodeField,
     credentialErrorCode: rejectedKey.code,
     credentialErrorStatus: rejectedKey.status,
+    credentialErrorWhen: rejectedKey.when,
     transitionRefusedStatus: responseWithStatus(responses, conflictStatus, 'to an action the current status refuses').status,
     refusalCurrentStatusField: `${refusal.detailsMember}.${refusal.currentStatus}`,
     refusalAllowedActionsField: `${refusal.detailsMember}.${refusal.allowedActions}`,

@@ -6,6 +6,7 @@ import { toText } from 'hast-util-to-text';
 import GithubSlugger from 'github-slugger';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
+import { flattenTableCells } from './flat-table-cells.ts';
 
 /**
  * Elements of a rendered guide that say nothing in text: the heading anchors (whose hidden label
@@ -107,7 +108,8 @@ function absoluteAddresses(tree: Root, pageUrl: string): void {
  * The rendered content of a hand-written page as Markdown, for readers that take text: the
  * components are rendered by Astro first, so a table or a fact a component draws from the model
  * is in the text as on the page. Headings keep their text and lose their anchors. Tables are
- * written without column padding: the padding was a quarter of llms-full.txt, read by every agent.
+ * written without column padding: the padding was a quarter of llms-full.txt, read by every agent,
+ * and their cells flattened to one line each, as GFM requires.
  */
 export function renderedGuideMarkdown(html: string, pageUrl: string): string {
   const tree = fromHtml(html, { fragment: true });
@@ -118,5 +120,6 @@ export function renderedGuideMarkdown(html: string, pageUrl: string): string {
   removeMatching(tree, dropped);
   explicitAnchors(tree);
   absoluteAddresses(tree, pageUrl);
+  flattenTableCells(tree);
   return toMarkdown(toMdast(tree), { extensions: [gfmToMarkdown({ tablePipeAlign: false })], bullet: '-', rule: '-' }).trim();
 }

@@ -1,5 +1,8 @@
 import { median } from '../../lib/measures/statistics.ts';
+import { factLabel, missingFacts } from './facts.ts';
 import type { EvaluationQuestion } from './questions.ts';
+
+export { comparable } from './facts.ts';
 
 /** A tool call as the agent makes it: the text of the answer's content, what a model would read and pay for. */
 export type CallTool = (name: string, args: Record<string, unknown>) => Promise<string>;
@@ -44,16 +47,6 @@ function named(question: string, values: string[]): string | undefined {
   return values.find((value) => new RegExp(`(^|[^\\w-])${value.toLowerCase().replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}($|[^\\w-])`).test(lower));
 }
 
-/** Text as compared for facts: one case, no Markdown emphasis or code marks, no JSON escapes, single spaces. */
-export function comparable(text: string): string {
-  return text
-    .replace(/\\n/g, ' ')
-    .replace(/\\"/g, '"')
-    .replace(/[`*]/g, '')
-    .replace(/\s+/g, ' ')
-    .toLowerCase();
-}
-
 /**
  * The plain agent of the evaluation, written down so anyone can check it: no language model, and
  * no look at the facts while it works.
@@ -66,7 +59,7 @@ export function comparable(text: string): string {
  * 3. When the first passage was cut at its bound, it reads that passage's section (`read_page`
  *    with the passage's URL), and nothing more. (Against a search that returns snippets rather
  *    than passages, as this server's did before, it reads the top two pages instead.)
- * The answer is right when every fact of the question is in the text the tools returned.
+ * The answer is right when the text the tools returned carries every fact of the question (facts.ts).
  */
 export async function askAgent(question: EvaluationQuestion, tools: ListedTool[], call: CallTool): Promise<QuestionResult> {
   const texts: string[] = [];
@@ -92,8 +85,7 @@ export async function askAgent(question: EvaluationQuestion, tools: ListedTool[]
     // A search that gives snippets rather than passages (the server before passages): read the top two pages.
     for (const result of search.results?.slice(0, 2) ?? []) await use('read_page', { url: result.url });
   } else if (first?.cut === true) await use('read_page', { url: first.url });
-  const read = comparable(texts.join('\n'));
-  const missing = question.facts.filter((fact) => !read.includes(comparable(fact)));
+  const missing = missingFacts(question.facts, texts.join('\n')).map(factLabel);
   return {
     id: question.id,
     audience: question.audience,

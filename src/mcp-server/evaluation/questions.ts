@@ -3,12 +3,17 @@ import { acceptedStates, allowedActions, refusedStates } from '../../lib/contrac
 import type { ProductFacts } from '../../lib/product-facts.ts';
 import { codeSamples, sampleLanguage, sampleStatuses } from '../../lib/samples/code-samples.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
+import { countInWords, listInWords } from '../../lib/prose.ts';
+import { refusalDetails } from '../../lib/contract/responses.ts';
+import { endpointPagePath } from '../../lib/site/navigation.ts';
+import { endpointSections } from '../../lib/site/reference-pages.ts';
 import { retryingClientLanguages } from '../../lib/samples/retrying-client-sample.ts';
 import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';
 import { openApiJsonPath, serverCardPath } from '../../lib/site/discovery.ts';
 import { llmsTxtPath } from '../../lib/site/llms-txt.ts';
 import { siteConfig } from '../../site-config.ts';
 import { toolCatalogue } from '../catalogue.ts';
+import { listed, near, says, type Fact } from './facts.ts';
 
 /** Who asks: someone calling the endpoint, someone maintaining the plugin on a shop, someone wiring up an agent. */
 export type Audience = 'integrator' | 'plugin maintainer' | 'agent builder';
@@ -18,7 +23,13 @@ export interface EvaluationQuestion {
   id: string;
   audience: Audience;
   question: string;
-  facts: string[];
+  facts: Fact[];
+}
+
+/** What the evaluation needs to know of the server besides the model and the product facts. */
+export interface EvaluatedServer {
+  /** The MCP protocol versions the server's card lists. */
+  supportedProtocolVersions: string[];
 }
 
 /** The words of the contract's own prose that `pattern` finds: a fact quoted, not retyped. A contract without them fails loudly. */
@@ -28,18 +39,26 @@ function quoted(text: string, pattern: RegExp): string {
   return found;
 }
 
-/** The first line of a sample that is its own: not a comment, not a line every sample shares. */
-function distinctiveLine(code: string, identifier: string): string {
-  return code.split('\n').find((line) => line.includes(identifier))?.trim() ?? code.split('\n')[0] ?? '';
+/** A sentence's first words, up to its first comma or full stop: enough to bind a code to what it means. */
+function opening(markdown: string): string {
+  return markdown.replace(/\s+/g, ' ').split(/[,.;:]/)[0]?.trim() ?? markdown;
+}
+
+/** The first line of `code` that none of `others` has: what only this sample says. */
+function ownLine(code: string, others: string[]): string {
+  const shared = new Set(others.flatMap((other) => other.split('\n').map((line) => line.trim())));
+  return code.split('\n').map((line) => line.trim()).find((line) => line.length > 8 && !shared.has(line)) ?? code.split('\n')[0] ?? '';
 }
 
 /**
  * The questions of the published evaluation: what integrators, plugin maintainers and agent
  * builders ask, each with the facts that make an answer right. Nothing here is a value typed
  * again: identifiers, statuses, numbers and codes come from the model, the retry policy, the
- * product facts and the catalogue, and the few prose facts are quoted from the contract.
+ * product facts, the catalogue and the server card, and the prose facts are quoted from the
+ * contract. Each fact is bound to its subject (facts.ts), so that an answer that does not depend
+ * on the question does not count as right: tests/integration/mcp-evaluation-control.test.ts checks that.
  */
-export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts): EvaluationQuestion[] {
+export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, server: EvaluatedServer): EvaluationQuestion[] {
   const { endpoint, envelope, lifecycle } = model;
   const action = (prefix: string) => {
     const found = model.actions.find((candidate) => candidate.identifier.startsWith(prefix));
@@ -47,82 +66,137 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts):
     return found;
   };
   const status = (name: string) => lifecycle.states.find((state) => state === name) ?? name;
-  const errorCode = (status: string, index = 0) => model.responses.find((response) => response.status === status)?.errorCodes[index]?.code ?? '';
+  const response = (code: string) => {
+    const found = model.responses.find((candidate) => candidate.status === code);
+    if (found === undefined) throw new Error(`No response ${code}`);
+    return found;
+  };
+  /** An error code bound to the opening of what the contract says it means. */
+  const errorFact = (code: string, index = 0): Fact => {
+    const error = response(code).errorCodes[index];
+    if (error === undefined) throw new Error(`No error code ${index} of ${code}`);
+    return near(200, error.code, opening(error.when));
+  };
   const pause = action('pause');
   const cancel = action('cancel');
   const change = action('change_status');
   const paymentFailed = action('payment_failed');
   const throttled = actionErrorAnswers(model, pause).throttled;
   const statuses = sampleStatuses(model.responses);
-  const sample = (identifier: string, language: Parameters<typeof sampleLanguage>[0]) => {
+  const samplesOf = (identifier: string) => {
     const chosen = model.actions.find((candidate) => candidate.identifier === identifier);
-    const code = codeSamples(endpoint, chosen?.requestExample.value ?? {}, statuses).find((candidate) => candidate.language === language)?.code ?? '';
-    return distinctiveLine(code, identifier);
+    return codeSamples(endpoint, chosen?.requestExample.value ?? {}, statuses);
+  };
+  /** A line only this language's sample of the action has. */
+  const sampleLine = (identifier: string, language: Parameters<typeof sampleLanguage>[0]) => {
+    const samples = samplesOf(identifier);
+    const own = samples.find((candidate) => candidate.language === language)?.code ?? '';
+    return says(ownLine(own, samples.filter((candidate) => candidate.language !== language).map((candidate) => candidate.code)));
   };
   const statusField = change.transition.kind === 'chosen' ? change.transition.field : '';
-  const statusValues = change.fields.find((field) => field.name === statusField)?.constraints.flatMap((constraint) => constraint.values ?? []) ?? [];
+  const statusValues = (change.fields.find((field) => field.name === statusField)?.constraints.flatMap((constraint) => constraint.values ?? []) ?? []).map(String);
   const note = model.actions.flatMap((candidate) => candidate.fields).find((field) => field.name === envelope.note);
-  const noteLimit = String(note?.constraints.find((constraint) => constraint.keyword === 'maxLength')?.limit ?? '');
+  const noteLimit = note?.constraints.find((constraint) => constraint.keyword === 'maxLength')?.label ?? '';
+  const selectorField = model.actions.flatMap((candidate) => candidate.fields).find((field) => field.name === envelope.selector);
   const subjectType = pause.fields.find((field) => field.name === envelope.subject)?.type ?? '';
   const restRoute = `?rest_route=${endpoint.urlPath.replace(/^\/wp-json/, '')}`;
   const docs = (pagePath: string) => new URL(pagePath, siteConfig.docsUrl).href;
+  const notPublished = (value: unknown) => (typeof value === 'string' ? value : '');
+  const contractProse = [
+    endpoint.description,
+    lifecycle.description,
+    ...model.resultFields.map((field) => field.description),
+    ...model.actions.flatMap((candidate) => [candidate.description, ...candidate.fields.map((field) => field.description)]),
+  ].join(' ');
+  const refusal = refusalDetails(model.responses, lifecycle.states);
+  const conflictMembers = response('409').bodyFields.find((field) => field.name === refusal.detailsMember)?.members ?? [];
+  const allowedList = conflictMembers.find((member) => member.name === refusal.allowedActions);
+  const statusShown = model.resultFields.filter((field) => field.constraints.some((constraint) => constraint.keyword === 'enum' && constraint.values?.every((value) => typeof value === 'string' && lifecycle.states.includes(value))));
+  const seconds = (count: number) => `${count} second`;
+  const siteVariable = `{${endpoint.variables[0]?.name ?? ''}}`;
+  const siteDescription = endpoint.variables[0]?.description ?? '';
+  // The success's own words for an action that finds the subscription where it leads.
+  const unchangedDescription = model.resultFields.map((field) => field.description).find((description) => /already/.test(description)) ?? '';
+  // Lists are read in JSON (the tools' structured answers) and in the reference pages' sentences.
+  const acceptedLabels = ['"acceptedFrom":[', 'Accepts a subscription that is'];
+  const refusedLabels = ['"refusedFrom":[', 'for a subscription that is'];
+  const leadsLabels = ['"leadsTo":[', 'leaves it'];
+  const enumLabels = ['"enumValues":[', 'one of'];
 
   const integrator: Omit<EvaluationQuestion, 'audience'>[] = [
-    { id: 'endpoint-url', question: 'What URL do I send lifecycle requests to?', facts: [endpoint.urlTemplate] },
-    { id: 'endpoint-method', question: 'Which HTTP method does the endpoint take?', facts: [endpoint.method, endpoint.urlTemplate] },
-    { id: 'key-where', question: 'Where does the API key go in the request?', facts: [envelope.credential] },
-    { id: 'oauth', question: 'Can I use OAuth to authenticate?', facts: [quoted(endpoint.description, /no OAuth 2\.0 flow/)] },
-    { id: 'authorization-header', question: 'Do I send the key in an Authorization header?', facts: [envelope.credential] },
-    { id: 'actions', question: 'Which lifecycle actions does the API have?', facts: model.actions.map((candidate) => candidate.identifier) },
-    { id: 'selector', question: 'Which body field selects the action?', facts: [envelope.selector, envelope.subject] },
-    { id: 'change-status-fields', question: `What fields does ${change.identifier} need?`, facts: change.fields.filter((field) => field.required).map((field) => field.name) },
-    { id: 'change-status-values', question: `Which statuses can ${change.identifier} set?`, facts: statusValues.map(String) },
-    { id: 'note-limit', question: 'How long may the note field be?', facts: [noteLimit] },
-    { id: 'subject-type', question: `What type is ${envelope.subject}?`, facts: [subjectType] },
+    { id: 'endpoint-url', question: 'What URL do I send lifecycle requests to?', facts: [says(endpoint.urlTemplate), near(250, siteVariable, quoted(siteDescription, /subdirectory/))] },
+    { id: 'endpoint-method', question: 'Which HTTP method does the endpoint take?', facts: [near(5, endpoint.method, endpoint.urlTemplate)] },
+    { id: 'key-where', question: 'Where does the API key go in the request?', facts: [near(30, envelope.credential, quoted(endpoint.description, /\bbody\b/))] },
+    { id: 'oauth', question: 'Can I use OAuth to authenticate?', facts: [says(quoted(endpoint.description, /no OAuth 2\.0 flow/))] },
+    { id: 'authorization-header', question: 'Do I send the key in an Authorization header?', facts: [says(quoted(endpoint.description, /There is no `?Authorization`? header/))] },
+    { id: 'actions', question: 'Which lifecycle actions does the API have?', facts: [listed(enumLabels, model.actions.map((candidate) => candidate.identifier), lifecycle.states)] },
+    { id: 'selector', question: 'Which body field selects the action?', facts: [near(120, `${envelope.selector}`, opening(selectorField?.description ?? ''))] },
+    { id: 'change-status-fields', question: `What fields does ${change.identifier} need?`, facts: change.fields.filter((field) => field.required).map((field) => near(60, field.name, field.type, 'required')) },
+    { id: 'change-status-values', question: `Which statuses can ${change.identifier} set?`, facts: [listed(enumLabels, statusValues, lifecycle.states.filter((state) => !statusValues.includes(state)))] },
+    { id: 'note-limit', question: 'How long may the note field be?', facts: [near(400, envelope.note ?? '', noteLimit)] },
+    { id: 'subject-type', question: `What type is ${envelope.subject}?`, facts: [near(40, envelope.subject, subjectType)] },
     ...model.actions.map((candidate) => ({
       id: `accepts-${candidate.identifier}`,
       question: `From which statuses can I call ${candidate.identifier}?`,
-      facts: acceptedStates(candidate.transition),
+      facts: [listed(acceptedLabels, acceptedStates(candidate.transition), refusedStates(lifecycle, candidate.transition))],
     })),
-    { id: 'cancelled-actions', question: `Which actions can I run on a ${status('cancelled')} subscription?`, facts: allowedActions(lifecycle, status('cancelled')) },
-    { id: 'final-states', question: 'Which statuses are final, with no way out?', facts: lifecycle.finalStates },
-    { id: 'pause-refused', question: `Which statuses does ${pause.identifier} refuse?`, facts: refusedStates(lifecycle, pause.transition) },
-    { id: 'refused-code', question: `What error do I get when an action is not allowed from the subscription's status?`, facts: ['409', errorCode('409')] },
-    { id: 'wrong-key', question: 'What does the API answer when the API key is wrong?', facts: ['401', errorCode('401')] },
-    { id: 'not-found', question: 'What happens if the subscription id does not exist?', facts: ['404', errorCode('404')] },
-    { id: 'missing-field', question: 'What error do I get when a required field is missing?', facts: [errorCode('400', 1)] },
-    { id: 'invalid-json', question: 'What does the endpoint answer to a body that is not valid JSON?', facts: [errorCode('400', 0)] },
-    { id: 'on-429', question: 'What happens on a 429?', facts: [throttled.header, String(retryPolicy.maxAttempts)] },
-    { id: 'retry-after-date', question: 'Can Retry-After be an HTTP date instead of seconds?', facts: [throttled.header, throttled.examples.find((example) => !/^\d+$/.test(example)) ?? ''] },
-    { id: 'retry-after-cap', question: 'How long should I wait at most when Retry-After is very long?', facts: [String(retryPolicy.retryAfterCapSeconds)] },
-    { id: 'timeouts', question: 'What timeouts should my client use?', facts: [String(retryPolicy.connectTimeoutSeconds), String(retryPolicy.attemptTimeoutSeconds)] },
-    { id: 'transient', question: 'Which host answers besides 429 should I retry?', facts: retryPolicy.transientHostStatuses.map(String) },
-    { id: 'pace', question: 'How many requests per second may I send to a site?', facts: [String(retryPolicy.courtesyIntervalSeconds)] },
-    { id: 'repeat', question: `What happens if I send ${pause.identifier} twice?`, facts: [quoted(endpoint.description, /`?changed: false`?/)] },
-    { id: 'curl-pause', question: `Give me a curl example for ${pause.identifier}`, facts: [sample(pause.identifier, 'curl'), String(retryPolicy.attemptTimeoutSeconds)] },
-    { id: 'python-cancel', question: `Show me Python code to call ${cancel.identifier}`, facts: [sample(cancel.identifier, 'python')] },
-    { id: 'retrying-languages', question: 'In which languages is there a retrying client?', facts: retryingClientLanguages.map((language) => sampleLanguage(language).label) },
-    { id: 'version', question: 'Which API version is current, and where does it appear?', facts: [endpoint.versionNamespace] },
-    { id: 'additive', question: 'Will a new release of v1 break my client?', facts: [endpoint.versionSegment, quoted(endpoint.description, /a later release of version 1 may add fields/).replace(/^a later release of version 1 /, '')] },
+    {
+      id: 'cancelled-actions',
+      question: `Which actions can I run on a ${status('cancelled')} subscription?`,
+      facts: [near(400, `"status":"${status('cancelled')}"`, ...allowedActions(lifecycle, status('cancelled')).map((name) => `"action":"${name}"`))],
+    },
+    { id: 'final-states', question: 'Which statuses are final, with no way out?', facts: lifecycle.finalStates.map((state) => near(300, quoted(contractProse, /no action leads out/), state)) },
+    { id: 'pause-refused', question: `Which statuses does ${pause.identifier} refuse?`, facts: [listed(refusedLabels, refusedStates(lifecycle, pause.transition), acceptedStates(pause.transition))] },
+    { id: 'refused-code', question: `What error do I get when an action is not allowed from the subscription's status?`, facts: [errorFact('409')] },
+    { id: 'wrong-key', question: 'What does the API answer when the API key is wrong?', facts: [errorFact('401')] },
+    { id: 'not-found', question: 'What happens if the subscription id does not exist?', facts: [errorFact('404')] },
+    { id: 'missing-field', question: 'What error do I get when a required field is missing?', facts: [errorFact('400', 1)] },
+    { id: 'invalid-json', question: 'What does the endpoint answer to a body that is not valid JSON?', facts: [errorFact('400', 0)] },
+    { id: 'on-429', question: 'What happens on a 429?', facts: [says(quoted(response('429').description, /The service itself never throttles/)), says(quoted(response('429').description, /the request was not processed/))] },
+    { id: 'retry-after-date', question: 'Can Retry-After be an HTTP date instead of seconds?', facts: [near(300, throttled.header, throttled.examples.find((example) => !/^\d+$/.test(example)) ?? '')] },
+    { id: 'retry-after-cap', question: 'How long should I wait at most when Retry-After is very long?', facts: [near(60, 'Retry-After', seconds(retryPolicy.retryAfterCapSeconds))] },
+    { id: 'timeouts', question: 'What timeouts should my client use?', facts: [near(20, seconds(retryPolicy.connectTimeoutSeconds), 'connect'), near(40, seconds(retryPolicy.attemptTimeoutSeconds), 'attempt')] },
+    { id: 'transient', question: 'Which host answers besides 429 should I retry?', facts: [says(listInWords(retryPolicy.transientHostStatuses.map(String), 'and'))] },
+    { id: 'pace', question: 'How many requests per second may I send to a site?', facts: [near(40, `${countInWords(1 / retryPolicy.courtesyIntervalSeconds)} request`, 'per second')] },
+    { id: 'repeat', question: `What happens if I send ${pause.identifier} twice?`, facts: [near(20, quoted(unchangedDescription, /already/), ...targetOf(pause.transition))] },
+    { id: 'curl-pause', question: `Give me a curl example for ${pause.identifier}`, facts: [sampleLine(pause.identifier, 'curl'), says(`"${envelope.selector}": "${pause.identifier}"`)] },
+    { id: 'python-cancel', question: `Show me Python code to call ${cancel.identifier}`, facts: [sampleLine(cancel.identifier, 'python'), says(`"${envelope.selector}": "${cancel.identifier}"`)] },
+    { id: 'retrying-languages', question: 'In which languages is there a retrying client?', facts: retryingClientLanguages.map((language) => says(sampleLanguage(language).label)) },
+    { id: 'version', question: 'Which API version is current, and where does it appear?', facts: [near(30, endpoint.versionSegment, 'current'), says(endpoint.versionNamespace)] },
+    { id: 'additive', question: 'Will a new release of v1 break my client?', facts: [says(quoted(endpoint.description, /a later release of version 1 may add fields/).replace(/^a later release of version 1 /, ''))] },
+    {
+      id: 'status-read',
+      question: 'How do I get the status of a subscription?',
+      facts: [near(300, `${refusal.detailsMember}.${refusal.currentStatus}`, ...statusShown.map((field) => field.name))],
+    },
+    { id: 'list-subscriptions', question: 'Can I list all subscriptions through the API?', facts: [says(`${docs(endpointPagePath)}#${endpointSections.notInThisApi.slug}`)] },
+    {
+      id: 'conflict-body',
+      question: 'What does the 409 body contain?',
+      facts: [near(1500, response('409').errorCodes[0]?.code ?? '', ...conflictMembers.map((member) => member.name))],
+    },
+    { id: 'allowed-order', question: `What does ${refusal.allowedActions} list and in which order?`, facts: [near(400, refusal.allowedActions, quoted(allowedList?.description ?? '', /in the order of the request body's actions/))] },
   ];
   const maintainer: Omit<EvaluationQuestion, 'audience'>[] = [
-    { id: 'plain-permalinks', question: 'The shop has no pretty permalinks: where does the endpoint answer?', facts: [restRoute] },
-    { id: 'subdirectory', question: 'WordPress lives in a subdirectory: what is {site}?', facts: [quoted(endpoint.variables[0]?.description ?? '', /the path when WordPress lives in a subdirectory/)] },
-    { id: 'fields-before-key', question: 'Which is checked first, the fields or the key?', facts: [quoted(endpoint.description, /Fields are checked before the key/)] },
-    { id: 'number-as-string', question: 'Is a subscription id sent as a string accepted?', facts: [quoted(endpoint.description, /A number written as a string passes an integer field/)] },
-    { id: 'payment-failed', question: `What does ${paymentFailed.identifier} do to the subscription?`, facts: [paymentFailed.transition.kind === 'fixed' ? paymentFailed.transition.to : ''] },
-    { id: 'unknown-field', question: 'What happens when a request carries a field the action does not know?', facts: ['400', errorCode('400', 2)] },
-    { id: 'server-error', question: 'What does a 500 from the service look like?', facts: [errorCode('500')] },
+    { id: 'plain-permalinks', question: 'The shop has no pretty permalinks: where does the endpoint answer?', facts: [says(restRoute)] },
+    { id: 'subdirectory', question: 'WordPress lives in a subdirectory: what is {site}?', facts: [says(quoted(endpoint.variables[0]?.description ?? '', /the path when WordPress lives in a subdirectory/))] },
+    { id: 'fields-before-key', question: 'Which is checked first, the fields or the key?', facts: [says(quoted(endpoint.description, /Fields are checked before the key/))] },
+    { id: 'number-as-string', question: 'Is a subscription id sent as a string accepted?', facts: [says(quoted(endpoint.description, /A number written as a string passes an integer field/))] },
+    { id: 'payment-failed', question: `What does ${paymentFailed.identifier} do to the subscription?`, facts: [listed(leadsLabels, targetOf(paymentFailed.transition), lifecycle.states.filter((state) => !targetOf(paymentFailed.transition).includes(state)))] },
+    { id: 'unknown-field', question: 'What happens when a request carries a field the action does not know?', facts: [near(40, '400', response('400').errorCodes[2]?.code ?? ''), says(quoted(endpoint.description, /the chosen action does not know/))] },
+    { id: 'server-error', question: 'What does a 500 from the service look like?', facts: [errorFact('500')] },
   ];
   const agentBuilder: Omit<EvaluationQuestion, 'audience'>[] = [
-    { id: 'mcp-url', question: 'Where is the product-information MCP server?', facts: [siteConfig.mcpUrl] },
-    { id: 'server-card', question: 'Where is the MCP server card?', facts: [serverCardPath] },
-    { id: 'mcp-tools', question: 'Which tools does the product-information server have?', facts: Object.keys(toolCatalogue) },
-    { id: 'openapi', question: 'Where can I download the OpenAPI document?', facts: [docs(openApiJsonPath)] },
-    { id: 'llms-txt', question: 'Is there an llms.txt?', facts: [llmsTxtPath.replace(/^\//, '')] },
-    { id: 'editions', question: 'What is the difference between the free and the paid edition?', facts: [facts.editions.free.name, facts.editions.paid.name] },
-    { id: 'pricing', question: 'How much does the paid edition cost?', facts: [typeof facts.pricing === 'string' ? facts.pricing : (facts.pricing[0]?.price ?? '')] },
-    { id: 'gateways', question: 'Which payment gateways are supported?', facts: [typeof facts.paymentGateways === 'string' ? facts.paymentGateways : facts.paymentGateways.join(', ')] },
+    { id: 'mcp-url', question: 'Where is the product-information MCP server?', facts: [says(siteConfig.mcpUrl)] },
+    { id: 'server-card', question: 'Where is the MCP server card?', facts: [says(serverCardPath)] },
+    { id: 'mcp-tools', question: 'Which tools does the product-information server have?', facts: Object.keys(toolCatalogue).map(says) },
+    { id: 'openapi', question: 'Where can I download the OpenAPI document?', facts: [says(docs(openApiJsonPath))] },
+    { id: 'llms-txt', question: 'Is there an llms.txt?', facts: [says(llmsTxtPath.replace(/^\//, ''))] },
+    { id: 'mcp-protocol-versions', question: 'Which MCP protocol versions does the server support?', facts: server.supportedProtocolVersions.map(says) },
+    { id: 'editions', question: 'What is the difference between the free and the paid edition?', facts: [says(facts.editions.free.name), says(facts.editions.paid.name)] },
+    { id: 'free-version', question: 'Is there a free version?', facts: [near(200, facts.editions.free.name, docs('/product/'))] },
+    { id: 'pricing', question: 'How much does the paid edition cost?', facts: [near(60, 'pricing', notPublished(facts.pricing) || (typeof facts.pricing === 'string' ? '' : (facts.pricing[0]?.price ?? '')))] },
+    { id: 'gateways', question: 'Which payment gateways are supported?', facts: [near(60, 'gateway', notPublished(facts.paymentGateways) || (typeof facts.paymentGateways === 'string' ? '' : facts.paymentGateways.join(', ')))] },
   ];
   const questions = [
     ...integrator.map((entry) => ({ ...entry, audience: 'integrator' as const })),
@@ -130,6 +204,14 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts):
     ...agentBuilder.map((entry) => ({ ...entry, audience: 'agent builder' as const })),
   ];
   // A question without facts would count as right whatever the answers say.
-  for (const question of questions) if (question.facts.length === 0 || question.facts.some((fact) => fact.trim() === '')) throw new Error(`Question ${question.id} has no fact to check`);
+  for (const question of questions) {
+    const empty = question.facts.length === 0 || question.facts.some((fact) => (fact.kind === 'says' ? [fact.text] : fact.kind === 'near' ? fact.terms : fact.items).some((term) => term.trim() === ''));
+    if (empty) throw new Error(`Question ${question.id} has no fact to check`);
+  }
   return questions;
+}
+
+/** Where an action with a fixed target leads; the targets of one whose target is chosen. */
+function targetOf(transition: ReferenceModel['actions'][number]['transition']): string[] {
+  return transition.kind === 'fixed' ? [transition.to] : transition.moves.flatMap((move) => move.to).filter((state, index, all) => all.indexOf(state) === index);
 }

@@ -21,7 +21,8 @@ export const evaluationResultsFile = path.join(import.meta.dirname, 'results.jso
  */
 export async function runEvaluation(projectDirectory: string, siteDirectory?: string): Promise<EvaluationResults> {
   const knowledge = await loadKnowledge(projectDirectory, siteDirectory);
-  const handler = createProductInformationHandler(readServerIdentity(projectDirectory), knowledge);
+  const identity = readServerIdentity(projectDirectory);
+  const handler = createProductInformationHandler(identity, knowledge);
   const client = await connectInProcess(handler, 'evaluation');
   try {
     const { tools } = await client.listTools();
@@ -32,7 +33,7 @@ export async function runEvaluation(projectDirectory: string, siteDirectory?: st
       return content.map((item) => item.text ?? '').join('\n');
     };
     const results: QuestionResult[] = [];
-    for (const question of evaluationQuestions(knowledge.model, knowledge.facts)) results.push(await askAgent(question, tools as ListedTool[], call));
+    for (const question of evaluationQuestions(knowledge.model, knowledge.facts, identity)) results.push(await askAgent(question, tools as ListedTool[], call));
     return { summary: summarise(results, toolsListCharacters), results };
   } finally {
     await client.close();

@@ -1,0 +1,109 @@
+/**
+ * The Markdown agents read (llms-full.txt, and the pages read_page returns from it) is GFM a parser
+ * reads back as the site shows it: no line break escaped into an entity, and every table with one
+ * row per row of the table the built HTML page holds, counted from that page, never typed here.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Client } from '@modelcontextprotocol/client';
+import type { Element } from 'hast';
+import { fromHtml } from 'hast-util-from-html';
+import { selectAll } from 'hast-util-select';
+import type { Root as MdastRoot, Table } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfmTable } from 'micromark-extension-gfm-table';
+import { ensureBuiltSite } from '../../src/host/built-site.ts';
+import { llmsFullSections, llmsFullTxtPath } from '../../src/lib/site/llms-txt.ts';
+import { endpointPagePath } from '../../src/lib/site/navigation.ts';
+import { connectInProcess } from '../../src/mcp-server/evaluation/in-process-client.ts';
+import { createProductInformationHandler } from '../../src/mcp-server/handler.ts';
+import { readServerIdentity } from '../../src/mcp-server/identity.ts';
+import { loadKnowledge } from '../../src/mcp-server/load-knowledge.ts';
+
+const projectDirectory = path.resolve(import.meta.dirname, '../..');
+const distDirectory = path.join(projectDirectory, 'dist');
+
+/** A character reference the Markdown writer falls back on when GFM cannot hold what it was given. */
+const escapedEntity = /&#x?[0-9a-f]+;/i;
+
+function gfm(markdown: string): MdastRoot {
+  return fromMarkdown(markdown, { extensions: [gfmTable()], mdastExtensions: [gfmFromMarkdown()] });
+}
+
+function tables(node: MdastRoot | MdastRoot['children'][number]): Table[] {
+  if (node.type === 'table') return [node];
+  return 'children' in node ? node.children.flatMap((child) => tables(child as MdastRoot['children'][number])) : [];
+}
+
+/** Rows of each table of the page's content, a table inside a cell counted as part of its cell. */
+function htmlTableRows(html: string): number[] {
+  const content = selectAll('.sl-markdown-content', fromHtml(html))[0];
+  assert.ok(content, 'the page has a content area');
+  const nested = new Set<Element>(selectAll('td table, th table', content));
+  const outer = selectAll('table', content).filter((table) => !nested.has(table));
+  return outer.map((table) => {
+    const inner = new Set<Element>(selectAll('table tr', { type: 'root', children: selectAll('td table, th table', table) }));
+    return selectAll('tr', table).filter((row) => !inner.has(row)).length;
+  });
+}
+
+function assertReadableGfm(markdown: string, where: string): Table[] {
+  const match = escapedEntity.exec(markdown);
+  assert.equal(match, null, `${where} escapes a character: …${markdown.slice(Math.max(0, (match?.index ?? 0) - 80), (match?.index ?? 0) + 20)}`);
+  return tables(gfm(markdown));
+}
+
+before(() => ensureBuiltSite(projectDirectory));
+
+describe('llms-full.txt as GFM', () => {
+  test('every page parses with each table as its HTML page has it, and no escaped character', () => {
+    const pages = llmsFullSections(readFileSync(path.join(distDirectory, llmsFullTxtPath), 'utf8'));
+    assert.ok(pages.length > 0);
+    let compared = 0;
+    for (const page of pages) {
+      const found = assertReadableGfm(page.markdown, page.url);
+      const htmlFile = path.join(distDirectory, new URL(page.url).pathname, 'index.html');
+      if (!existsSync(htmlFile)) continue;
+      const expected = htmlTableRows(readFileSync(htmlFile, 'utf8'));
+      assert.deepEqual(found.map((table) => table.children.length), expected, `${page.url}: rows of each table`);
+      compared += expected.length;
+    }
+    assert.ok(compared > 0, 'some tables were compared');
+  });
+
+  test('the parser used here sees the fault it looks for: a list in a cell breaks the table', () => {
+    const broken = '| A | B |\n| - | - |\n| one | - first\n\n- second |\n| two | x |\n';
+    assert.equal(tables(gfm(broken))[0]?.children.length, 2);
+  });
+});
+
+describe('read_page as GFM', () => {
+  let handler: ReturnType<typeof createProductInformationHandler>;
+  let client: Client;
+  before(async () => {
+    handler = createProductInformationHandler(readServerIdentity(projectDirectory), await loadKnowledge(projectDirectory));
+    client = await connectInProcess(handler, 'gfm-check');
+  });
+  after(async () => {
+    await client.close();
+    await handler.close();
+  });
+
+  test('every part of the endpoint reference parses with the tables of its HTML page', async () => {
+    const parts: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const result = await client.callTool({ name: 'read_page', arguments: cursor === undefined ? { url: endpointPagePath } : { url: endpointPagePath, cursor } });
+      const structured = result.structuredContent as { markdown?: string; nextCursor?: string } | undefined;
+      assert.ok(structured?.markdown !== undefined, JSON.stringify(result.content));
+      parts.push(structured.markdown);
+      cursor = structured.nextCursor;
+    } while (cursor !== undefined);
+    const found = parts.flatMap((part, index) => assertReadableGfm(part, `${endpointPagePath} part ${index + 1}`));
+    const expected = htmlTableRows(readFileSync(path.join(distDirectory, endpointPagePath, 'index.html'), 'utf8'));
+    assert.deepEqual(found.map((table) => table.children.length), expected);
+  });
+});
