@@ -97,6 +97,9 @@ describe('the facts of an answer', () => {
     assert.equal(holds(accepted, '{"acceptedFrom":["active","on-hold"]}'), false, 'a refused status among the accepted ones');
     assert.equal(holds(accepted, 'statuses: pending, trial, active, on-hold'), false, 'a list without its label');
     assert.equal(holds(listed(['one of'], ['pending'], []), 'one of pending-cancel, active'), false, 'pending is not pending-cancel');
+    const links = 'picks one of these:\n- [`a` Does A](https://x.example/a/)\n- [`b` Does B](https://x.example/b/)';
+    assert.equal(holds(listed(['one of'], ['a', 'b'], []), links), true, "a Markdown link's ] does not end the list");
+    assert.equal(holds(listed(['one of'], ['a', 'b'], []), '["a"], then ["b"]'), false, "a JSON array's ] does");
   });
 
   test('missingFacts names what an answer lacks', () => {

@@ -64,13 +64,20 @@ function holdsValue(stretch: string, item: string): boolean {
 /** Where a list ends: the end of a JSON array, of a sentence, of a table cell, or before what a list of statuses leads to. */
 const listEnds = [']', '. ', '|', ';', ' leaves ', ' and leads '];
 
+/** Where `end` next closes a list after `from`; a Markdown link's `](` closes its text, not the list. */
+function endOfList(read: string, end: string, from: number): number {
+  let index = read.indexOf(end, from);
+  while (end === ']' && index >= 0 && read[index + 1] === '(') index = read.indexOf(end, index + 1);
+  return index;
+}
+
 function listHolds(read: string, fact: Extract<Fact, { kind: 'list' }>): boolean {
   const items = fact.items.map(comparable);
   const without = fact.without.map(comparable);
   return fact.after.some((label) =>
     positions(read, comparable(label)).some((start) => {
       const from = start + comparable(label).length;
-      const ends = listEnds.map((end) => read.indexOf(end, from)).filter((index) => index >= 0);
+      const ends = listEnds.map((end) => endOfList(read, end, from)).filter((index) => index >= 0);
       const stretch = read.slice(from, ends.length > 0 ? Math.min(...ends) : undefined);
       return items.every((item) => holdsValue(stretch, item)) && !without.some((item) => holdsValue(stretch, item));
     }),

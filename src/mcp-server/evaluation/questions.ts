@@ -129,7 +129,9 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, 
     { id: 'key-where', question: 'Where does the API key go in the request?', facts: [near(30, envelope.credential, quoted(endpoint.description, /\bbody\b/))] },
     { id: 'oauth', question: 'Can I use OAuth to authenticate?', facts: [says(quoted(endpoint.description, /no OAuth 2\.0 flow/))] },
     { id: 'authorization-header', question: 'Do I send the key in an Authorization header?', facts: [says(quoted(endpoint.description, /There is no `?Authorization`? header/))] },
-    { id: 'actions', question: 'Which lifecycle actions does the API have?', facts: [listed(enumLabels, model.actions.map((candidate) => candidate.identifier), lifecycle.states)] },
+    // A list of the actions may say what each does and where it leads (the home page's does), so
+    // no status is ruled out of it; the label is what binds it to the actions.
+    { id: 'actions', question: 'Which lifecycle actions does the API have?', facts: [listed(enumLabels, model.actions.map((candidate) => candidate.identifier), [])] },
     { id: 'selector', question: 'Which body field selects the action?', facts: [near(120, `${envelope.selector}`, opening(selectorField?.description ?? ''))] },
     { id: 'change-status-fields', question: `What fields does ${change.identifier} need?`, facts: change.fields.filter((field) => field.required).map((field) => near(60, field.name, field.type, 'required')) },
     { id: 'change-status-values', question: `Which statuses can ${change.identifier} set?`, facts: [listed(enumLabels, statusValues, lifecycle.states.filter((state) => !statusValues.includes(state)))] },
