@@ -6,8 +6,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
-import type { Client } from '@modelcontextprotocol/client';
+import { before, describe, test } from 'node:test';
 import type { Element } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { selectAll } from 'hast-util-select';
@@ -18,10 +17,7 @@ import { gfmTable } from 'micromark-extension-gfm-table';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { llmsFullSections, llmsFullTxtPath } from '../../src/lib/site/llms-txt.ts';
 import { endpointPagePath } from '../../src/lib/site/navigation.ts';
-import { connectInProcess } from '../../src/mcp-server/evaluation/in-process-client.ts';
-import { createProductInformationHandler } from '../../src/mcp-server/handler.ts';
-import { readServerIdentity } from '../../src/mcp-server/identity.ts';
-import { loadKnowledge } from '../../src/mcp-server/load-knowledge.ts';
+import { useInProcessServer } from '../support/in-process-server.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 const distDirectory = path.join(projectDirectory, 'dist');
@@ -81,22 +77,13 @@ describe('llms-full.txt as GFM', () => {
 });
 
 describe('read_page as GFM', () => {
-  let handler: ReturnType<typeof createProductInformationHandler>;
-  let client: Client;
-  before(async () => {
-    handler = createProductInformationHandler(readServerIdentity(projectDirectory), await loadKnowledge(projectDirectory));
-    client = await connectInProcess(handler, 'gfm-check');
-  });
-  after(async () => {
-    await client.close();
-    await handler.close();
-  });
+  const server = useInProcessServer('gfm-check');
 
   test('every part of the endpoint reference parses with the tables of its HTML page', async () => {
     const parts: string[] = [];
     let cursor: string | undefined;
     do {
-      const result = await client.callTool({ name: 'read_page', arguments: cursor === undefined ? { url: endpointPagePath } : { url: endpointPagePath, cursor } });
+      const result = await server.client.callTool({ name: 'read_page', arguments: cursor === undefined ? { url: endpointPagePath } : { url: endpointPagePath, cursor } });
       const structured = result.structuredContent as { markdown?: string; nextCursor?: string } | undefined;
       assert.ok(structured?.markdown !== undefined, JSON.stringify(result.content));
       parts.push(structured.markdown);

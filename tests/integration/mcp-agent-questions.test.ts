@@ -9,7 +9,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Client } from '@modelcontextprotocol/client';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { openApiJsonPath } from '../../src/lib/site/discovery.ts';
 import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
@@ -21,36 +20,21 @@ import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { sampleLanguage } from '../../src/lib/samples/code-samples.ts';
 import { retryingClientLanguages } from '../../src/lib/samples/retrying-client-sample.ts';
 import { actionErrorAnswers } from '../../src/lib/contract/error-bodies.ts';
-import { createProductInformationHandler } from '../../src/mcp-server/handler.ts';
-import { readServerIdentity } from '../../src/mcp-server/identity.ts';
-import { loadKnowledge } from '../../src/mcp-server/load-knowledge.ts';
-import { connectInProcess } from '../../src/mcp-server/evaluation/in-process-client.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
+import { useInProcessServer } from '../support/in-process-server.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 const model = readReferenceModel(bundledDocument());
 const { lifecycle, envelope } = model;
 
-let handler: ReturnType<typeof createProductInformationHandler>;
-let client: Client;
-
-before(async () => {
-  ensureBuiltSite(projectDirectory);
-  handler = createProductInformationHandler(readServerIdentity(projectDirectory), await loadKnowledge(projectDirectory));
-  client = await connectInProcess(handler, 'agent-questions');
-});
-after(async () => {
-  await client.close();
-  await handler.close();
-});
+const server = useInProcessServer('agent-questions');
 
 /** The page a result's address belongs to, its section's anchor left off. */
 const pageOf = (url: string | undefined) => url?.split('#')[0];
 
 async function ask(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args });
+  const result = await server.client.callTool({ name, arguments: args });
   assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);
   const structured = result.structuredContent as Record<string, unknown> | undefined;
   assert.ok(structured, `${name} answers with structuredContent`);
@@ -161,7 +145,7 @@ describe('passages and sections', () => {
     assert.equal(byAnchor.markdown, byHeading.markdown);
     assert.match(String(byAnchor.markdown), /^## Rate limits\n/);
     assert.doesNotMatch(String(byAnchor.markdown), /\n## (?!Rate limits)/, 'no section after it');
-    const refused = await client.callTool({ name: 'read_page', arguments: { url: guidePaths.errors, section: 'no such section' } });
+    const refused = await server.client.callTool({ name: 'read_page', arguments: { url: guidePaths.errors, section: 'no such section' } });
     assert.equal(refused.isError, true);
     assert.match(JSON.stringify(refused.content), /#rate-limits/, 'the refusal lists the sections');
   });
@@ -222,19 +206,19 @@ describe('one rendering', () => {
   });
 
   test('the resources are every page, llms.txt and the OpenAPI document', async () => {
-    const { resources } = await client.listResources();
+    const { resources } = await server.client.listResources();
     const uris = new Set(resources.map((resource) => resource.uri));
     for (const page of built) assert.ok(uris.has(page.url), page.url);
     assert.ok(uris.has(publishedUrl(openApiJsonPath)));
-    const read = await client.readResource({ uri: built[0]?.url ?? '' });
+    const read = await server.client.readResource({ uri: built[0]?.url ?? '' });
     assert.equal((read.contents[0] as { text: string }).text, built[0]?.markdown);
-    const { prompts } = await client.listPrompts();
+    const { prompts } = await server.client.listPrompts();
     assert.ok(prompts.length >= 3);
   });
 
   test('no answer carries a repository path, and no list is announced as changing', async () => {
     for (const topic of ['editions', 'pricing', 'payment_gateways', 'features']) assert.ok(!JSON.stringify(await ask('product_information', { topic })).includes(productFactsFile));
-    const capabilities = client.getServerCapabilities();
+    const capabilities = server.client.getServerCapabilities();
     for (const kind of ['tools', 'resources', 'prompts'] as const) assert.notEqual(capabilities?.[kind]?.listChanged, true, kind);
   });
 });

@@ -11,18 +11,13 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
-import type { Client } from '@modelcontextprotocol/client';
-import { ensureBuiltSite } from '../../src/host/built-site.ts';
+import { test } from 'node:test';
 import { llmsFullTxtPath } from '../../src/lib/site/llms-txt.ts';
 import { missingFacts } from '../../src/mcp-server/evaluation/facts.ts';
-import { connectInProcess } from '../../src/mcp-server/evaluation/in-process-client.ts';
 import { evaluationQuestions } from '../../src/mcp-server/evaluation/questions.ts';
 import { evaluationResultsFile, type EvaluationResults } from '../../src/mcp-server/evaluation/run-evaluation.ts';
-import { createProductInformationHandler } from '../../src/mcp-server/handler.ts';
 import { readServerIdentity } from '../../src/mcp-server/identity.ts';
-import { loadKnowledge } from '../../src/mcp-server/load-knowledge.ts';
-import type { ProductKnowledge } from '../../src/mcp-server/knowledge.ts';
+import { useInProcessServer } from '../support/in-process-server.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 /**
@@ -32,28 +27,15 @@ const projectDirectory = path.resolve(import.meta.dirname, '../..');
  */
 const controlBar = 0.1;
 
-let knowledge: ProductKnowledge;
-let handler: ReturnType<typeof createProductInformationHandler>;
-let client: Client;
-
-before(async () => {
-  ensureBuiltSite(projectDirectory);
-  knowledge = await loadKnowledge(projectDirectory);
-  handler = createProductInformationHandler(readServerIdentity(projectDirectory), knowledge);
-  client = await connectInProcess(handler, 'evaluation-control');
-});
-after(async () => {
-  await client.close();
-  await handler.close();
-});
+const server = useInProcessServer('evaluation-control');
 
 async function answer(name: string, args: Record<string, unknown>): Promise<string> {
-  const result = await client.callTool({ name, arguments: args });
+  const result = await server.client.callTool({ name, arguments: args });
   return (result.content as { text?: string }[]).map((item) => item.text ?? '').join('\n');
 }
 
 test('a canned answer that does not depend on the question counts as right for at most a tenth of the questions', async (context) => {
-  const questions = evaluationQuestions(knowledge.model, knowledge.facts, readServerIdentity(projectDirectory));
+  const questions = evaluationQuestions(server.knowledge.model, server.knowledge.facts, readServerIdentity(projectDirectory));
   const overview = await answer('api_overview', {});
   const lifecycle = await answer('lifecycle', {});
   const editions = await answer('product_information', { topic: 'editions' });

@@ -7,8 +7,7 @@
  * value is read from the model, the retry policy or the spec rules.
  */
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { actionErrorAnswers } from '../../src/lib/contract/error-bodies.ts';
@@ -18,34 +17,18 @@ import { backoffSchedule, policyPhrases, retryPolicy } from '../../src/lib/sampl
 import { sampleLanguageNames, sampleStatuses } from '../../src/lib/samples/code-samples.ts';
 import { retryingClientLanguages, retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { specRule } from '../../src/lib/spec-rules.ts';
-import { createProductInformationHandler } from '../../src/mcp-server/handler.ts';
-import { readServerIdentity } from '../../src/mcp-server/identity.ts';
-import { loadKnowledge } from '../../src/mcp-server/load-knowledge.ts';
-import { connectInProcess } from '../../src/mcp-server/evaluation/in-process-client.ts';
-import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
+import { useInProcessServer } from '../support/in-process-server.ts';
 
-const projectDirectory = path.resolve(import.meta.dirname, '../..');
 const model = readReferenceModel(bundledDocument());
 const facts = factsOf(model);
 const { lifecycle } = model;
 const okStatus = Number(successResponse(model.responses).status);
 
-let handler: ReturnType<typeof createProductInformationHandler>;
-let client: Client;
-
-before(async () => {
-  ensureBuiltSite(projectDirectory);
-  handler = createProductInformationHandler(readServerIdentity(projectDirectory), await loadKnowledge(projectDirectory));
-  client = await connectInProcess(handler, 'tool-answers');
-});
-after(async () => {
-  await client.close();
-  await handler.close();
-});
+const server = useInProcessServer('tool-answers');
 
 async function ask(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const result = await client.callTool({ name, arguments: args });
+  const result = await server.client.callTool({ name, arguments: args });
   assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);
   const structured = result.structuredContent as Record<string, unknown> | undefined;
   assert.ok(structured, `${name} answers with structuredContent`);
@@ -197,7 +180,7 @@ describe('the overview says the whole retry policy and what v1 promises', () => 
 
 describe('tools/list', () => {
   test('carries no safe-integer bounds, no string property names and no definition twice in one schema', async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await server.client.listTools();
     const text = JSON.stringify(tools);
     assert.ok(!text.includes(String(Number.MAX_SAFE_INTEGER)) && !text.includes(String(Number.MIN_SAFE_INTEGER)));
     assert.ok(!text.includes('"propertyNames":{"type":"string"}'), 'a JSON object has string names without saying so');
@@ -218,17 +201,17 @@ describe('prompts', () => {
   };
 
   test('every argument is described with the values it takes, and completion offers those that start as typed', async () => {
-    const { prompts } = await client.listPrompts();
+    const { prompts } = await server.client.listPrompts();
     for (const [name, argumentValues] of Object.entries(values)) {
       const prompt = prompts.find((candidate) => candidate.name === name);
       assert.deepEqual(prompt?.arguments?.map((argument) => argument.name), Object.keys(argumentValues), name);
       for (const argument of prompt?.arguments ?? []) {
         const allowed = argumentValues[argument.name] ?? [];
         for (const value of allowed) assert.ok(argument.description?.includes(value), `${name}.${argument.name} names ${value}`);
-        const everything = await client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: argument.name, value: '' } });
+        const everything = await server.client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: argument.name, value: '' } });
         assert.deepEqual(everything.completion.values, allowed);
         const typed = (allowed[1] ?? '').slice(0, 2);
-        const some = await client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: argument.name, value: typed } });
+        const some = await server.client.complete({ ref: { type: 'ref/prompt', name }, argument: { name: argument.name, value: typed } });
         assert.deepEqual(some.completion.values, allowed.filter((value) => value.startsWith(typed)), `${name}.${argument.name} "${typed}"`);
       }
     }
@@ -237,11 +220,11 @@ describe('prompts', () => {
   test("handle_throttling with a language carries the policy with its numbers and that language's retrying client alone", async () => {
     const textOf = (result: Awaited<ReturnType<Client['getPrompt']>>) =>
       result.messages.map((message) => (message.content.type === 'text' ? message.content.text : message.content.type === 'resource' && 'text' in message.content.resource ? message.content.resource.text : '')).join('\n');
-    const whole = textOf(await client.getPrompt({ name: 'handle_throttling' }));
+    const whole = textOf(await server.client.getPrompt({ name: 'handle_throttling' }));
     const [first] = model.actions;
     const clients = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), first?.requestExample.value ?? {});
     for (const language of retryingClientLanguages) {
-      const cut = textOf(await client.getPrompt({ name: 'handle_throttling', arguments: { language } }));
+      const cut = textOf(await server.client.getPrompt({ name: 'handle_throttling', arguments: { language } }));
       assert.ok(cut.length < whole.length / 2, `${language}: ${cut.length} of ${whole.length}`);
       for (const sample of clients) assert.equal(cut.includes(sample.code.trimEnd()), sample.language === language, `${language} prompt, ${sample.language} client`);
       for (const [phrase, words] of Object.entries(policyPhrases(retryPolicy))) assert.ok(cut.includes(words), `${language}: the policy's ${phrase} (${words})`);
