@@ -21,12 +21,16 @@ export type ConnectionFailure = 'connection refused' | 'name not resolved' | 'ti
 
 const tlsCodes = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
 
-/** Names the reason a fetch failed from its error and the system's code beneath it. */
+/**
+ * Names the reason a fetch failed from its error and the system's code beneath it; with no code, the
+ * cause's own message (fetch's "bad port", for one), never fetch's bare "fetch failed".
+ */
 export function classifyFailure(error: unknown): { kind: ConnectionFailure; code?: string } {
-  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const name = (error as { name?: unknown }).name;
-  const known = typeof code === 'string' ? code : undefined;
-  const withCode = known === undefined ? {} : { code: known };
+  const known = typeof cause?.code === 'string' ? cause.code : undefined;
+  const causeMessage = typeof cause?.message === 'string' && cause.message !== '' ? cause.message : undefined;
+  const withCode = known === undefined ? (causeMessage === undefined ? {} : { code: causeMessage }) : { code: known };
   if (name === 'TimeoutError' || known === 'ETIMEDOUT' || known === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timed out', ...withCode };
   if (known === 'ECONNREFUSED') return { kind: 'connection refused', code: known };
   if (known === 'ENOTFOUND' || known === 'EAI_AGAIN' || known === 'EAI_NONAME') return { kind: 'name not resolved', code: known };

@@ -18,7 +18,7 @@
  *   7  every case reached passed, but some were not reached (0 instead with --allow-unreached)
  * Codes 3 to 6 are found before a single case is judged.
  */
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { exitCodeOf, exitCodes } from '../conformance/exit-codes.ts';
@@ -36,6 +36,46 @@ const exitCodeSummary =
   'Exit codes: 0 every case reached and passed; 1 a mismatch; 2 wrong options; 3 cannot connect;\n' +
   '            4 not a WordPress REST API with the endpoint; 5 the key is refused; 6 a named subscription\n' +
   '            does not exist; 7 cases not reached (0 instead with --allow-unreached).';
+
+/**
+ * Why the JUnit report could not be written at `file`, asked before the run so that a wrong path
+ * never costs a whole run: a directory, a folder that does not exist, or one that is not writable.
+ */
+export function junitPathProblem(file: string): string | undefined {
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing?.isDirectory() === true) return `${file} is a directory; --junit takes a file name such as ${path.join(file, defaultJunit)}`;
+  const folder = path.dirname(file);
+  const parent = statSync(folder, { throwIfNoEntry: false });
+  if (parent === undefined) return `the folder ${folder} does not exist`;
+  if (!parent.isDirectory()) return `${folder} is not a folder`;
+  try {
+    accessSync(existing === undefined ? folder : file, constants.W_OK);
+  } catch {
+    return `${existing === undefined ? `the folder ${folder}` : file} is not writable`;
+  }
+  return undefined;
+}
+
+/**
+ * What is wrong with a `--base-url`, if anything: not http(s), or a part the suite cannot put
+ * before the endpoint's path. Credentials are named but never echoed.
+ */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    return `--base-url must be an http or https URL such as https://shop.example, not "${baseUrl}".`;
+  }
+  if (!/^https?:$/.test(parsed.protocol)) return `--base-url must be an http or https URL such as https://shop.example, not "${baseUrl}".`;
+  if (parsed.username !== '' || parsed.password !== '') {
+    return '--base-url must not hold a user name or password (user:password@): the endpoint is opened by the API key in the body, and fetch refuses such URLs.';
+  }
+  const site = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  if (parsed.search !== '' || baseUrl.includes('?')) return `--base-url must not hold a query (?…): the endpoint's path goes after the base URL. Use ${site}`;
+  if (parsed.hash !== '' || baseUrl.includes('#')) return `--base-url must not hold a fragment (#…): the endpoint's path goes after the base URL. Use ${site}`;
+  return undefined;
+}
 
 /** `--subscription` values: an ID, a range `first-last`, or several of them separated by commas. */
 export function subscriptionIds(values: readonly string[]): { ids: number[] } | { wrong: string } {
@@ -91,11 +131,9 @@ export async function runConformanceCommand(args: readonly string[], context: Co
   const { ids } = named;
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined) {
-    try {
-      const parsed = new URL(baseUrl);
-      if (!/^https?:$/.test(parsed.protocol)) throw new Error('not http');
-    } catch {
-      console.error(`--base-url must be an http or https URL such as https://shop.example, not "${baseUrl}".\n${usage}`);
+    const problem = baseUrlProblem(baseUrl);
+    if (problem !== undefined) {
+      console.error(`${problem}\n${usage}`);
       return exitCodes.usage;
     }
     if (values['api-key'] === undefined || values['api-key'] === '' || ids.length === 0) {
@@ -104,6 +142,13 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     }
   } else if (ids.length > 0) {
     console.error(`--subscription needs --base-url: without it the suite starts a sandbox with subscriptions of its own.\n${usage}`);
+    return exitCodes.usage;
+  }
+
+  const junit = path.resolve(values.junit ?? defaultJunit);
+  const junitProblem = junitPathProblem(junit);
+  if (junitProblem !== undefined) {
+    console.error(`Cannot write the JUnit report: ${junitProblem}.\n${usage}`);
     return exitCodes.usage;
   }
 
@@ -137,11 +182,20 @@ export async function runConformanceCommand(args: readonly string[], context: Co
       ...(baseUrl === undefined ? {} : { log: (line: string) => console.log(line) }),
       onForecast: (forecast) => console.log(forecastLine(forecast)),
     });
-    const junit = path.resolve(values.junit ?? defaultJunit);
-    writeFileSync(junit, junitXml(report, apiKey));
+    // The report is printed first: a file that cannot be written after all never hides it.
+    const writeJunit = (): boolean => {
+      try {
+        writeFileSync(junit, junitXml(report, apiKey));
+        return true;
+      } catch (error) {
+        console.error(`Could not write the JUnit report to ${junit}: ${(error as Error).message.split('\n', 1)[0]}`);
+        return false;
+      }
+    };
     if (report.setup !== undefined) {
       console.error(`\n✖ ${report.setup.message}`);
       console.log(summaryLine(report));
+      writeJunit();
       return exitCodeOf(report, values['allow-unreached'] === true);
     }
     console.log('');
@@ -166,7 +220,7 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     const hint = notReachedHint(report);
     if (hint !== undefined) console.log(hint);
     console.log(summaryLine(report));
-    console.log(`JUnit report: ${path.relative(process.cwd(), junit) || junit}`);
+    if (writeJunit()) console.log(`JUnit report: ${path.relative(process.cwd(), junit) || junit}`);
     const code = exitCodeOf(report, values['allow-unreached'] === true);
     if (code === exitCodes.unreached) console.log(`Exit ${code}: some cases were not reached. Name more subscriptions as said above, or accept it with --allow-unreached.`);
     return code;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -152,8 +152,8 @@ describe('the conformance suite against the sandbox', () => {
 });
 
 /** Runs `npm run conformance` as a user would, and returns its exit code and everything it printed. */
-async function runCommand(args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [path.join(projectDirectory, 'scripts/conformance.ts'), ...args, '--junit', path.join(workDirectory, 'cli.xml')], {
+async function runCommand(args: string[], junit = path.join(workDirectory, 'cli.xml')): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [path.join(projectDirectory, 'scripts/conformance.ts'), ...args, '--junit', junit], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -331,6 +331,60 @@ describe('set-up failures, told apart from mismatches before a case is judged', 
     const { code, output } = await runCommand(['--base-url', sandbox.url, '--api-key', sandbox.apiKey, '--subscription', '1', '--subscription', '999999']);
     assert.equal(code, exitCodes.unknownSubscription, output);
     assert.match(output, /The site has no subscription 999999: it answered 404 service_subscription_not_found \(the other named subscriptions exist\)/);
+  });
+});
+
+describe('options refused before a case is run', () => {
+  test('a --junit path that cannot be written: a folder, or a folder that does not exist', async () => {
+    for (const junit of [workDirectory, path.join(workDirectory, 'no-such-folder', 'report.xml')]) {
+      const { code, output } = await runCommand(['--base-url', sandbox.url, '--api-key', sandbox.apiKey, '--subscription', '1'], junit);
+      assert.equal(code, exitCodes.usage, output);
+      assert.match(output, /^Cannot write the JUnit report: .*(is a directory|does not exist)/m);
+      assert.doesNotMatch(output, /^Checking /m, 'no case is run');
+      assert.doesNotMatch(output, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  test('a JUnit file that cannot be written after the run costs a line, never the report', async () => {
+    const folder = path.join(workDirectory, 'vanishing');
+    mkdirSync(folder);
+    const html = createServer((_, response) => {
+      rmSync(folder, { recursive: true, force: true });
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+    });
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = html.address() as AddressInfo;
+      const { code, output } = await runCommand(['--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--subscription', '1'], path.join(folder, 'report.xml'));
+      assert.equal(existsSync(folder), false);
+      assert.equal(code, exitCodes.notWordPress, output);
+      assert.match(output, /does not answer as a WordPress REST API/);
+      assert.match(output, /^Could not write the JUnit report to .+report\.xml: ENOENT/m);
+      assert.doesNotMatch(output, /\n\s+at /, 'no stack trace');
+    } finally {
+      html.close();
+    }
+  });
+
+  test('a --base-url with credentials, a query or a fragment is refused, and a password never printed', async () => {
+    const origin = new URL(sandbox.url);
+    const forms = [
+      { url: `http://user:secretpw@${origin.host}/shop`, reason: /must not hold a user name or password/ },
+      { url: `${sandbox.url}?x=1`, reason: /must not hold a query/ },
+      { url: `${sandbox.url}#frag`, reason: /must not hold a fragment/ },
+    ];
+    for (const { url, reason } of forms) {
+      const { code, output } = await runCommand(['--base-url', url, '--api-key', sandbox.apiKey, '--subscription', '1']);
+      assert.equal(code, exitCodes.usage, output);
+      assert.match(output, reason);
+      assert.doesNotMatch(output, /secretpw/);
+    }
+  });
+
+  test('a port fetch refuses is named as such, not as a bare "fetch failed"', async () => {
+    const { code, output } = await runCommand(['--base-url', 'http://127.0.0.1:10080', '--api-key', 'k', '--subscription', '1']);
+    assert.equal(code, exitCodes.cannotConnect, output);
+    assert.match(output, /connection failed \(bad port\)/);
   });
 });
 
