@@ -54,7 +54,8 @@ export function isJsonMediaType(headers: IncomingHttpHeaders): boolean {
 
 /** PHP's `parse_str` for the flat and `name[]` forms a client sends. */
 function parseFormText(text: string): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
+  // No prototype: PHP keeps `__proto__` as a name like any other, where assigning it here would set the prototype.
+  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [rawName, value] of new URLSearchParams(text)) {
     // PHP turns dots and spaces in a top-level name into underscores.
     const list = rawName.endsWith('[]');

@@ -56,7 +56,8 @@ export function checkArguments(contract: ExecutableContract, routeArguments: rea
       answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${Object.keys(reasons).join(', ')}`, { [paramsMember]: reasons, details }),
     };
   }
-  const fields: BodyFields = {};
+  // No prototype: `__proto__` stays a member, as in the array PHP's json_decode gives, and is refused as a field the action does not take.
+  const fields: BodyFields = Object.create(null) as BodyFields;
   for (const [name, value] of Object.entries(jsonMembers(request))) {
     const argument = routeArguments.find((candidate) => candidate.name === name);
     fields[name] = argument === undefined ? value : sanitizeArgument(value, argument.schema);

@@ -138,6 +138,10 @@ function requestsFor(contract: ExecutableContract, subjects: BatterySubjects): B
     }
     requests.push(post(`${action.identifier} with an unknown field`, { ...body, unknown_field: 1 }));
     requests.push(post(`${action.identifier} with an unknown field set to null`, { ...body, unknown_field: null }));
+    // Names a JavaScript object holds on its prototype; PHP's arrays have none, so each is a field like any other.
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      requests.push(post(`${action.identifier} with a member named ${name}`, `{${JSON.stringify(name)}:{"a":1},${JSON.stringify(body).slice(1)}`));
+    }
     for (const other of routeArguments(contract).filter((argument) => !action.fields.some((field) => field.name === argument.name))) {
       requests.push(post(`${action.identifier} with ${other.name}, which it does not take`, { ...body, [other.name]: other.schema.enum?.[0] ?? 1 }));
     }
