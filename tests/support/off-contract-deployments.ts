@@ -161,7 +161,8 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: `\`${errors.allowedActionsMember}\` in another order`,
-      finding: new RegExp(`\`${data(errors.allowedActionsMember)}\` is not in the lifecycle table's order`),
+      // One fault, one finding: every case it was found in is counted under the one sentence.
+      finding: new RegExp(`^✖ \\d+ cases: \`${data(errors.allowedActionsMember)}\` is not in the order of the request body's actions \\(${model.actions.map((action) => action.identifier).join(', ')}\\)$(?![\\s\\S]*^✖ .*${data(errors.allowedActionsMember)})`, 'm'),
       answer: (answer) =>
         isAnswer(answer, refused) ? rewriteData(answer, (details) => Array.isArray(details[errors.allowedActionsMember]) && (details[errors.allowedActionsMember] as unknown[]).reverse()) : answer,
     },
