@@ -113,9 +113,15 @@ export function joinUrl(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${path}`;
 }
 
+/** The longest `Retry-After` the client waits out unless told another (`--max-retry-after`). */
+export const defaultMaxRetryAfterSeconds = 120;
+
+/** How often the client waits out a throttled request and sends it again before it takes the 429 as the answer. */
+export const maxThrottledRetries = 3;
+
 export function createClient(options: ClientOptions): Client {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxRetryAfter = options.maxRetryAfterSeconds ?? 120;
+  const maxRetryAfter = options.maxRetryAfterSeconds ?? defaultMaxRetryAfterSeconds;
   let nextStart = 0;
   let requestCount = 0;
 
@@ -155,12 +161,17 @@ export function createClient(options: ClientOptions): Client {
           const { kind, code } = classifyFailure(error);
           return { url, request, failure: `no answer: ${kind} (${code ?? (error as Error).message})`, failureKind: kind, throttledRetries };
         }
-        if (answer.status !== options.throttledStatus || sendOptions.acceptThrottle === true || throttledRetries >= 3) {
+        if (answer.status !== options.throttledStatus || sendOptions.acceptThrottle === true || throttledRetries >= maxThrottledRetries) {
           return { url, request, answer, throttledRetries };
         }
         // The host throttled a real request: honour Retry-After, as the specification asks of every client.
         const seconds = retryAfterSeconds(answer.headers[retryAfterHeader.toLowerCase()]);
-        if (seconds === undefined || seconds > maxRetryAfter) return { url, request, answer, throttledRetries };
+        if (seconds === undefined || seconds > maxRetryAfter) {
+          options.log?.(
+            `  the host answered ${options.throttledStatus} with ${seconds === undefined ? `no ${retryAfterHeader} the suite can read` : `${retryAfterHeader} ${seconds} s`}, longer than the ${maxRetryAfter} s the suite waits; taken as the answer`,
+          );
+          return { url, request, answer, throttledRetries };
+        }
         options.log?.(`  the host answered ${options.throttledStatus}; waiting ${seconds} s as ${retryAfterHeader} says`);
         await sleep(seconds * 1000);
         throttledRetries += 1;

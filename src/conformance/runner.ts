@@ -8,7 +8,8 @@ import type { ReceivedAnswer } from './check-answer.ts';
 import { judgeAnswer, reviewAnswer } from './check-answer.ts';
 import type { Client, ConnectionFailure, Exchange } from './client.ts';
 import { describeExpectation } from './expectation.ts';
-import { courtesyPaceMs, createClient, isLoopback, joinUrl } from './client.ts';
+import { courtesyPaceMs, createClient, defaultMaxRetryAfterSeconds, isLoopback, joinUrl, maxThrottledRetries } from './client.ts';
+import { retryAfterHeader } from '../lib/contract/responses.ts';
 import type { Forecast } from './plan.ts';
 import { createPlanner, forecastRun } from './plan.ts';
 
@@ -29,6 +30,8 @@ export interface ConformanceOptions {
   paceMs?: number;
   /** An ID no subscription of the site has. */
   unknownSubscriptionId?: number;
+  /** The longest `Retry-After` waited out; a host asking for more ends the request with its 429. */
+  maxRetryAfterSeconds?: number;
   log?: (line: string) => void;
   /** Called with the forecast once the subscriptions are placed, before the first case. */
   onForecast?: (forecast: Forecast) => void;
@@ -55,7 +58,7 @@ export interface CaseResult {
 }
 
 /** What stopped a run before a single case was judged: the set-up, not the deployment's answers. */
-export type SetupFailureKind = 'cannot-connect' | 'not-wordpress' | 'key-refused' | 'unknown-subscription';
+export type SetupFailureKind = 'cannot-connect' | 'host-refused' | 'not-wordpress' | 'key-refused' | 'unknown-subscription';
 
 export interface SetupFailure {
   kind: SetupFailureKind;
@@ -178,6 +181,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     baseUrl: options.baseUrl,
     paceMs: options.paceMs ?? (isLoopback(options.baseUrl) ? 0 : courtesyPaceMs),
     throttledStatus: Number(contract.throttled.status),
+    ...(options.maxRetryAfterSeconds === undefined ? {} : { maxRetryAfterSeconds: options.maxRetryAfterSeconds }),
     log,
   });
   const cases = generateCases(contract, {
@@ -285,6 +289,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         };
       }
       const code = parsedCode(answer);
+      const refusal = index === 0 && !isJson(answer) ? hostRefusal(exchange, Number(contract.throttled.status), options.maxRetryAfterSeconds ?? defaultMaxRetryAfterSeconds) : undefined;
+      if (refusal !== undefined) return { kind: 'host-refused', message: refusal };
       if (index === 0 && (!isJson(answer) || code === errors.noRoute.code)) {
         return { kind: 'not-wordpress', message: await notWordPressMessage(exchange) };
       }
@@ -397,6 +403,29 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     ...(forecast === undefined ? {} : { forecast }),
     durationMs: Date.now() - started,
   };
+}
+
+/**
+ * The host's own refusal of the first request, not WordPress's: a 429 the suite did not wait out,
+ * or a page of a firewall, a CDN or a gateway (403, 5xx) that is not JSON.
+ */
+function hostRefusal(exchange: Exchange, throttledStatus: number, maxRetryAfter: number): string | undefined {
+  const { answer } = exchange;
+  if (answer === undefined) return undefined;
+  const got = answerSummary(exchange);
+  if (answer.status === throttledStatus) {
+    const asked = answer.headers[retryAfterHeader.toLowerCase()];
+    const wait = asked === undefined ? `with no ${retryAfterHeader}` : `with ${retryAfterHeader}: ${asked}`;
+    return (
+      `The host throttles the suite: ${exchange.url} answered ${throttledStatus} ${wait}. The suite waits out a ${retryAfterHeader} of at most ${maxRetryAfter} s ` +
+      `(--max-retry-after), ${maxThrottledRetries} times per request at most, and this one asks for ${asked === undefined ? 'no time it can read' : 'more'}. Run again later, ` +
+      `raise --max-retry-after, or let this machine through the host's rate limit. The answer: ${got}. No case was run.`
+    );
+  }
+  if (answer.status === 403 || answer.status >= 500) {
+    return `The host answered ${answer.status} with a page of its own, not WordPress's JSON: ${exchange.url} answered ${got}. A firewall, a CDN or the web server refused or failed the request before WordPress saw it: check the host's logs or let this machine through. No case was run.`;
+  }
+  return undefined;
 }
 
 const connectionAdvice: Record<ConnectionFailure, string> = {

@@ -6,22 +6,14 @@
  *
  * `--base-url` is the site's base URL: its origin, with the path of a subdirectory install. Only the
  * named subscriptions are changed; `--subscription` also takes a range (`1-30`) or a list (`4,7,9`).
- * Exit codes (`src/conformance/exit-codes.ts`):
- *   0  every case reached, and every answer as the document says
- *   1  a mismatch: an answer off the document (each kind printed once, with a count and an example),
- *      or a contract that cannot be used
- *   2  wrong options
- *   3  cannot connect (connection refused, a name that does not resolve, a time-out, a TLS error)
- *   4  the host answers, but not as a WordPress REST API with the endpoint (an HTML page, no route)
- *   5  the key is refused on a request that is otherwise valid
- *   6  a named subscription does not exist on the site
- *   7  every case reached passed, but some were not reached (0 instead with --allow-unreached)
+ * Exit codes: `src/conformance/exit-codes.ts`, which the usage text and the package's README print.
  * Codes 3 to 6 are found before a single case is judged.
  */
 import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { exitCodeOf, exitCodes } from '../conformance/exit-codes.ts';
+import { defaultMaxRetryAfterSeconds } from '../conformance/client.ts';
+import { exitCodeList, exitCodeOf, exitCodes } from '../conformance/exit-codes.ts';
 import { startOwnSandbox } from '../conformance/own-sandbox.ts';
 import { coverageMatrix, junitXml, mismatchDetails, noteDetails, notReachedHint, summaryLine } from '../conformance/report.ts';
 import { forecastLine, runConformance } from '../conformance/runner.ts';
@@ -30,12 +22,22 @@ import type { Sandbox } from '../sandbox/server.ts';
 import type { CommandContext } from './command.ts';
 import { ContractUnavailable } from './contract-source.ts';
 
-export const conformanceOptionsSynopsis = '--base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached]';
+export const conformanceOptionsSynopsis = '--base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached] [--max-retry-after SECONDS] [--verbose]';
 const defaultJunit = 'conformance-report.xml';
-const exitCodeSummary =
-  'Exit codes: 0 every case reached and passed; 1 a mismatch; 2 wrong options; 3 cannot connect;\n' +
-  '            4 not a WordPress REST API with the endpoint; 5 the key is refused; 6 a named subscription\n' +
-  '            does not exist; 7 cases not reached (0 instead with --allow-unreached).';
+const exitCodeSummary = `Exit codes:\n${exitCodeList()
+  .map(({ code, meaning }) => `  ${code}  ${meaning}`)
+  .join('\n')}`;
+
+/** What each option does, for --help and the package's README. */
+export const conformanceOptionHelp: readonly { option: string; text: string }[] = [
+  { option: '--base-url URL', text: 'the site: its origin, with the path of a subdirectory install (no user, query or fragment); without it, the suite starts a sandbox of its own' },
+  { option: '--api-key KEY', text: 'the key in the plugin\'s settings on that site (never printed)' },
+  { option: '--subscription ID', text: 'a subscription the suite may change; also a range (101-130) or a list (4,7,9); repeat it for more' },
+  { option: '--junit FILE', text: `the JUnit XML report, every case in it (${defaultJunit} unless told); checked before the run` },
+  { option: '--allow-unreached', text: `exit ${exitCodes.passed} rather than ${exitCodes.unreached} when some cases could not be reached with the named subscriptions` },
+  { option: '--max-retry-after SECONDS', text: `the longest Retry-After of a throttling host the suite waits out (${defaultMaxRetryAfterSeconds} unless told)` },
+  { option: '--verbose', text: 'print every case as it runs, passed ones too (by default only those that failed or did not apply)' },
+];
 
 /**
  * Why the JUnit report could not be written at `file`, asked before the run so that a wrong path
@@ -102,7 +104,17 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     `Usage: ${context.invocation} ${conformanceOptionsSynopsis}\n` +
     `       ${context.invocation} [--junit FILE]   (starts a sandbox of its own)\n` +
     exitCodeSummary;
-  let values: { 'base-url'?: string; 'api-key'?: string; subscription?: string[]; junit?: string; 'allow-unreached'?: boolean; help?: boolean };
+  const help = `${usage.split('\nExit codes:', 1)[0]}\n\nOptions:\n${conformanceOptionHelp.map(({ option, text }) => `  ${option.padEnd(26)} ${text}`).join('\n')}\n\n${exitCodeSummary}`;
+  let values: {
+    'base-url'?: string;
+    'api-key'?: string;
+    subscription?: string[];
+    junit?: string;
+    'allow-unreached'?: boolean;
+    'max-retry-after'?: string;
+    verbose?: boolean;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -112,6 +124,8 @@ export async function runConformanceCommand(args: readonly string[], context: Co
         subscription: { type: 'string', multiple: true },
         junit: { type: 'string' },
         'allow-unreached': { type: 'boolean' },
+        'max-retry-after': { type: 'string' },
+        verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -120,8 +134,13 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     return exitCodes.usage;
   }
   if (values.help === true) {
-    console.log(usage);
+    console.log(help);
     return exitCodes.passed;
+  }
+  const maxRetryAfter = values['max-retry-after'];
+  if (maxRetryAfter !== undefined && !/^\d{1,6}$/.test(maxRetryAfter)) {
+    console.error(`--max-retry-after takes a whole number of seconds (${defaultMaxRetryAfterSeconds} unless told), not "${maxRetryAfter}".\n${usage}`);
+    return exitCodes.usage;
   }
   const named = subscriptionIds(values.subscription ?? []);
   if ('wrong' in named) {
@@ -179,7 +198,9 @@ export async function runConformanceCommand(args: readonly string[], context: Co
       subscriptions: sandbox?.subscriptions().map((subscription) => subscription.id) ?? ids,
       imitatesHost: sandbox !== undefined,
       throttleHeader,
-      ...(baseUrl === undefined ? {} : { log: (line: string) => console.log(line) }),
+      ...(maxRetryAfter === undefined ? {} : { maxRetryAfterSeconds: Number(maxRetryAfter) }),
+      // A passed case is a line of the coverage matrix and of the JUnit file already: listed with --verbose only.
+      ...(baseUrl === undefined ? {} : { log: (line: string) => (values.verbose === true || !line.startsWith('✔ ') ? console.log(line) : undefined) }),
       onForecast: (forecast) => console.log(forecastLine(forecast)),
     });
     // The report is printed first: a file that cannot be written after all never hides it.

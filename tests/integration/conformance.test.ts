@@ -315,6 +315,35 @@ describe('set-up failures, told apart from mismatches before a case is judged', 
     }
   });
 
+  test('4: a host that throttles the first request past the longest wait is named as throttling, with its Retry-After', async () => {
+    const throttling = await startSandbox({ port: 0 });
+    const { retryAfterHeader } = throttling.contract;
+    throttling.throttleNext(2, '100000');
+    try {
+      const { code, output } = await runCommand(['--base-url', throttling.url, '--api-key', throttling.apiKey, ...allSubscriptions(throttling)]);
+      assert.equal(code, exitCodes.notWordPress, output);
+      assert.match(output, new RegExp(`The host throttles the suite: .+ answered ${throttling.contract.throttled.status} with ${retryAfterHeader}: 100000\\. The suite waits out a ${retryAfterHeader} of at most 120 s \\(--max-retry-after\\)`));
+      assert.doesNotMatch(output, /not answer as a WordPress REST API/);
+    } finally {
+      await throttling.close();
+    }
+  });
+
+  test('4: a firewall\'s 403 or a gateway\'s 503 page on the first request is named as the host\'s answer', async () => {
+    for (const status of [403, 503]) {
+      const page = createServer((_, response) => response.writeHead(status, { 'content-type': 'text/html' }).end('<!DOCTYPE html><title>Blocked</title>'));
+      await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = page.address() as AddressInfo;
+        const { code, output } = await runCommand(['--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--subscription', '1']);
+        assert.equal(code, exitCodes.notWordPress, output);
+        assert.match(output, new RegExp(`The host answered ${status} with a page of its own, not WordPress's JSON`));
+      } finally {
+        page.close();
+      }
+    }
+  });
+
   test('5: the key is refused on a request valid in every other way', async () => {
     const other = await startSandbox({ port: 0, apiKey: 'another-key' });
     try {
@@ -394,6 +423,9 @@ describe('coverage', () => {
     try {
       const first = await runCommand(['--base-url', seeded.url, '--api-key', seeded.apiKey, ...allSubscriptions(seeded)]);
       assert.equal(first.code, exitCodes.unreached, first.output);
+      // A passed case is a line of the matrix and of the JUnit file: listed only with --verbose.
+      const passedLines = (output: string) => output.split('\n').filter((line) => line.startsWith('✔ ') && !line.startsWith('✔ The ')).length;
+      assert.equal(passedLines(first.output), 0, first.output);
       assert.match(first.output, /^The lifecycle cases need \d+ subscriptions: .+ With the named subscriptions, \d+ cases cannot be reached/m);
       assert.match(first.output, /^subscription \d+: ended expired/m);
       // How many more of each status: named besides the same seed on a fresh sandbox, every case is reached.
@@ -413,8 +445,9 @@ describe('coverage', () => {
       } finally {
         await topped.close();
       }
-      const second = await runCommand(['--base-url', seeded.url, '--api-key', seeded.apiKey, ...allSubscriptions(seeded), '--allow-unreached']);
+      const second = await runCommand(['--base-url', seeded.url, '--api-key', seeded.apiKey, ...allSubscriptions(seeded), '--allow-unreached', '--verbose']);
       assert.equal(second.code, exitCodes.passed, second.output);
+      assert.ok(passedLines(second.output) > 100, second.output);
       assert.ok(seeded.subscriptions().some((subscription) => !seeded.contract.model.lifecycle.finalStates.includes(subscription.status)), 'never all final');
     } finally {
       await seeded.close();
