@@ -310,6 +310,7 @@ describe('set-up failures, told apart from mismatches before a case is judged', 
       const { code, output } = await runCommand(['--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--subscription', '1']);
       assert.equal(code, exitCodes.notWordPress, output);
       assert.match(output, /does not answer as a WordPress REST API: .+ answered 404 <!doctype html>/);
+      assert.match(output, /The run could not start: .+ \(2 requests, before any case, none of them changing a subscription; /);
     } finally {
       html.close();
     }
