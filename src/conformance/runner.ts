@@ -110,6 +110,15 @@ function revealedStatus(contract: ExecutableContract, answer: ReceivedAnswer | u
   return typeof after === 'string' && states.includes(after) && body[contract.result.successFlag] === true ? after : undefined;
 }
 
+/** The status an answer says the subscription had when the request came: a success's previous status, a refusal's current one. */
+function statusFound(contract: ExecutableContract, answer: ReceivedAnswer | undefined): string | undefined {
+  const current = revealedStatus(contract, answer);
+  if (current === undefined || answer === undefined) return undefined;
+  const body = JSON.parse(answer.body) as Record<string, unknown>;
+  const before = body[contract.result.previousStatus];
+  return typeof before === 'string' ? before : current;
+}
+
 /**
  * The key in an answer's body or headers: the document's `writeOnly` key is never sent back. A key
  * too short to be told from ordinary text is not looked for.
@@ -219,10 +228,28 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     return { ...base, status: problems.length + echoed.length === 0 ? 'passed' : 'failed', problems: [...problems, ...echoed], following, notes };
   }
 
+  /** A failed case whose answer told no status, by subscription: whether it changed the subscription shows in the next answer. */
+  const unclear = new Map<number, { result: CaseResult; assumed: string | undefined }>();
+
   async function run(testCase: ConformanceCase, subscriptionId?: number): Promise<CaseResult> {
     const exchange = await send(testCase.request(subscriptionId ?? 0), testCase.hostImitation === true);
+    const assumed = subscriptionId === undefined ? undefined : known.get(subscriptionId);
     if (subscriptionId !== undefined) known.set(subscriptionId, revealedStatus(contract, exchange.answer) ?? known.get(subscriptionId));
     const result = judge(testCase, exchange, subscriptionId);
+    if (subscriptionId !== undefined) {
+      const earlier = unclear.get(subscriptionId);
+      unclear.delete(subscriptionId);
+      const found = statusFound(contract, exchange.answer);
+      if (earlier !== undefined && result.status === 'failed' && found !== undefined && found !== assumed && earlier.result.problems.length > 0) {
+        // The error answer's request changed the subscription after all: one fault, counted under the error's finding.
+        const blamed = `${earlier.result.problems[0]}, yet the request changed the subscription: the next request on it found it in another status`;
+        earlier.result.problems[0] = blamed;
+        result.following = [...(result.following ?? []), ...result.problems];
+        result.problems = [blamed];
+      } else if (result.status === 'failed' && exchange.answer !== undefined && revealedStatus(contract, exchange.answer) === undefined) {
+        unclear.set(subscriptionId, { result, assumed });
+      }
+    }
     log(`${result.status === 'passed' ? '✔' : result.status === 'failed' ? '✖' : '–'} ${testCase.name}${subscriptionId === undefined ? '' : ` (subscription ${subscriptionId})`}`);
     results.push(result);
     return result;
