@@ -86,7 +86,7 @@ function jsonProblem(status: number, body: unknown, enveloped = false): string |
   if (status >= 500) return `status ${status}`;
   if (status < 400 && isRecord(body)) {
     // `?_envelope`: the answer inside a 200, judged the same way.
-    if (!enveloped && typeof body.status === 'number' && 'body' in body && isRecord(body.headers)) return jsonProblem(body.status, body.body, true);
+    if (!enveloped && typeof body.status === 'number' && 'body' in body && (isRecord(body.headers) || Array.isArray(body.headers))) return jsonProblem(body.status, body.body, true);
     // Core's own answers: the indexes and OPTIONS, which describe routes.
     if ('namespace' in body || 'routes' in body) return undefined;
   }
