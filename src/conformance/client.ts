@@ -138,10 +138,8 @@ export function createClient(options: ClientOptions): Client {
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name.toLowerCase()] = value;
-    });
+    // Defined, not assigned: a header named `__proto__` stays a header instead of setting the prototype.
+    const headers: Record<string, string> = Object.fromEntries([...response.headers].map(([name, value]) => [name.toLowerCase(), value]));
     return { status: response.status, headers, body: await readAnswerText(response) };
   }
 
