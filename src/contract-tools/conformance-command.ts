@@ -2,6 +2,7 @@
  * The conformance command, as `npm run conformance` and the published package's `conformance` run it:
  *
  *   --base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached]
+ *     [--max-retry-after SECONDS] [--verbose]
  *   [--junit FILE]                           (against a sandbox of its own)
  *
  * `--base-url` is the site's base URL: its origin, with the path of a subdirectory install. Only the
