@@ -3,6 +3,7 @@
  * contract gate passes. Options and exit codes: `src/contract-tools/conformance-command.ts`.
  *
  *   npm run conformance -- --base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached]
+ *     [--max-retry-after SECONDS] [--verbose]
  *   npm run conformance                      (against a sandbox of its own)
  */
 import path from 'node:path';

@@ -21,12 +21,16 @@ export type ConnectionFailure = 'connection refused' | 'name not resolved' | 'ti
 
 const tlsCodes = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
 
-/** Names the reason a fetch failed from its error and the system's code beneath it. */
+/**
+ * Names the reason a fetch failed from its error and the system's code beneath it; with no code, the
+ * cause's own message (fetch's "bad port", for one), never fetch's bare "fetch failed".
+ */
 export function classifyFailure(error: unknown): { kind: ConnectionFailure; code?: string } {
-  const code = (error as { cause?: { code?: unknown } }).cause?.code;
+  const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
   const name = (error as { name?: unknown }).name;
-  const known = typeof code === 'string' ? code : undefined;
-  const withCode = known === undefined ? {} : { code: known };
+  const known = typeof cause?.code === 'string' ? cause.code : undefined;
+  const causeMessage = typeof cause?.message === 'string' && cause.message !== '' ? cause.message : undefined;
+  const withCode = known === undefined ? (causeMessage === undefined ? {} : { code: causeMessage }) : { code: known };
   if (name === 'TimeoutError' || known === 'ETIMEDOUT' || known === 'UND_ERR_CONNECT_TIMEOUT') return { kind: 'timed out', ...withCode };
   if (known === 'ECONNREFUSED') return { kind: 'connection refused', code: known };
   if (known === 'ENOTFOUND' || known === 'EAI_AGAIN' || known === 'EAI_NONAME') return { kind: 'name not resolved', code: known };
@@ -109,9 +113,15 @@ export function joinUrl(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${path}`;
 }
 
+/** The longest `Retry-After` the client waits out unless told another (`--max-retry-after`). */
+export const defaultMaxRetryAfterSeconds = 120;
+
+/** How often the client waits out a throttled request and sends it again before it takes the 429 as the answer. */
+export const maxThrottledRetries = 3;
+
 export function createClient(options: ClientOptions): Client {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const maxRetryAfter = options.maxRetryAfterSeconds ?? 120;
+  const maxRetryAfter = options.maxRetryAfterSeconds ?? defaultMaxRetryAfterSeconds;
   let nextStart = 0;
   let requestCount = 0;
 
@@ -128,10 +138,8 @@ export function createClient(options: ClientOptions): Client {
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      headers[name.toLowerCase()] = value;
-    });
+    // Defined, not assigned: a header named `__proto__` stays a header instead of setting the prototype.
+    const headers: Record<string, string> = Object.fromEntries([...response.headers].map(([name, value]) => [name.toLowerCase(), value]));
     return { status: response.status, headers, body: await readAnswerText(response) };
   }
 
@@ -151,12 +159,17 @@ export function createClient(options: ClientOptions): Client {
           const { kind, code } = classifyFailure(error);
           return { url, request, failure: `no answer: ${kind} (${code ?? (error as Error).message})`, failureKind: kind, throttledRetries };
         }
-        if (answer.status !== options.throttledStatus || sendOptions.acceptThrottle === true || throttledRetries >= 3) {
+        if (answer.status !== options.throttledStatus || sendOptions.acceptThrottle === true || throttledRetries >= maxThrottledRetries) {
           return { url, request, answer, throttledRetries };
         }
         // The host throttled a real request: honour Retry-After, as the specification asks of every client.
         const seconds = retryAfterSeconds(answer.headers[retryAfterHeader.toLowerCase()]);
-        if (seconds === undefined || seconds > maxRetryAfter) return { url, request, answer, throttledRetries };
+        if (seconds === undefined || seconds > maxRetryAfter) {
+          options.log?.(
+            `  the host answered ${options.throttledStatus} with ${seconds === undefined ? `no ${retryAfterHeader} the suite can read` : `${retryAfterHeader} ${seconds} s`}, longer than the ${maxRetryAfter} s the suite waits; taken as the answer`,
+          );
+          return { url, request, answer, throttledRetries };
+        }
         options.log?.(`  the host answered ${options.throttledStatus}; waiting ${seconds} s as ${retryAfterHeader} says`);
         await sleep(seconds * 1000);
         throttledRetries += 1;

@@ -15,7 +15,7 @@ export const exitCodes = {
   usage: 2,
   /** No connection: refused, a name that does not resolve, a time-out, a TLS error. */
   cannotConnect: 3,
-  /** The host answers, but not as a WordPress REST API with the endpoint's route. */
+  /** The host answers, but not as a WordPress REST API with the endpoint's route (its own 429, 403 or 5xx page too). */
   notWordPress: 4,
   /** The key is refused on a request that is otherwise valid. */
   keyRefused: 5,
@@ -25,8 +25,26 @@ export const exitCodes = {
   unreached: 7,
 } as const;
 
+/** Each exit code in a few words, for the usage text and the package's README: one wording, beside the codes. */
+export const exitCodeMeanings: Record<keyof typeof exitCodes, string> = {
+  passed: 'every case reached, and every answer as the document says',
+  mismatch: 'a mismatch: an answer off the document, or a contract that cannot be used',
+  usage: 'wrong options (a --junit file that cannot be written too)',
+  cannotConnect: 'cannot connect (connection refused, a name that does not resolve, a time-out, a TLS error)',
+  notWordPress: 'the host answers, but not as a WordPress REST API with the endpoint (an HTML page, no route, the host\'s own 429, 403 or 5xx)',
+  keyRefused: 'the key is refused on a request that is otherwise valid',
+  unknownSubscription: 'a named subscription does not exist on the site',
+  unreached: 'every case reached passed, but some were not reached (0 instead with --allow-unreached)',
+};
+
+/** Every exit code with its meaning, in the order of the codes. */
+export function exitCodeList(): { code: number; meaning: string }[] {
+  return (Object.keys(exitCodes) as (keyof typeof exitCodes)[]).map((name) => ({ code: exitCodes[name], meaning: exitCodeMeanings[name] })).sort((left, right) => left.code - right.code);
+}
+
 const setupExitCodes: Record<SetupFailureKind, number> = {
   'cannot-connect': exitCodes.cannotConnect,
+  'host-refused': exitCodes.notWordPress,
   'not-wordpress': exitCodes.notWordPress,
   'key-refused': exitCodes.keyRefused,
   'unknown-subscription': exitCodes.unknownSubscription,

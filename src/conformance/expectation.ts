@@ -86,8 +86,9 @@ export function expectationProblems(contract: ExecutableContract, answer: Receiv
         allowed === undefined
           ? missing(inData(errors.allowedActionsMember))
           : Array.isArray(allowed) && sameSet(allowed, wanted)
-            ? `\`${inData(errors.allowedActionsMember)}\` is not in the lifecycle table's order: expected ${JSON.stringify(wanted)}, got ${JSON.stringify(allowed)}`
-            : `expected \`${inData(errors.allowedActionsMember)}\` ${JSON.stringify(wanted)} (the actions that would change the status, in the lifecycle table's order), got ${JSON.stringify(allowed)}`,
+            ? // One sentence for the fault, whatever the lists: the example below it shows one in full.
+              `\`${inData(errors.allowedActionsMember)}\` is not in the order of the request body's actions (${contract.model.actions.map((action) => action.identifier).join(', ')})`
+            : `expected \`${inData(errors.allowedActionsMember)}\` ${JSON.stringify(wanted)} (the actions that would change the status, in the order of the request body's actions), got ${JSON.stringify(allowed)}`,
       );
     }
   }

@@ -183,7 +183,11 @@ export function summaryLine(report: ConformanceReport): string {
     ...(notApplicable > 0 ? [`${notApplicable} not applicable (host imitation)`] : []),
     ...(noted > 0 ? [`${noted} with notes`] : []),
   ];
-  return `${verdict}: ${parts.join(', ')} (${report.requestCount} requests, ${report.setupRequests} of them to place subscriptions; ${(report.durationMs / 1000).toFixed(1)} s).`;
+  const requests = (count: number) => `${count} ${count === 1 ? 'request' : 'requests'}`;
+  const seconds = `${(report.durationMs / 1000).toFixed(1)} s`;
+  // Before the cases, the requests only read where the named subscriptions stand; none is moved.
+  if (report.setup !== undefined) return `${verdict}: ${parts.join(', ')} (${requests(report.requestCount)}, before any case, none of them changing a subscription; ${seconds}).`;
+  return `${verdict}: ${parts.join(', ')} (${requests(report.requestCount)}, ${report.setupRequests} of them to place subscriptions; ${seconds}).`;
 }
 
 /** The full mismatch of one case, for its JUnit failure. */

@@ -8,7 +8,8 @@ import type { ReceivedAnswer } from './check-answer.ts';
 import { judgeAnswer, reviewAnswer } from './check-answer.ts';
 import type { Client, ConnectionFailure, Exchange } from './client.ts';
 import { describeExpectation } from './expectation.ts';
-import { courtesyPaceMs, createClient, isLoopback, joinUrl } from './client.ts';
+import { courtesyPaceMs, createClient, defaultMaxRetryAfterSeconds, isLoopback, joinUrl, maxThrottledRetries } from './client.ts';
+import { retryAfterHeader } from '../lib/contract/responses.ts';
 import type { Forecast } from './plan.ts';
 import { createPlanner, forecastRun } from './plan.ts';
 
@@ -29,6 +30,8 @@ export interface ConformanceOptions {
   paceMs?: number;
   /** An ID no subscription of the site has. */
   unknownSubscriptionId?: number;
+  /** The longest `Retry-After` waited out; a host asking for more ends the request with its 429. */
+  maxRetryAfterSeconds?: number;
   log?: (line: string) => void;
   /** Called with the forecast once the subscriptions are placed, before the first case. */
   onForecast?: (forecast: Forecast) => void;
@@ -55,7 +58,7 @@ export interface CaseResult {
 }
 
 /** What stopped a run before a single case was judged: the set-up, not the deployment's answers. */
-export type SetupFailureKind = 'cannot-connect' | 'not-wordpress' | 'key-refused' | 'unknown-subscription';
+export type SetupFailureKind = 'cannot-connect' | 'host-refused' | 'not-wordpress' | 'key-refused' | 'unknown-subscription';
 
 export interface SetupFailure {
   kind: SetupFailureKind;
@@ -105,6 +108,15 @@ function revealedStatus(contract: ExecutableContract, answer: ReceivedAnswer | u
   if (typeof current === 'string' && states.includes(current)) return current;
   const after = body[contract.result.status];
   return typeof after === 'string' && states.includes(after) && body[contract.result.successFlag] === true ? after : undefined;
+}
+
+/** The status an answer says the subscription had when the request came: a success's previous status, a refusal's current one. */
+function statusFound(contract: ExecutableContract, answer: ReceivedAnswer | undefined): string | undefined {
+  const current = revealedStatus(contract, answer);
+  if (current === undefined || answer === undefined) return undefined;
+  const body = JSON.parse(answer.body) as Record<string, unknown>;
+  const before = body[contract.result.previousStatus];
+  return typeof before === 'string' ? before : current;
 }
 
 /**
@@ -178,6 +190,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     baseUrl: options.baseUrl,
     paceMs: options.paceMs ?? (isLoopback(options.baseUrl) ? 0 : courtesyPaceMs),
     throttledStatus: Number(contract.throttled.status),
+    ...(options.maxRetryAfterSeconds === undefined ? {} : { maxRetryAfterSeconds: options.maxRetryAfterSeconds }),
     log,
   });
   const cases = generateCases(contract, {
@@ -215,10 +228,28 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     return { ...base, status: problems.length + echoed.length === 0 ? 'passed' : 'failed', problems: [...problems, ...echoed], following, notes };
   }
 
+  /** A failed case whose answer told no status, by subscription: whether it changed the subscription shows in the next answer. */
+  const unclear = new Map<number, { result: CaseResult; assumed: string | undefined }>();
+
   async function run(testCase: ConformanceCase, subscriptionId?: number): Promise<CaseResult> {
     const exchange = await send(testCase.request(subscriptionId ?? 0), testCase.hostImitation === true);
+    const assumed = subscriptionId === undefined ? undefined : known.get(subscriptionId);
     if (subscriptionId !== undefined) known.set(subscriptionId, revealedStatus(contract, exchange.answer) ?? known.get(subscriptionId));
     const result = judge(testCase, exchange, subscriptionId);
+    if (subscriptionId !== undefined) {
+      const earlier = unclear.get(subscriptionId);
+      unclear.delete(subscriptionId);
+      const found = statusFound(contract, exchange.answer);
+      if (earlier !== undefined && result.status === 'failed' && found !== undefined && found !== assumed && earlier.result.problems.length > 0) {
+        // The error answer's request changed the subscription after all: one fault, counted under the error's finding.
+        const blamed = `${earlier.result.problems[0]}, yet the request changed the subscription: the next request on it found it in another status`;
+        earlier.result.problems[0] = blamed;
+        result.following = [...(result.following ?? []), ...result.problems];
+        result.problems = [blamed];
+      } else if (result.status === 'failed' && exchange.answer !== undefined && revealedStatus(contract, exchange.answer) === undefined) {
+        unclear.set(subscriptionId, { result, assumed });
+      }
+    }
     log(`${result.status === 'passed' ? '✔' : result.status === 'failed' ? '✖' : '–'} ${testCase.name}${subscriptionId === undefined ? '' : ` (subscription ${subscriptionId})`}`);
     results.push(result);
     return result;
@@ -285,6 +316,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         };
       }
       const code = parsedCode(answer);
+      const refusal = index === 0 && !isJson(answer) ? hostRefusal(exchange, Number(contract.throttled.status), options.maxRetryAfterSeconds ?? defaultMaxRetryAfterSeconds) : undefined;
+      if (refusal !== undefined) return { kind: 'host-refused', message: refusal };
       if (index === 0 && (!isJson(answer) || code === errors.noRoute.code)) {
         return { kind: 'not-wordpress', message: await notWordPressMessage(exchange) };
       }
@@ -397,6 +430,29 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     ...(forecast === undefined ? {} : { forecast }),
     durationMs: Date.now() - started,
   };
+}
+
+/**
+ * The host's own refusal of the first request, not WordPress's: a 429 the suite did not wait out,
+ * or a page of a firewall, a CDN or a gateway (403, 5xx) that is not JSON.
+ */
+function hostRefusal(exchange: Exchange, throttledStatus: number, maxRetryAfter: number): string | undefined {
+  const { answer } = exchange;
+  if (answer === undefined) return undefined;
+  const got = answerSummary(exchange);
+  if (answer.status === throttledStatus) {
+    const asked = answer.headers[retryAfterHeader.toLowerCase()];
+    const wait = asked === undefined ? `with no ${retryAfterHeader}` : `with ${retryAfterHeader}: ${asked}`;
+    return (
+      `The host throttles the suite: ${exchange.url} answered ${throttledStatus} ${wait}. The suite waits out a ${retryAfterHeader} of at most ${maxRetryAfter} s ` +
+      `(--max-retry-after), ${maxThrottledRetries} times per request at most, and this one asks for ${asked === undefined ? 'no time it can read' : 'more'}. Run again later, ` +
+      `raise --max-retry-after, or let this machine through the host's rate limit. The answer: ${got}. No case was run.`
+    );
+  }
+  if (answer.status === 403 || answer.status >= 500) {
+    return `The host answered ${answer.status} with a page of its own, not WordPress's JSON: ${exchange.url} answered ${got}. A firewall, a CDN or the web server refused or failed the request before WordPress saw it: check the host's logs or let this machine through. No case was run.`;
+  }
+  return undefined;
 }
 
 const connectionAdvice: Record<ConnectionFailure, string> = {

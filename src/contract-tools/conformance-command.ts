@@ -2,26 +2,19 @@
  * The conformance command, as `npm run conformance` and the published package's `conformance` run it:
  *
  *   --base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached]
+ *     [--max-retry-after SECONDS] [--verbose]
  *   [--junit FILE]                           (against a sandbox of its own)
  *
  * `--base-url` is the site's base URL: its origin, with the path of a subdirectory install. Only the
  * named subscriptions are changed; `--subscription` also takes a range (`1-30`) or a list (`4,7,9`).
- * Exit codes (`src/conformance/exit-codes.ts`):
- *   0  every case reached, and every answer as the document says
- *   1  a mismatch: an answer off the document (each kind printed once, with a count and an example),
- *      or a contract that cannot be used
- *   2  wrong options
- *   3  cannot connect (connection refused, a name that does not resolve, a time-out, a TLS error)
- *   4  the host answers, but not as a WordPress REST API with the endpoint (an HTML page, no route)
- *   5  the key is refused on a request that is otherwise valid
- *   6  a named subscription does not exist on the site
- *   7  every case reached passed, but some were not reached (0 instead with --allow-unreached)
+ * Exit codes: `src/conformance/exit-codes.ts`, which the usage text and the package's README print.
  * Codes 3 to 6 are found before a single case is judged.
  */
-import { writeFileSync } from 'node:fs';
+import { accessSync, constants, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { exitCodeOf, exitCodes } from '../conformance/exit-codes.ts';
+import { defaultMaxRetryAfterSeconds } from '../conformance/client.ts';
+import { exitCodeList, exitCodeOf, exitCodes } from '../conformance/exit-codes.ts';
 import { startOwnSandbox } from '../conformance/own-sandbox.ts';
 import { coverageMatrix, junitXml, mismatchDetails, noteDetails, notReachedHint, summaryLine } from '../conformance/report.ts';
 import { forecastLine, runConformance } from '../conformance/runner.ts';
@@ -30,12 +23,62 @@ import type { Sandbox } from '../sandbox/server.ts';
 import type { CommandContext } from './command.ts';
 import { ContractUnavailable } from './contract-source.ts';
 
-export const conformanceOptionsSynopsis = '--base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached]';
+export const conformanceOptionsSynopsis = '--base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached] [--max-retry-after SECONDS] [--verbose]';
 const defaultJunit = 'conformance-report.xml';
-const exitCodeSummary =
-  'Exit codes: 0 every case reached and passed; 1 a mismatch; 2 wrong options; 3 cannot connect;\n' +
-  '            4 not a WordPress REST API with the endpoint; 5 the key is refused; 6 a named subscription\n' +
-  '            does not exist; 7 cases not reached (0 instead with --allow-unreached).';
+const exitCodeSummary = `Exit codes:\n${exitCodeList()
+  .map(({ code, meaning }) => `  ${code}  ${meaning}`)
+  .join('\n')}`;
+
+/** What each option does, for --help and the package's README. */
+export const conformanceOptionHelp: readonly { option: string; text: string }[] = [
+  { option: '--base-url URL', text: 'the site: its origin, with the path of a subdirectory install (no user, query or fragment); without it, the suite starts a sandbox of its own' },
+  { option: '--api-key KEY', text: 'the key in the plugin\'s settings on that site (never printed)' },
+  { option: '--subscription ID', text: 'a subscription the suite may change; also a range (101-130) or a list (4,7,9); repeat it for more' },
+  { option: '--junit FILE', text: `the JUnit XML report, every case in it (${defaultJunit} unless told); checked before the run` },
+  { option: '--allow-unreached', text: `exit ${exitCodes.passed} rather than ${exitCodes.unreached} when some cases could not be reached with the named subscriptions` },
+  { option: '--max-retry-after SECONDS', text: `the longest Retry-After of a throttling host the suite waits out (${defaultMaxRetryAfterSeconds} unless told)` },
+  { option: '--verbose', text: 'print every case as it runs, passed ones too (by default only those that failed or did not apply)' },
+];
+
+/**
+ * Why the JUnit report could not be written at `file`, asked before the run so that a wrong path
+ * never costs a whole run: a directory, a folder that does not exist, or one that is not writable.
+ */
+export function junitPathProblem(file: string): string | undefined {
+  const existing = statSync(file, { throwIfNoEntry: false });
+  if (existing?.isDirectory() === true) return `${file} is a directory; --junit takes a file name such as ${path.join(file, defaultJunit)}`;
+  const folder = path.dirname(file);
+  const parent = statSync(folder, { throwIfNoEntry: false });
+  if (parent === undefined) return `the folder ${folder} does not exist`;
+  if (!parent.isDirectory()) return `${folder} is not a folder`;
+  try {
+    accessSync(existing === undefined ? folder : file, constants.W_OK);
+  } catch {
+    return `${existing === undefined ? `the folder ${folder}` : file} is not writable`;
+  }
+  return undefined;
+}
+
+/**
+ * What is wrong with a `--base-url`, if anything: not http(s), or a part the suite cannot put
+ * before the endpoint's path. Credentials are named but never echoed.
+ */
+export function baseUrlProblem(baseUrl: string): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    return `--base-url must be an http or https URL such as https://shop.example, not "${baseUrl}".`;
+  }
+  if (!/^https?:$/.test(parsed.protocol)) return `--base-url must be an http or https URL such as https://shop.example, not "${baseUrl}".`;
+  if (parsed.username !== '' || parsed.password !== '') {
+    return '--base-url must not hold a user name or password (user:password@): the endpoint is opened by the API key in the body, and fetch refuses such URLs.';
+  }
+  const site = `${parsed.origin}${parsed.pathname.replace(/\/+$/, '')}`;
+  if (parsed.search !== '' || baseUrl.includes('?')) return `--base-url must not hold a query (?…): the endpoint's path goes after the base URL. Use ${site}`;
+  if (parsed.hash !== '' || baseUrl.includes('#')) return `--base-url must not hold a fragment (#…): the endpoint's path goes after the base URL. Use ${site}`;
+  return undefined;
+}
 
 /** `--subscription` values: an ID, a range `first-last`, or several of them separated by commas. */
 export function subscriptionIds(values: readonly string[]): { ids: number[] } | { wrong: string } {
@@ -62,7 +105,17 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     `Usage: ${context.invocation} ${conformanceOptionsSynopsis}\n` +
     `       ${context.invocation} [--junit FILE]   (starts a sandbox of its own)\n` +
     exitCodeSummary;
-  let values: { 'base-url'?: string; 'api-key'?: string; subscription?: string[]; junit?: string; 'allow-unreached'?: boolean; help?: boolean };
+  const help = `${usage.split('\nExit codes:', 1)[0]}\n\nOptions:\n${conformanceOptionHelp.map(({ option, text }) => `  ${option.padEnd(26)} ${text}`).join('\n')}\n\n${exitCodeSummary}`;
+  let values: {
+    'base-url'?: string;
+    'api-key'?: string;
+    subscription?: string[];
+    junit?: string;
+    'allow-unreached'?: boolean;
+    'max-retry-after'?: string;
+    verbose?: boolean;
+    help?: boolean;
+  };
   try {
     ({ values } = parseArgs({
       args: [...args],
@@ -72,6 +125,8 @@ export async function runConformanceCommand(args: readonly string[], context: Co
         subscription: { type: 'string', multiple: true },
         junit: { type: 'string' },
         'allow-unreached': { type: 'boolean' },
+        'max-retry-after': { type: 'string' },
+        verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -80,8 +135,13 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     return exitCodes.usage;
   }
   if (values.help === true) {
-    console.log(usage);
+    console.log(help);
     return exitCodes.passed;
+  }
+  const maxRetryAfter = values['max-retry-after'];
+  if (maxRetryAfter !== undefined && !/^\d{1,6}$/.test(maxRetryAfter)) {
+    console.error(`--max-retry-after takes a whole number of seconds (${defaultMaxRetryAfterSeconds} unless told), not "${maxRetryAfter}".\n${usage}`);
+    return exitCodes.usage;
   }
   const named = subscriptionIds(values.subscription ?? []);
   if ('wrong' in named) {
@@ -91,11 +151,9 @@ export async function runConformanceCommand(args: readonly string[], context: Co
   const { ids } = named;
   const baseUrl = values['base-url'];
   if (baseUrl !== undefined) {
-    try {
-      const parsed = new URL(baseUrl);
-      if (!/^https?:$/.test(parsed.protocol)) throw new Error('not http');
-    } catch {
-      console.error(`--base-url must be an http or https URL such as https://shop.example, not "${baseUrl}".\n${usage}`);
+    const problem = baseUrlProblem(baseUrl);
+    if (problem !== undefined) {
+      console.error(`${problem}\n${usage}`);
       return exitCodes.usage;
     }
     if (values['api-key'] === undefined || values['api-key'] === '' || ids.length === 0) {
@@ -104,6 +162,13 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     }
   } else if (ids.length > 0) {
     console.error(`--subscription needs --base-url: without it the suite starts a sandbox with subscriptions of its own.\n${usage}`);
+    return exitCodes.usage;
+  }
+
+  const junit = path.resolve(values.junit ?? defaultJunit);
+  const junitProblem = junitPathProblem(junit);
+  if (junitProblem !== undefined) {
+    console.error(`Cannot write the JUnit report: ${junitProblem}.\n${usage}`);
     return exitCodes.usage;
   }
 
@@ -134,14 +199,25 @@ export async function runConformanceCommand(args: readonly string[], context: Co
       subscriptions: sandbox?.subscriptions().map((subscription) => subscription.id) ?? ids,
       imitatesHost: sandbox !== undefined,
       throttleHeader,
-      ...(baseUrl === undefined ? {} : { log: (line: string) => console.log(line) }),
+      ...(maxRetryAfter === undefined ? {} : { maxRetryAfterSeconds: Number(maxRetryAfter) }),
+      // A passed case is a line of the coverage matrix and of the JUnit file already: listed with --verbose only.
+      ...(baseUrl === undefined ? {} : { log: (line: string) => (values.verbose === true || !line.startsWith('✔ ') ? console.log(line) : undefined) }),
       onForecast: (forecast) => console.log(forecastLine(forecast)),
     });
-    const junit = path.resolve(values.junit ?? defaultJunit);
-    writeFileSync(junit, junitXml(report, apiKey));
+    // The report is printed first: a file that cannot be written after all never hides it.
+    const writeJunit = (): boolean => {
+      try {
+        writeFileSync(junit, junitXml(report, apiKey));
+        return true;
+      } catch (error) {
+        console.error(`Could not write the JUnit report to ${junit}: ${(error as Error).message.split('\n', 1)[0]}`);
+        return false;
+      }
+    };
     if (report.setup !== undefined) {
       console.error(`\n✖ ${report.setup.message}`);
       console.log(summaryLine(report));
+      writeJunit();
       return exitCodeOf(report, values['allow-unreached'] === true);
     }
     console.log('');
@@ -166,7 +242,7 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     const hint = notReachedHint(report);
     if (hint !== undefined) console.log(hint);
     console.log(summaryLine(report));
-    console.log(`JUnit report: ${path.relative(process.cwd(), junit) || junit}`);
+    if (writeJunit()) console.log(`JUnit report: ${path.relative(process.cwd(), junit) || junit}`);
     const code = exitCodeOf(report, values['allow-unreached'] === true);
     if (code === exitCodes.unreached) console.log(`Exit ${code}: some cases were not reached. Name more subscriptions as said above, or accept it with --allow-unreached.`);
     return code;

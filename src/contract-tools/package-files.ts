@@ -1,8 +1,9 @@
 /** The package.json and README.md of the published contract tools, written by `pack.ts`. */
 import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
 import { exitCode } from './command.ts';
-import { conformanceOptionsSynopsis } from './conformance-command.ts';
-import { sandboxOptionsSynopsis } from './sandbox-command.ts';
+import { exitCodeList } from '../conformance/exit-codes.ts';
+import { conformanceOptionHelp, conformanceOptionsSynopsis } from './conformance-command.ts';
+import { sandboxHeaderHelp, sandboxOptionHelp, sandboxOptionsSynopsis } from './sandbox-command.ts';
 import { toolsBinFile, toolsCommand, toolsContractFile, toolsMainFile, toolsPackageName } from './tools-package.ts';
 
 /** Exit code of the launcher on a Node older than the package supports, before the command runs. */
@@ -48,11 +49,11 @@ npx ${toolsPackageName} sandbox ${sandboxOptionsSynopsis}
 Serves the endpoint at \`http://127.0.0.1:8787/wp-json/service/v1/action\`, with one subscription
 in every status and the key \`sandbox-key-not-a-secret\`, until Ctrl+C.
 
-- \`--port N\`: another port; \`0\` picks a free one.
-- \`--api-key KEY\`: accept this key instead of the default one.
-- \`--seed FILE\`: start with your own subscriptions, a JSON file such as \`[{"id": 1, "status": "active"}]\`.
-- \`--db FILE\`: keep the subscriptions in this SQLite file (by default they live in memory).
-- \`--base-path P\`: serve under a path, as a WordPress site installed in a subdirectory.
+${sandboxOptionHelp.map(({ option, text }) => `- \`${option}\`: ${text}.`).join('\n')}
+
+Request headers that make it answer as its host would, for testing a client's handling:
+
+${sandboxHeaderHelp.map(({ header, text }) => `- \`${header}\`: ${text}.`).join('\n')}
 
 Exit codes: ${exitCode.ok} when stopped, ${exitCode.failed} when the seed or the database cannot be used or the port is taken, ${exitCode.usage} on wrong options.
 
@@ -67,7 +68,15 @@ Checks a deployment against the document: every action from every status, every 
 can provoke. Only the named subscriptions are changed. Prints a coverage matrix and writes JUnit
 XML (\`conformance-report.xml\` unless \`--junit FILE\`).
 
-Exit codes: ${exitCode.ok} when every case answers as documented, ${exitCode.failed} on any mismatch, ${exitCode.usage} on wrong options.
+${conformanceOptionHelp.map(({ option, text }) => `- \`${option}\`: ${text}.`).join('\n')}
+
+Exit codes:
+
+${exitCodeList()
+  .map(({ code, meaning }) => `- ${code}: ${meaning}.`)
+  .join('\n')}
+
+\`${toolsCommand} --version\` prints the package's version, which is the version of the contract it carries.
 `;
 }
 

@@ -7,15 +7,33 @@
  * options it does not know. Stops on Ctrl+C or SIGTERM; the data stays in the `--db` file.
  */
 import { parseArgs } from 'node:util';
+import { retryAfterHeader } from '../lib/contract/responses.ts';
 import { isRetryAfter } from '../lib/http/retry-after.ts';
 import { hostErrorHeader, hostErrorStatuses, throttleHeader } from '../sandbox/host.ts';
-import { SeedError } from '../sandbox/seed.ts';
+import { defaultApiKey, SeedError } from '../sandbox/seed.ts';
 import { defaultPort, startSandbox } from '../sandbox/server.ts';
 import { StoreError } from '../sandbox/store.ts';
 import { exitCode, type CommandContext } from './command.ts';
 import { ContractUnavailable } from './contract-source.ts';
 
 export const sandboxOptionsSynopsis = '[--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P] [--throttle-next N [--retry-after S]]';
+
+/** What each option does, for --help and the package's README. */
+export const sandboxOptionHelp: readonly { option: string; text: string }[] = [
+  { option: '--port N', text: `the port to listen on (${defaultPort} unless told; 0 picks a free one)` },
+  { option: '--api-key KEY', text: `accept this key instead of the default, visibly fake one (${defaultApiKey})` },
+  { option: '--seed FILE', text: 'start with your own subscriptions, a JSON file such as [{"id": 1, "status": "active"}]' },
+  { option: '--db FILE', text: 'keep the subscriptions in this SQLite file (by default they live in memory)' },
+  { option: '--base-path P', text: 'serve under a path, as a WordPress site installed in a subdirectory' },
+  { option: '--throttle-next N', text: 'answer the next N requests (0 to 100) as a throttling host would, then let requests pass' },
+  { option: '--retry-after S', text: 'with --throttle-next: the Retry-After those answers carry, seconds or an HTTP date (1 unless told)' },
+];
+
+/** The request headers that make the sandbox answer as its host would, for --help and the README. */
+export const sandboxHeaderHelp: readonly { header: string; text: string }[] = [
+  { header: `${throttleHeader}: S`, text: `answer this request as a throttling host would, with ${retryAfterHeader}: S, changing nothing` },
+  { header: `${hostErrorHeader}: ${hostErrorStatuses.join('|')}`, text: 'answer this request with that status and an HTML page, as a firewall or a gateway would' },
+];
 
 export async function runSandboxCommand(args: readonly string[], context: CommandContext): Promise<number> {
   const usage = `Usage: ${context.invocation} ${sandboxOptionsSynopsis}`;
@@ -39,7 +57,12 @@ export async function runSandboxCommand(args: readonly string[], context: Comman
     return exitCode.usage;
   }
   if (values.help === true) {
-    console.log(usage);
+    const options = sandboxOptionHelp.map(({ option, text }) => `  ${option.padEnd(20)} ${text}`);
+    const headers = sandboxHeaderHelp.map(({ header, text }) => `  ${header.padEnd(36)} ${text}`);
+    console.log(
+      `${usage}\n\nServes the endpoint of the contract on 127.0.0.1 until Ctrl+C.\n\nOptions:\n${options.join('\n')}\n\nRequest headers:\n${headers.join('\n')}\n\n` +
+        `Exit codes: ${exitCode.ok} when stopped; ${exitCode.failed} when the contract, the seed or the database cannot be used or the port is taken; ${exitCode.usage} on wrong options.`,
+    );
     return exitCode.ok;
   }
   const port = values.port === undefined ? defaultPort : Number(values.port);

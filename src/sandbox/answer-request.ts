@@ -8,7 +8,7 @@ import { matchRoute, methodsOf } from './route.ts';
 import type { RouteArgument } from './route-arguments.ts';
 import { routeArguments } from './route-arguments.ts';
 import type { RestRequest } from './rest-request.ts';
-import { readRestRequest } from './rest-request.ts';
+import { readRestRequest, sentMember } from './rest-request.ts';
 import type { SubscriptionStore } from './store.ts';
 import { checkActionFields, checkArguments, invalidJsonAnswer, invalidKeyAnswer, keyAccepted, validRequest } from './validate.ts';
 import { coreAnswer, envelope, frontEndAnswer, restHeaders } from './wordpress-response.ts';
@@ -34,6 +34,11 @@ export interface SandboxRequest {
 export interface SandboxSettings {
   apiKey: string;
   basePath: string;
+  /**
+   * The site's address, as WordPress's `siteurl` option: what `Link` and the REST index name, never
+   * the client's `Host`. Without one (the sandbox answering in process), the `Host` header stands in.
+   */
+  siteUrl?: string;
 }
 
 /**
@@ -45,7 +50,7 @@ export function answerRequest(contract: ExecutableContract, store: SubscriptionS
   const host = imitateHost(contract, request.headers);
   if (host !== undefined) return host;
   if (request.tooLarge) return payloadTooLarge();
-  const read = readRestRequest(settings.basePath, request.method, request.target, request.headers, request.body);
+  const read = readRestRequest(settings.basePath, request.method, request.target, request.headers, request.body, settings.siteUrl);
   if (read.kind === 'front-end') return frontEndAnswer(read.home);
   const rest = read.request;
   const routeArguments = argumentsOf(contract);
@@ -69,7 +74,8 @@ export function answerRequest(contract: ExecutableContract, store: SubscriptionS
     }
   }
   const responseHeaders: Record<string, string> = allow === undefined ? {} : { allow };
-  if (rest.envelope) answer = envelope(answer, { ...answer.headers, ...responseHeaders });
+  // The envelope holds the headers of the response object only (`Allow`), not those core sends itself.
+  if (rest.envelope) answer = envelope(answer, responseHeaders);
   else answer = { ...answer, headers: { ...answer.headers, ...responseHeaders } };
   return { ...answer, headers: { ...restHeaders(rest, request.method.toUpperCase()), ...answer.headers } };
 }
@@ -82,7 +88,7 @@ function endpointAnswer(contract: ExecutableContract, store: SubscriptionStore, 
   const selected = checkActionFields(contract, checked.value);
   if ('answer' in selected) return selected.answer;
   if (!keyAccepted(contract, rest, settings.apiKey)) return invalidKeyAnswer(contract);
-  return applyAction(contract, store, validRequest(contract, selected.value, checked.value));
+  return applyAction(contract, store, validRequest(contract, selected.value, checked.value, sentMember(rest, contract.model.envelope.subject)));
 }
 
 const argumentsByContract = new WeakMap<ExecutableContract, RouteArgument[]>();

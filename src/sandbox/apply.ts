@@ -23,13 +23,14 @@ function refusalMessage(request: ValidRequest, current: string): string {
 export function applyAction(contract: ExecutableContract, store: SubscriptionStore, request: ValidRequest): Answer {
   const { result, errors, model } = contract;
   const { action, subscriptionId } = request;
+  const shownId = request.subscriptionIdText ?? String(subscriptionId);
   // IDs past what SQLite and JavaScript hold exactly cannot name a stored subscription.
   if (!Number.isSafeInteger(subscriptionId)) {
-    return errorAnswer(contract, errors.subscriptionNotFound, `Subscription ${subscriptionId} was not found.`);
+    return errorAnswer(contract, errors.subscriptionNotFound, `Subscription ${shownId} was not found.`);
   }
   return store.act(subscriptionId, (current) => {
     if (current === undefined) {
-      return { result: errorAnswer(contract, errors.subscriptionNotFound, `Subscription ${subscriptionId} was not found.`) };
+      return { result: errorAnswer(contract, errors.subscriptionNotFound, `Subscription ${shownId} was not found.`) };
     }
     const outcome = outcomeOf(action.transition, current, request.requestedStatus);
     if (outcome.kind === 'refused') {

@@ -13,6 +13,14 @@ const nullCast: Record<string, unknown> = { integer: 0, number: 0, string: '', b
 export interface ArgumentProblem {
   code: string;
   message: string;
+  /** The error's own `data`: WordPress gives `rest_invalid_type` the parameter's name, the others none. */
+  data?: { param: string };
+}
+
+/** PHP's `wp_sprintf( '%l', … )`: "a", "a and b", "a, b, and c". */
+export function phpListText(items: readonly string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')}, and ${items.at(-1) ?? ''}`;
 }
 
 // PHP 8's numeric strings: optional surrounding whitespace, a sign, digits with a fraction, an exponent.
@@ -42,7 +50,7 @@ function isBoolean(value: unknown): boolean {
 }
 
 function typeProblem(name: string, type: string): ArgumentProblem {
-  return { code: 'rest_invalid_type', message: `${name} is not of type ${type}.` };
+  return { code: 'rest_invalid_type', message: `${name} is not of type ${type}.`, data: { param: name } };
 }
 
 function boundsProblem(name: string, value: number, schema: ArgumentSchema): ArgumentProblem | undefined {
@@ -103,7 +111,7 @@ export function validateArgument(name: string, value: unknown, schema: ArgumentS
   if (schema.enum !== undefined) {
     const sanitized = sanitizeArgument(value, schema);
     if (!schema.enum.some((allowed) => allowed === sanitized)) {
-      return { code: 'rest_not_in_enum', message: `${name} is not one of ${schema.enum.map(String).join(', ')}.` };
+      return { code: 'rest_not_in_enum', message: `${name} is not one of ${phpListText(schema.enum.map(String))}.` };
     }
   }
   return undefined;

@@ -14,7 +14,7 @@ import { latin1 } from './bytes.ts';
 export type JsonBody =
   /** Not a JSON media type, or an empty body: no JSON parameters at all. */
   | { kind: 'none' }
-  | { kind: 'parsed'; value: unknown }
+  | { kind: 'parsed'; value: unknown; text: string }
   /** PHP's `json_decode` refused it: core answers `rest_invalid_json` with PHP's error. */
   | { kind: 'invalid'; errorCode: number; errorMessage: string };
 
@@ -54,7 +54,8 @@ export function isJsonMediaType(headers: IncomingHttpHeaders): boolean {
 
 /** PHP's `parse_str` for the flat and `name[]` forms a client sends. */
 function parseFormText(text: string): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
+  // No prototype: PHP keeps `__proto__` as a name like any other, where assigning it here would set the prototype.
+  const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const [rawName, value] of new URLSearchParams(text)) {
     // PHP turns dots and spaces in a top-level name into underscores.
     const list = rawName.endsWith('[]');
@@ -124,7 +125,26 @@ export function decodeJson(raw: Uint8Array): JsonBody {
     return { kind: 'invalid', ...phpJsonErrors.syntax };
   }
   if (hasLoneSurrogate(value)) return { kind: 'invalid', ...phpJsonErrors.utf16 };
-  return { kind: 'parsed', value };
+  return { kind: 'parsed', value, text };
+}
+
+/**
+ * A top-level member of the JSON body as sent: its text for a number (which PHP may hold more
+ * exactly than JavaScript), the value itself for a string. Read again from the body only when asked.
+ */
+export function sentMember(request: RestRequest, name: string): { source: string } | string | undefined {
+  const { json } = request;
+  if (json.kind !== 'parsed' || !isRecord(json.value)) return undefined;
+  const member = json.value[name];
+  if (typeof member === 'string') return member;
+  if (typeof member !== 'number') return undefined;
+  const sources: { holder: unknown; key: string; source: string }[] = [];
+  const root: unknown = JSON.parse(json.text, function collect(this: unknown, key: string, value: unknown, context?: { source?: string }) {
+    if (typeof value === 'number' && context?.source !== undefined) sources.push({ holder: this, key, source: context.source });
+    return value;
+  });
+  const found = sources.findLast((entry) => entry.holder === root && entry.key === name);
+  return found === undefined ? undefined : { source: found.source };
 }
 
 /** A request header's value, the first one when the header came several times. */
@@ -138,18 +158,19 @@ export function firstHeader(headers: IncomingHttpHeaders, name: string): string 
  * `/wp-json` or that carries `?rest_route=` (on any path, the query winning over the path); any
  * other request reaches the site's front end.
  */
-export function readRestRequest(basePath: string, method: string, target: string, headers: IncomingHttpHeaders, body: Uint8Array): ReadRequest {
+export function readRestRequest(basePath: string, method: string, target: string, headers: IncomingHttpHeaders, body: Uint8Array, siteUrl?: string): ReadRequest {
   const url = requestUrl(target);
   if (url === undefined) return { kind: 'front-end', home: false };
   const query = parseFormText(url.search.slice(1));
-  const host = firstHeader(headers, 'host') ?? 'localhost';
-  const restRoot = `http://${host}${basePath}${wordpressRestPrefix}/`;
+  const site = siteUrl ?? `http://${firstHeader(headers, 'host') ?? 'localhost'}${basePath}`;
+  const restRoot = `${site.replace(/\/+$/, '')}${wordpressRestPrefix}/`;
 
   let route: string | undefined;
   const routeQuery = query.rest_route;
   if (typeof routeQuery === 'string' && routeQuery !== '') route = routeQuery;
   else if (url.pathname.startsWith(`${basePath}/`) || basePath === '') {
-    const path = url.pathname.slice(basePath.length);
+    // `/index.php/wp-json/…`: the PATH_INFO form of pretty permalinks, which WordPress serves too.
+    const path = url.pathname.slice(basePath.length).replace(/^\/index\.php(?=\/)/, '');
     const prefix = wordpressRestPrefix;
     if (path === prefix || path.startsWith(`${prefix}/`)) {
       route = decodeURIComponentSafely(path.slice(prefix.length));

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Answer } from './answer.ts';
 import { errorAnswer } from './answer.ts';
-import { answerRequest, type SandboxRequest } from './answer-request.ts';
+import { answerRequest, type SandboxRequest, type SandboxSettings } from './answer-request.ts';
 import { bodyLimitBytes, hostErrorHeader, throttleHeader } from './host.ts';
 import { checkSeed, defaultApiKey, defaultSeed, readSeedFile } from './seed.ts';
 import type { HistoryEntry, Subscription } from './store.ts';
@@ -104,6 +104,8 @@ export interface LocalSandbox extends Omit<Sandbox, 'url' | 'endpointUrl' | 'clo
   basePath: string;
   /** Answers one request exactly as the HTTP server does, host answers a test queued first. */
   answer(request: SandboxRequest): Answer;
+  /** The address the sandbox is served at, which `Link` and the REST index name from then on. */
+  serveAt(siteUrl: string): void;
   close(): void;
 }
 
@@ -133,6 +135,7 @@ export async function openSandbox(options: Omit<SandboxOptions, 'port' | 'host'>
 
   // Host answers a test asked for ahead of time, each standing for the header that asks for it.
   const queuedHostHeaders: Record<string, string>[] = [];
+  const settings: SandboxSettings = { apiKey, basePath };
 
   return {
     apiKey,
@@ -150,7 +153,7 @@ export async function openSandbox(options: Omit<SandboxOptions, 'port' | 'host'>
     answer: (request) => {
       let answer: Answer;
       try {
-        answer = answerRequest(contract, store, { apiKey, basePath }, { ...request, headers: { ...request.headers, ...queuedHostHeaders.shift() } });
+        answer = answerRequest(contract, store, settings, { ...request, headers: { ...request.headers, ...queuedHostHeaders.shift() } });
       } catch (error) {
         // Whatever failed, the transaction was rolled back: the documented 500 says nothing changed.
         logError(`sandbox: ${request.method} ${request.target} failed: ${(error as Error).stack ?? String(error)}`);
@@ -158,6 +161,9 @@ export async function openSandbox(options: Omit<SandboxOptions, 'port' | 'host'>
       }
       log?.(`${request.method} ${request.target} -> ${answer.status} ${answer.body.startsWith('{') ? answer.body : ''}`.trimEnd());
       return answer;
+    },
+    serveAt: (siteUrl) => {
+      settings.siteUrl = siteUrl;
     },
     close: () => store.close(),
   };
@@ -192,7 +198,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const address = server.address() as AddressInfo;
   const hostName = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${hostName}:${address.port}${local.basePath}`;
-  const { answer: _answer, basePath: _basePath, close: closeStore, ...sandbox } = local;
+  local.serveAt(url);
+  const { answer: _answer, basePath: _basePath, serveAt: _serveAt, close: closeStore, ...sandbox } = local;
   return {
     ...sandbox,
     url,

@@ -14,6 +14,25 @@ export interface ValidRequest {
   /** The target status a chosen transition (`change_status`) names. */
   requestedStatus?: string;
   note?: string;
+  /** The ID as the plugin's messages print it, where JavaScript's number cannot (past 2^53). */
+  subscriptionIdText?: string;
+}
+
+/** PHP's largest integer, 2^63 - 1: a JSON integer above it arrives as a float. */
+const phpIntMax = 2n ** 63n - 1n;
+
+/**
+ * The subscription ID as the plugin prints it (`%d` of the integer PHP holds, `%.0f` of a float
+ * past PHP's integers), from the member as sent: PHP keeps a JSON integer or a numeric string of
+ * up to 64 bits exactly, where JavaScript's number rounds it.
+ */
+export function phpIdText(sent: { source: string } | string | undefined, id: number): string {
+  const text = typeof sent === 'string' ? sent.trim() : sent?.source;
+  if (text !== undefined && /^[+-]?\d+$/.test(text)) {
+    const exact = BigInt(text);
+    if (exact <= phpIntMax && exact >= -phpIntMax - 1n) return exact.toString();
+  }
+  return Number.isFinite(id) ? BigInt(Math.trunc(id)).toString() : String(id);
 }
 
 /** The JSON body's members, sanitised as core leaves them for the plugin. */
@@ -49,14 +68,15 @@ export function checkArguments(contract: ExecutableContract, routeArguments: rea
     const problem = validateArgument(argument.name, value, argument.schema);
     if (problem === undefined) continue;
     reasons[argument.name] = problem.message;
-    details[argument.name] = { code: problem.code, message: problem.message, data: null };
+    details[argument.name] = { code: problem.code, message: problem.message, data: problem.data ?? null };
   }
   if (Object.keys(reasons).length > 0) {
     return {
       answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${Object.keys(reasons).join(', ')}`, { [paramsMember]: reasons, details }),
     };
   }
-  const fields: BodyFields = {};
+  // No prototype: `__proto__` stays a member, as in the array PHP's json_decode gives, and is refused as a field the action does not take.
+  const fields: BodyFields = Object.create(null) as BodyFields;
   for (const [name, value] of Object.entries(jsonMembers(request))) {
     const argument = routeArguments.find((candidate) => candidate.name === name);
     fields[name] = argument === undefined ? value : sanitizeArgument(value, argument.schema);
@@ -104,14 +124,16 @@ export function invalidKeyAnswer(contract: ExecutableContract): Answer {
 }
 
 /** What the plugin's callback acts on, read from the checked and sanitised body. */
-export function validRequest(contract: ExecutableContract, action: Action, fields: BodyFields): ValidRequest {
+export function validRequest(contract: ExecutableContract, action: Action, fields: BodyFields, sentSubject?: { source: string } | string): ValidRequest {
   const { envelope } = contract.model;
   const transition = action.transition;
   const requestedStatus = transition.kind === 'chosen' ? fields[transition.field] : undefined;
   const note = envelope.note === undefined ? undefined : fields[envelope.note];
+  const subscriptionId = fields[envelope.subject] as number;
   return {
     action,
-    subscriptionId: fields[envelope.subject] as number,
+    subscriptionId,
+    ...(Number.isSafeInteger(subscriptionId) ? {} : { subscriptionIdText: phpIdText(sentSubject, subscriptionId) }),
     ...(typeof requestedStatus === 'string' ? { requestedStatus } : {}),
     ...(typeof note === 'string' ? { note } : {}),
   };

@@ -38,6 +38,10 @@ export interface SandboxWalkthrough {
   hostErrorHeader: string;
   hostErrorStatuses: readonly number[];
   bodyLimitMiB: number;
+  /** The answer, as "status code", to a request wrong both in a field's type and in its key. */
+  fieldsAndKeyWrongAnswer: string;
+  /** The answer, as "status code", to a JSON body sent as `text/plain`, as a form, or with no media type. */
+  bodyNotJsonAnswer: string;
   /** Where each member the guide names sits in an answer's body. */
   members: Record<'changed' | 'previousStatus' | 'status' | 'currentStatus' | 'allowedActions', string[]>;
   success: WalkthroughStep;
@@ -100,6 +104,20 @@ export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
     if (throttledCommand === plainCommand) throw new Error('the curl sample has no --request line to add the header after');
     const throttled = stepOf(throttledCommand, successRequest, send(successRequest, { [throttleHeader]: throttleSeconds }));
 
+    // The order of the checks and the media types, answered by the sandbox itself rather than described.
+    const codeOf = (answer: Answer) => `${answer.status} ${(JSON.parse(answer.body) as { code?: unknown }).code}`;
+    const [anyAction] = model.actions;
+    if (anyAction === undefined) throw new Error('the document has no action');
+    const fieldsAndKeyWrongAnswer = codeOf(send({ [envelope.credential]: `${defaultApiKey}-wrong`, [envelope.selector]: anyAction.identifier, [envelope.subject]: 'abc' }));
+    const validText = JSON.stringify({ [envelope.credential]: defaultApiKey, [envelope.selector]: anyAction.identifier, [envelope.subject]: target.id });
+    const notJsonAnswers = new Set(
+      [{ 'content-type': 'text/plain' }, { 'content-type': 'application/x-www-form-urlencoded' }, {}].map((headers) =>
+        codeOf(answerRequest(contract, store, { apiKey: defaultApiKey, basePath: '' }, { method: model.endpoint.method, target: model.endpoint.urlPath, headers, body: utf8Bytes(validText), tooLarge: false })),
+      ),
+    );
+    const [bodyNotJsonAnswer] = notJsonAnswers;
+    if (bodyNotJsonAnswer === undefined || notJsonAnswers.size !== 1) throw new Error(`a body not sent as JSON gets different answers: ${[...notJsonAnswers].join(', ')}`);
+
     return {
       baseUrl,
       endpointUrl: endpoint.exampleUrl,
@@ -112,6 +130,8 @@ export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
       hostErrorHeader,
       hostErrorStatuses,
       bodyLimitMiB: bodyLimitBytes / 1024 / 1024,
+      fieldsAndKeyWrongAnswer,
+      bodyNotJsonAnswer,
       members: {
         changed: [contract.result.changed],
         previousStatus: [contract.result.previousStatus],

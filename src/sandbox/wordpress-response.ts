@@ -43,7 +43,8 @@ export function restHeaders(request: RestRequest, originalMethod: string): Recor
 export function envelope(answer: Answer, responseHeaders: Record<string, string>): Answer {
   const body = answer.body === '' ? null : (JSON.parse(answer.body) as unknown);
   const headers = Object.fromEntries(Object.entries(responseHeaders).map(([name, value]) => [name.replace(/(^|-)[a-z]/g, (letter) => letter.toUpperCase()), value]));
-  return jsonAnswer(200, { body, status: answer.status, headers });
+  // PHP's json_encode writes an empty array as a list.
+  return jsonAnswer(200, { body, status: answer.status, headers: Object.keys(headers).length === 0 ? [] : headers });
 }
 
 function endpointData(contract: ExecutableContract, routeArguments: readonly RouteArgument[], help: boolean, restRoot: string) {

@@ -18,6 +18,7 @@ const answers = new Map<string, () => string | Buffer>();
 before(async () => {
   server = createServer((request, response) => {
     const body = answers.get(request.url ?? '')?.() ?? '';
+    if (request.url === '/prototype-header') response.setHeader('__proto__', 'kept');
     response.writeHead(400, { 'content-type': 'application/json' });
     response.end(body);
   });
@@ -30,6 +31,14 @@ const client = () => createClient({ baseUrl, paceMs: 0, throttledStatus: 429 });
 const post = (path: string) => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}' });
 
 describe('the conformance client reading answers', () => {
+  test('a header named __proto__ is read as a header, not as the prototype of the headers', async () => {
+    answers.set('/prototype-header', () => '{}');
+    const exchange = await client().send(post('/prototype-header'));
+    const headers = exchange.answer?.headers ?? {};
+    assert.equal(Object.getOwnPropertyDescriptor(headers, '__proto__')?.value, 'kept');
+    assert.equal(Object.getPrototypeOf(headers), Object.prototype);
+  });
+
   test('an answer nested as deep as WordPress writes is read as it is', async () => {
     const text = `${'['.repeat(maxAnswerNesting)}${']'.repeat(maxAnswerNesting)}`;
     answers.set('/deep-enough', () => text);

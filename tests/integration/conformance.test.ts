@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -152,8 +152,8 @@ describe('the conformance suite against the sandbox', () => {
 });
 
 /** Runs `npm run conformance` as a user would, and returns its exit code and everything it printed. */
-async function runCommand(args: string[]): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, [path.join(projectDirectory, 'scripts/conformance.ts'), ...args, '--junit', path.join(workDirectory, 'cli.xml')], {
+async function runCommand(args: string[], junit = path.join(workDirectory, 'cli.xml')): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [path.join(projectDirectory, 'scripts/conformance.ts'), ...args, '--junit', junit], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -310,8 +310,38 @@ describe('set-up failures, told apart from mismatches before a case is judged', 
       const { code, output } = await runCommand(['--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--subscription', '1']);
       assert.equal(code, exitCodes.notWordPress, output);
       assert.match(output, /does not answer as a WordPress REST API: .+ answered 404 <!doctype html>/);
+      assert.match(output, /The run could not start: .+ \(2 requests, before any case, none of them changing a subscription; /);
     } finally {
       html.close();
+    }
+  });
+
+  test('4: a host that throttles the first request past the longest wait is named as throttling, with its Retry-After', async () => {
+    const throttling = await startSandbox({ port: 0 });
+    const { retryAfterHeader } = throttling.contract;
+    throttling.throttleNext(2, '100000');
+    try {
+      const { code, output } = await runCommand(['--base-url', throttling.url, '--api-key', throttling.apiKey, ...allSubscriptions(throttling)]);
+      assert.equal(code, exitCodes.notWordPress, output);
+      assert.match(output, new RegExp(`The host throttles the suite: .+ answered ${throttling.contract.throttled.status} with ${retryAfterHeader}: 100000\\. The suite waits out a ${retryAfterHeader} of at most 120 s \\(--max-retry-after\\)`));
+      assert.doesNotMatch(output, /not answer as a WordPress REST API/);
+    } finally {
+      await throttling.close();
+    }
+  });
+
+  test('4: a firewall\'s 403 or a gateway\'s 503 page on the first request is named as the host\'s answer', async () => {
+    for (const status of [403, 503]) {
+      const page = createServer((_, response) => response.writeHead(status, { 'content-type': 'text/html' }).end('<!DOCTYPE html><title>Blocked</title>'));
+      await new Promise<void>((resolve) => page.listen(0, '127.0.0.1', resolve));
+      try {
+        const { port } = page.address() as AddressInfo;
+        const { code, output } = await runCommand(['--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--subscription', '1']);
+        assert.equal(code, exitCodes.notWordPress, output);
+        assert.match(output, new RegExp(`The host answered ${status} with a page of its own, not WordPress's JSON`));
+      } finally {
+        page.close();
+      }
     }
   });
 
@@ -334,12 +364,69 @@ describe('set-up failures, told apart from mismatches before a case is judged', 
   });
 });
 
+describe('options refused before a case is run', () => {
+  test('a --junit path that cannot be written: a folder, or a folder that does not exist', async () => {
+    for (const junit of [workDirectory, path.join(workDirectory, 'no-such-folder', 'report.xml')]) {
+      const { code, output } = await runCommand(['--base-url', sandbox.url, '--api-key', sandbox.apiKey, '--subscription', '1'], junit);
+      assert.equal(code, exitCodes.usage, output);
+      assert.match(output, /^Cannot write the JUnit report: .*(is a directory|does not exist)/m);
+      assert.doesNotMatch(output, /^Checking /m, 'no case is run');
+      assert.doesNotMatch(output, /\n\s+at /, 'no stack trace');
+    }
+  });
+
+  test('a JUnit file that cannot be written after the run costs a line, never the report', async () => {
+    const folder = path.join(workDirectory, 'vanishing');
+    mkdirSync(folder);
+    const html = createServer((_, response) => {
+      rmSync(folder, { recursive: true, force: true });
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>Not found</title>');
+    });
+    await new Promise<void>((resolve) => html.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = html.address() as AddressInfo;
+      const { code, output } = await runCommand(['--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--subscription', '1'], path.join(folder, 'report.xml'));
+      assert.equal(existsSync(folder), false);
+      assert.equal(code, exitCodes.notWordPress, output);
+      assert.match(output, /does not answer as a WordPress REST API/);
+      assert.match(output, /^Could not write the JUnit report to .+report\.xml: ENOENT/m);
+      assert.doesNotMatch(output, /\n\s+at /, 'no stack trace');
+    } finally {
+      html.close();
+    }
+  });
+
+  test('a --base-url with credentials, a query or a fragment is refused, and a password never printed', async () => {
+    const origin = new URL(sandbox.url);
+    const forms = [
+      { url: `http://user:secretpw@${origin.host}/shop`, reason: /must not hold a user name or password/ },
+      { url: `${sandbox.url}?x=1`, reason: /must not hold a query/ },
+      { url: `${sandbox.url}#frag`, reason: /must not hold a fragment/ },
+    ];
+    for (const { url, reason } of forms) {
+      const { code, output } = await runCommand(['--base-url', url, '--api-key', sandbox.apiKey, '--subscription', '1']);
+      assert.equal(code, exitCodes.usage, output);
+      assert.match(output, reason);
+      assert.doesNotMatch(output, /secretpw/);
+    }
+  });
+
+  test('a port fetch refuses is named as such, not as a bare "fetch failed"', async () => {
+    const { code, output } = await runCommand(['--base-url', 'http://127.0.0.1:10080', '--api-key', 'k', '--subscription', '1']);
+    assert.equal(code, exitCodes.cannotConnect, output);
+    assert.match(output, /connection failed \(bad port\)/);
+  });
+});
+
 describe('coverage', () => {
   test('announces what it needs, and exits 7 on cases not reached unless --allow-unreached', async () => {
     const seeded = await startSandbox({ port: 0 });
     try {
       const first = await runCommand(['--base-url', seeded.url, '--api-key', seeded.apiKey, ...allSubscriptions(seeded)]);
       assert.equal(first.code, exitCodes.unreached, first.output);
+      // A passed case is a line of the matrix and of the JUnit file: listed only with --verbose.
+      const passedLines = (output: string) => output.split('\n').filter((line) => line.startsWith('✔ ') && !line.startsWith('✔ The ')).length;
+      assert.equal(passedLines(first.output), 0, first.output);
       assert.match(first.output, /^The lifecycle cases need \d+ subscriptions: .+ With the named subscriptions, \d+ cases cannot be reached/m);
       assert.match(first.output, /^subscription \d+: ended expired/m);
       // How many more of each status: named besides the same seed on a fresh sandbox, every case is reached.
@@ -359,8 +446,9 @@ describe('coverage', () => {
       } finally {
         await topped.close();
       }
-      const second = await runCommand(['--base-url', seeded.url, '--api-key', seeded.apiKey, ...allSubscriptions(seeded), '--allow-unreached']);
+      const second = await runCommand(['--base-url', seeded.url, '--api-key', seeded.apiKey, ...allSubscriptions(seeded), '--allow-unreached', '--verbose']);
       assert.equal(second.code, exitCodes.passed, second.output);
+      assert.ok(passedLines(second.output) > 100, second.output);
       assert.ok(seeded.subscriptions().some((subscription) => !seeded.contract.model.lifecycle.finalStates.includes(subscription.status)), 'never all final');
     } finally {
       await seeded.close();

@@ -5,7 +5,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packContractTools, type PackedTools } from '../../src/contract-tools/pack.ts';
+import { conformanceOptionHelp } from '../../src/contract-tools/conformance-command.ts';
 import { tooOldNodeExitCode, toolsPackageManifest } from '../../src/contract-tools/package-files.ts';
+import { sandboxHeaderHelp, sandboxOptionHelp } from '../../src/contract-tools/sandbox-command.ts';
+import { exitCodeList } from '../../src/conformance/exit-codes.ts';
 import { toolsBinFile, toolsCommand, toolsContractFile, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
 import { loadBundledDocument } from '../../src/lib/contract/document.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../../src/lib/node-engine.ts';
@@ -76,6 +79,20 @@ describe('the published contract tools', () => {
     assert.deepEqual(carried, loadBundledDocument(path.join(packed.packageDirectory, toolsContractFile)));
     assert.ok(readFileSync(path.join(installed, 'README.md'), 'utf8').includes(`Node ${oldestSupportedNode()} or newer`));
     assert.ok(statSync(packed.tarball).size < 1024 * 1024, `the tarball is ${statSync(packed.tarball).size} bytes`);
+  });
+
+  test('the README, --help and --version say every exit code, option and header the commands have', async () => {
+    const readme = readFileSync(path.join(installDirectory, 'node_modules', toolsPackageName, 'README.md'), 'utf8');
+    for (const { code, meaning } of exitCodeList()) assert.ok(readme.includes(`- ${code}: ${meaning}.`), `exit code ${code} in the README`);
+    for (const { option } of [...sandboxOptionHelp, ...conformanceOptionHelp]) assert.ok(readme.includes(`\`${option}\``), `${option} in the README`);
+    for (const { header } of sandboxHeaderHelp) assert.ok(readme.includes(`\`${header}\``), `${header} in the README`);
+    const sandboxHelp = await exitOf(npx(['sandbox', '--help']));
+    assert.equal(sandboxHelp.code, 0, sandboxHelp.output);
+    for (const { option } of sandboxOptionHelp) assert.match(sandboxHelp.output, new RegExp(`^ {2}${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `, 'm'));
+    // npx keeps --version for itself: the installed bin is run as npx would run it.
+    const version = await exitOf(spawn(process.execPath, [path.join(installDirectory, 'node_modules', toolsPackageName, toolsBinFile), '--version'], { cwd: installDirectory, env: environment }));
+    assert.equal(version.code, 0, version.output);
+    assert.equal(version.output.trim(), `${toolsPackageName} ${loadBundledDocument(path.join(packed.packageDirectory, toolsContractFile)).info.version}`);
   });
 
   test('`sandbox` serves the endpoint, and `conformance --base-url` finds it conforming', async () => {

@@ -122,14 +122,15 @@ after(async () => {
 });
 
 /** Sends the requests, in order, to the sandbox's worker in the page; nothing leaves the page. */
-async function sendInBrowser(requests: BatteryRequest[], host: string): Promise<Exchange[]> {
+async function sendInBrowser(requests: BatteryRequest[], siteUrl: string): Promise<Exchange[]> {
+  const { host } = new URL(siteUrl);
   const plain = requests.map((request) => ({
     method: request.method,
     target: request.target,
     headers: { host, ...request.headers, ...(request.body === undefined ? {} : { 'content-length': String(Buffer.byteLength(request.body)) }) },
     body: request.body === undefined ? [] : [...(typeof request.body === 'string' ? Buffer.from(request.body) : request.body)],
   }));
-  return page.evaluate(async (batch) => {
+  return page.evaluate(async ({ batch, site }) => {
     const worker = new Worker('/sandbox-worker.js', { type: 'module' });
     const ask = (question: object) =>
       new Promise<{ answer?: { status: number; headers: Record<string, string>; body: string } }>((resolve, reject) => {
@@ -137,7 +138,7 @@ async function sendInBrowser(requests: BatteryRequest[], host: string): Promise<
         worker.onerror = (event) => reject(new Error(event.message));
         worker.postMessage(question);
       });
-    await ask({ kind: 'start', id: 0 });
+    await ask({ kind: 'start', id: 0, siteUrl: site });
     const answers = [];
     for (const [index, request] of batch.entries()) {
       const reply = await ask({ kind: 'send', id: index + 1, request: { ...request, body: new Uint8Array(request.body) } });
@@ -146,7 +147,7 @@ async function sendInBrowser(requests: BatteryRequest[], host: string): Promise<
     }
     worker.terminate();
     return answers;
-  }, plain);
+  }, { batch: plain, site: siteUrl });
 }
 
 test('the whole WordPress battery answers identically from npm run sandbox and from the browser build in a worker', async () => {
@@ -155,7 +156,7 @@ test('the whole WordPress battery answers identically from npm run sandbox and f
   assert.ok(requests.length > 300, `the battery holds ${requests.length} requests`);
   const overHttp: Exchange[] = [];
   for (const request of requests) overHttp.push(await sendOverHttp(request));
-  const inBrowser = await sendInBrowser(requests, new URL(sandboxUrl).host);
+  const inBrowser = await sendInBrowser(requests, sandboxUrl);
   assert.equal(inBrowser.length, requests.length);
   const differences = requests.flatMap((request, index) => {
     const expected = overHttp[index];

@@ -42,12 +42,12 @@ after(async () => {
 });
 
 /** The shell commands of a built guide's code blocks that run the tools, line continuations joined. */
-function toolsCommands(page: string): string[] {
+function toolsCommands(page: string, prefix = `npx --package ${siteConfig.docsUrl}/`): string[] {
   const tree = fromHtml(readFileSync(path.join(distDirectory, page, 'index.html'), 'utf8'));
   return selectAll('pre[data-language="sh"] > code', tree)
     .map((code) => selectAll('.ec-line', code).map((line) => toText(line, { whitespace: 'pre' })).join('\n'))
     .map((text) => text.replace(/\\\n\s*/g, ''))
-    .filter((text) => text.startsWith(`npx --package ${siteConfig.docsUrl}/`));
+    .filter((text) => text.startsWith(prefix));
 }
 
 /** A folder with nothing in it, and an environment with only Node's own tools: no home, no cache, no config. */
@@ -90,6 +90,15 @@ describe('the contract tools, published with the site', () => {
     assert.equal(response.headers.get('content-encoding'), null, 'sent as it is, not compressed again');
     const bytes = new Uint8Array(await response.arrayBuffer());
     assert.deepEqual([...bytes.slice(0, 2)], [0x1f, 0x8b]);
+  });
+
+  test('the guides\' tarball commands name the file `npm run pack:tools` writes, with nothing to replace', () => {
+    const name = toolsTarballName(loadExecutableContract().model.documentVersion);
+    for (const page of ['sandbox', 'conformance']) {
+      const commands = toolsCommands(page, 'npx --package ./');
+      assert.ok(commands.length > 0, `${page}: a command that runs the tarball`);
+      for (const command of commands) assert.ok(command.startsWith(`npx --package ./${name} ${toolsCommand} `), `${page}: ${command}`);
+    }
   });
 
   test('the sandbox guide\'s command starts the sandbox from an empty folder', { timeout: 120_000 }, async (context) => {

@@ -111,6 +111,15 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
       store: (store) => ({ ...store, act: (id, decide) => store.act(id, (current) => ({ result: decide(current).result })) }),
     },
     {
+      kind: `a PHP fatal error (500, HTML) after ${plainAction?.identifier} changed the subscription`,
+      // Blamed on the request that erred, never on the next case that finds the subscription moved.
+      finding: new RegExp(`expected status ${successStatus}, got 500, yet the request changed the subscription(?![\\s\\S]*expected \`${result.previousStatus}\`)`),
+      answer: (answer, request) =>
+        actionOf(request) === plainAction && answer.status === successStatus && parse(answer.body)?.[result.changed] === true
+          ? { status: 500, headers: { 'content-type': 'text/html; charset=UTF-8' }, body: '<br />\n<b>Fatal error</b>:  Uncaught Error in plugin.php on line 1<br />' }
+          : answer,
+    },
+    {
       kind: `state machine: ${plainAction?.identifier} answers the status before it as the status after`,
       finding: new RegExp(`expected \`${result.status}\` "[^"]+", got "[^"]+"`),
       answer: (answer, request) =>
@@ -161,7 +170,8 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: `\`${errors.allowedActionsMember}\` in another order`,
-      finding: new RegExp(`\`${data(errors.allowedActionsMember)}\` is not in the lifecycle table's order`),
+      // One fault, one finding: every case it was found in is counted under the one sentence.
+      finding: new RegExp(`^✖ \\d+ cases: \`${data(errors.allowedActionsMember)}\` is not in the order of the request body's actions \\(${model.actions.map((action) => action.identifier).join(', ')}\\)$(?![\\s\\S]*^✖ .*${data(errors.allowedActionsMember)})`, 'm'),
       answer: (answer) =>
         isAnswer(answer, refused) ? rewriteData(answer, (details) => Array.isArray(details[errors.allowedActionsMember]) && (details[errors.allowedActionsMember] as unknown[]).reverse()) : answer,
     },

@@ -18,6 +18,8 @@ export interface BatteryRequest {
   target: string;
   headers: Record<string, string>;
   body?: string | Uint8Array;
+  /** The message must agree too, where WordPress or PHP words it (a list, a number PHP prints). */
+  compareMessage?: boolean;
 }
 
 /** What two servers must agree on: the status, the error code, and the inner ones of an envelope. */
@@ -29,6 +31,13 @@ export interface Verdict {
   /** Headers WordPress adds, as present or absent (their values differ by host and port). */
   headers: Record<string, boolean>;
   mediaType: string;
+  /** Each rejected field's WordPress code and `data` in `data.details`. */
+  details?: unknown;
+  message?: unknown;
+  /** `?_envelope`: the headers inside, which differ by nothing host-dependent. */
+  envelopedHeaders?: unknown;
+  /** With a `Host` of its own: whether the answer (its `Link`, its body) names that host rather than the site. */
+  namesSentHost?: boolean;
 }
 
 export interface BatterySubjects {
@@ -138,10 +147,27 @@ function requestsFor(contract: ExecutableContract, subjects: BatterySubjects): B
     }
     requests.push(post(`${action.identifier} with an unknown field`, { ...body, unknown_field: 1 }));
     requests.push(post(`${action.identifier} with an unknown field set to null`, { ...body, unknown_field: null }));
+    // Names a JavaScript object holds on its prototype; PHP's arrays have none, so each is a field like any other.
+    for (const name of ['__proto__', 'constructor', 'toString']) {
+      requests.push(post(`${action.identifier} with a member named ${name}`, `{${JSON.stringify(name)}:{"a":1},${JSON.stringify(body).slice(1)}`));
+    }
     for (const other of routeArguments(contract).filter((argument) => !action.fields.some((field) => field.name === argument.name))) {
       requests.push(post(`${action.identifier} with ${other.name}, which it does not take`, { ...body, [other.name]: other.schema.enum?.[0] ?? 1 }));
     }
   }
+  // What WordPress and PHP word or print: the list of an enum, numbers past JavaScript's integers.
+  const withMessage = (request: BatteryRequest): BatteryRequest => ({ ...request, compareMessage: true });
+  requests.push(withMessage(post(`${envelope.selector} not one of the actions`, unknownBody({ [envelope.selector]: 'no_such_action' }))));
+  const rawSubject = (literal: string) => JSON.stringify(unknownBody({ [envelope.subject]: 0 })).replace(`"${envelope.subject}":0`, `"${envelope.subject}":${literal}`);
+  for (const literal of ['9007199254740993', '"9007199254740993"', '9223372036854775807', '9223372036854775808', '1e30', '1000000000000000000000000000000']) {
+    requests.push(withMessage(post(`${envelope.subject} ${literal}, past JavaScript's integers`, rawSubject(literal))));
+  }
+  // The site's address, never the client's Host; the PATH_INFO form of the route.
+  requests.push(post('another Host header', unknownBody(), route, { ...json, host: 'evil.example' }));
+  requests.push({ name: 'the REST index with another Host header', method: 'GET', target: `${wordpressRestPrefix}/`, headers: { host: 'evil.example' } });
+  requests.push(post('the route under /index.php/', unknownBody(), `/index.php${route}`));
+  requests.push(post('?_envelope once the key passed', unknownBody(), `${route}?_envelope`));
+
   // The key.
   requests.push(post('no key', unknownBody({ [envelope.credential]: undefined })));
   requests.push(post('a wrong key', unknownBody({ [envelope.credential]: `${subjects.apiKey}-wrong` })));
@@ -193,12 +219,17 @@ export function sendForVerdict(baseUrl: string, request: BatteryRequest): Promis
         const body = isRecord(parsed) ? parsed : {};
         const inner = isRecord(body.body) ? body.body : {};
         const enveloped = request.target.includes('_envelope');
+        const data = isRecord(body.data) ? body.data : {};
+        const sentHost = request.headers.host;
         resolve({
           status: response.statusCode ?? 0,
           mediaType,
           ...(body.code === undefined ? {} : { code: body.code }),
-          ...(enveloped ? { envelopedStatus: body.status, envelopedCode: inner.code } : {}),
+          ...(enveloped ? { envelopedStatus: body.status, envelopedCode: inner.code, envelopedHeaders: body.headers } : {}),
           headers: Object.fromEntries(watchedHeaders.map((name) => [name, response.headers[name] !== undefined])),
+          ...(isRecord(data.details) ? { details: Object.fromEntries(Object.entries(data.details).map(([field, detail]) => [field, isRecord(detail) ? { code: detail.code, data: detail.data } : detail])) } : {}),
+          ...(request.compareMessage === true ? { message: body.message } : {}),
+          ...(sentHost === undefined ? {} : { namesSentHost: `${String(response.headers.link)} ${text}`.includes(sentHost) }),
         });
       });
       response.on('error', reject);

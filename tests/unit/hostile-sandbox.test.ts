@@ -30,7 +30,9 @@ after(() => store.close());
 const settings = { apiKey: defaultApiKey, basePath: '' };
 const [firstAction] = contract.model.actions;
 assert.ok(firstAction, 'the document has an action');
-const memberNames = [...new Set([...routeArguments(contract).map((argument) => argument.name), ...contract.model.actions.flatMap((action) => action.fields.map((field) => field.name))])];
+// With names a JavaScript object holds on its prototype, which PHP's arrays do not have.
+const prototypeNames = ['__proto__', 'constructor', 'toString', 'hasOwnProperty'];
+const memberNames = [...new Set([...routeArguments(contract).map((argument) => argument.name), ...contract.model.actions.flatMap((action) => action.fields.map((field) => field.name)), ...prototypeNames])];
 
 /** A request answered longer than this is taken for a hang: the slowest generated one takes well under a second. */
 const hangMs = 10_000;
@@ -84,7 +86,7 @@ function jsonProblem(status: number, body: unknown, enveloped = false): string |
   if (status >= 500) return `status ${status}`;
   if (status < 400 && isRecord(body)) {
     // `?_envelope`: the answer inside a 200, judged the same way.
-    if (!enveloped && typeof body.status === 'number' && 'body' in body && isRecord(body.headers)) return jsonProblem(body.status, body.body, true);
+    if (!enveloped && typeof body.status === 'number' && 'body' in body && (isRecord(body.headers) || Array.isArray(body.headers))) return jsonProblem(body.status, body.body, true);
     // Core's own answers: the indexes and OPTIONS, which describe routes.
     if ('namespace' in body || 'routes' in body) return undefined;
   }
@@ -141,6 +143,25 @@ describe('the sandbox under hostile requests', () => {
       }),
       { seed: 25, numRuns: 300 },
     );
+  });
+
+  test('a member named as a prototype member is refused as a field the action does not take, in a JSON body or a form', () => {
+    const { invalidParameter, paramsMember } = contract.errors;
+    for (const action of contract.model.actions) {
+      const valid = validBody(contract, action, { apiKey: defaultApiKey }, 1);
+      for (const name of prototypeNames) {
+        const json = `{${JSON.stringify(name)}:{"a":1},${JSON.stringify(valid).slice(1)}`;
+        const answer = answerRequest(contract, store, settings, { method: endpoint.method, target: endpoint.urlPath, headers: { 'content-type': 'application/json' }, body: Buffer.from(json), tooLarge: false });
+        assert.equal(answer.status, invalidParameter.status, `${action.identifier} with ${name}: ${answer.body}`);
+        const body = JSON.parse(answer.body) as { code: string; data: Record<string, Record<string, string>> };
+        assert.equal(body.code, invalidParameter.code);
+        assert.ok(Object.hasOwn(body.data[paramsMember] ?? {}, name), answer.body);
+      }
+    }
+    // A form's `__proto__[]` is a list under that name for PHP's parse_str, never the prototype of the fields.
+    const form = `__proto__[]=1&${new URLSearchParams(Object.entries(validBody(contract, firstAction, { apiKey: defaultApiKey }, 1)).map(([name, value]) => [name, String(value)])).toString()}`;
+    const answer = answerRequest(contract, store, settings, { method: endpoint.method, target: `${endpoint.urlPath}?__proto__[]=x`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: Buffer.from(form), tooLarge: false });
+    assert.ok(answer.status < 500, answer.body);
   });
 
   test('a body nested past PHP\'s depth, up to 100,000 levels, arrays or objects, closed or cut off, gets 400 rest_invalid_json', () => {

@@ -18,6 +18,7 @@ import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } fr
 import { defaultApiKey, SeedError } from '../../src/sandbox/seed.ts';
 import type { LocalSandbox } from '../../src/sandbox/server.ts';
 import { openSandbox } from '../../src/sandbox/server.ts';
+import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 import { send, validBody } from '../support/sandbox-fixture.ts';
 
@@ -275,6 +276,17 @@ describe('answers what WordPress core decides as core does', () => {
     assert.equal(accepted.headers.allow, sandbox.contract.model.endpoint.method);
     const cors = await send(sandbox, body('cancel_subscription', 999_994), { headers: { origin: 'https://shop-admin.example' } });
     assert.equal(cors.headers['access-control-allow-origin'], 'https://shop-admin.example');
+  });
+});
+
+describe('the guide\'s statements of what WordPress decides', () => {
+  test('are the sandbox\'s own answers: the fields\' 400 before the key\'s 401, and no JSON (fields missing) for a body not sent as JSON', () => {
+    const { invalidParameter, invalidKey, missingParameter, invalidJson } = contract.errors;
+    const walkthrough = readWalkthrough(bundledDocument());
+    assert.equal(walkthrough.fieldsAndKeyWrongAnswer, `${invalidParameter.status} ${invalidParameter.code}`);
+    assert.notEqual(walkthrough.fieldsAndKeyWrongAnswer, `${invalidKey.status} ${invalidKey.code}`);
+    assert.equal(walkthrough.bodyNotJsonAnswer, `${missingParameter.status} ${missingParameter.code}`);
+    assert.notEqual(walkthrough.bodyNotJsonAnswer, `${invalidJson.status} ${invalidJson.code}`);
   });
 });
 

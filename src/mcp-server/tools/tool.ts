@@ -40,4 +40,19 @@ export function nonEmpty<T extends string>(values: readonly T[], what: string): 
  * same value, so a schema defines it once.
  */
 export const jsonValue = z.json();
-export const jsonObject = z.record(z.string(), jsonValue);
+
+/**
+ * Zod builds a record by assigning each member, so a member named `__proto__` would set the
+ * prototype and vanish from the body a tool checks, where PHP's json_decode keeps it as a member
+ * like any other and the endpoint refuses it. Such a body is refused here, before it is lost.
+ */
+export const prototypeMemberMessage =
+  'A member named "__proto__" cannot be carried here (it would be lost, not checked). The endpoint refuses it as a field the action does not take: remove it.';
+
+export const jsonObject = z.preprocess((value, context) => {
+  if (typeof value === 'object' && value !== null && Object.hasOwn(value, '__proto__')) {
+    context.addIssue({ code: 'custom', message: prototypeMemberMessage, input: value });
+    return z.NEVER;
+  }
+  return value;
+}, z.record(z.string(), jsonValue));

@@ -4,7 +4,8 @@ import type { Subscription } from '../store.ts';
 
 /** What the page asks the sandbox's worker. */
 export type WorkerQuestion =
-  | { kind: 'start'; id: number; state?: SimulationState }
+  /** `siteUrl`: the site the simulation stands for, which `Link` names; by default the request's `Host`. */
+  | { kind: 'start'; id: number; state?: SimulationState; siteUrl?: string }
   | { kind: 'send'; id: number; request: SimulatedRequest }
   | { kind: 'check'; id: number; request: SimulatedRequest }
   | { kind: 'throttle'; id: number; count: number; retryAfter: string }

@@ -65,7 +65,7 @@ const nothingQueued = (): QueuedHostAnswers => ({ throttle: { count: 0, retryAft
  * store holding its seed and the examples' subscriptions, with its default key, answering as
  * Node's HTTP server sends (a `content-length`, no body to a HEAD). It reads no file and opens no connection.
  */
-export function createSimulation(contract: ExecutableContract, from?: SimulationState): Simulation {
+export function createSimulation(contract: ExecutableContract, from?: SimulationState, siteUrl?: string): Simulation {
   const { lifecycle } = contract.model;
   const fresh = (): MemoryStore => {
     const store = createMemoryStore(lifecycle.states);
@@ -91,7 +91,7 @@ export function createSimulation(contract: ExecutableContract, from?: Simulation
     const bytes = typeof request.body === 'string' ? utf8Bytes(request.body) : request.body;
     let answer: Answer;
     try {
-      answer = answerRequest(contract, target, { apiKey: defaultApiKey, basePath: '' }, {
+      answer = answerRequest(contract, target, { apiKey: defaultApiKey, basePath: '', ...(siteUrl === undefined ? {} : { siteUrl }) }, {
         method: request.method,
         target: request.target,
         headers: { ...request.headers, ...hostHeaders },

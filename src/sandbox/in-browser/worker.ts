@@ -44,7 +44,7 @@ function reply(id: number, current: Simulation, extra: Partial<WorkerReply> = {}
 
 function start(question: WorkerQuestion): Simulation {
   try {
-    simulation = createSimulation(contract, question.kind === 'start' ? question.state : undefined);
+    simulation = createSimulation(contract, question.kind === 'start' ? question.state : undefined, question.kind === 'start' ? question.siteUrl : undefined);
     if (question.kind === 'start') reply(question.id, simulation, { contract: panelContract(contract) });
   } catch (error) {
     simulation = createSimulation(contract);
