@@ -33,13 +33,7 @@ const server = useInProcessServer('agent-questions');
 /** The page a result's address belongs to, its section's anchor left off. */
 const pageOf = (url: string | undefined) => url?.split('#')[0];
 
-async function ask(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const result = await server.client.callTool({ name, arguments: args });
-  assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);
-  const structured = result.structuredContent as Record<string, unknown> | undefined;
-  assert.ok(structured, `${name} answers with structuredContent`);
-  return structured;
-}
+const ask = (name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> => server.structuredAnswer(name, args);
 
 async function wholePage(url: string): Promise<string> {
   let text = '';

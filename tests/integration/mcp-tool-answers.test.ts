@@ -27,13 +27,7 @@ const okStatus = Number(successResponse(model.responses).status);
 
 const server = useInProcessServer('tool-answers');
 
-async function ask(name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
-  const result = await server.client.callTool({ name, arguments: args });
-  assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);
-  const structured = result.structuredContent as Record<string, unknown> | undefined;
-  assert.ok(structured, `${name} answers with structuredContent`);
-  return structured;
-}
+const ask = (name: string, args: Record<string, unknown> = {}): Promise<Record<string, unknown>> => server.structuredAnswer(name, args);
 
 type Outcome = 'changed' | 'unchanged' | 'refused';
 

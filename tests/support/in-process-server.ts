@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
@@ -13,6 +14,8 @@ const projectDirectory = path.resolve(import.meta.dirname, '../..');
 export interface InProcessServer {
   readonly client: Client;
   readonly knowledge: ProductKnowledge;
+  /** Calls a tool and returns its structured content, failing the test on an error answer or none. */
+  structuredAnswer(name: string, args?: Record<string, unknown>): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -44,6 +47,13 @@ export function useInProcessServer(clientName: string): InProcessServer {
     },
     get knowledge() {
       return started(knowledge);
+    },
+    async structuredAnswer(name, args = {}) {
+      const result = await started(client).callTool({ name, arguments: args });
+      assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);
+      const structured = result.structuredContent as Record<string, unknown> | undefined;
+      assert.ok(structured, `${name} answers with structuredContent`);
+      return structured;
     },
   };
 }
