@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { retryAfterHeader } from '../lib/contract/responses.ts';
 import { isRetryAfter } from '../lib/http/retry-after.ts';
-import { hostErrorHeader, hostErrorStatuses, throttleHeader } from '../sandbox/host.ts';
+import { hostErrorHeader, hostErrorStatuses, maxThrottledRequests, throttleHeader } from '../sandbox/host.ts';
 import { defaultApiKey, SeedError } from '../sandbox/seed.ts';
 import { defaultPort, startSandbox } from '../sandbox/server.ts';
 import { StoreError } from '../sandbox/store.ts';
@@ -25,7 +25,7 @@ export const sandboxOptionHelp: readonly { option: string; text: string }[] = [
   { option: '--seed FILE', text: 'start with your own subscriptions, a JSON file such as [{"id": 1, "status": "active"}]' },
   { option: '--db FILE', text: 'keep the subscriptions in this SQLite file (by default they live in memory)' },
   { option: '--base-path P', text: 'serve under a path, as a WordPress site installed in a subdirectory' },
-  { option: '--throttle-next N', text: 'answer the next N requests (0 to 100) as a throttling host would, then let requests pass' },
+  { option: '--throttle-next N', text: `answer the next N requests (0 to ${maxThrottledRequests}) as a throttling host would, then let requests pass` },
   { option: '--retry-after S', text: 'with --throttle-next: the Retry-After those answers carry, seconds or an HTTP date (1 unless told)' },
 ];
 
@@ -72,8 +72,8 @@ export async function runSandboxCommand(args: readonly string[], context: Comman
   }
   // The first N requests answer as a throttling host, then requests pass: a client's retry after a 429 can be watched succeed.
   const throttleNext = values['throttle-next'] === undefined ? 0 : Number(values['throttle-next']);
-  if (!Number.isInteger(throttleNext) || throttleNext < 0 || throttleNext > 100) {
-    console.error(`--throttle-next must be a whole number from 0 to 100, not "${values['throttle-next']}".\n${usage}`);
+  if (!Number.isInteger(throttleNext) || throttleNext < 0 || throttleNext > maxThrottledRequests) {
+    console.error(`--throttle-next must be a whole number from 0 to ${maxThrottledRequests}, not "${values['throttle-next']}".\n${usage}`);
     return exitCode.usage;
   }
   const retryAfter = values['retry-after'] ?? '1';

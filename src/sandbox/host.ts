@@ -18,6 +18,9 @@ export const hostErrorHeader = 'Sandbox-Host-Error';
 /** The host answers `Sandbox-Host-Error` can imitate: a firewall's refusal and a gateway's failures. */
 export const hostErrorStatuses: readonly number[] = [403, 502, 503, 504];
 
+/** How many requests in a row the sandbox may be told to throttle (`--throttle-next`, the page's switch). */
+export const maxThrottledRequests = 100;
+
 /** Bodies above this size get nginx's default answer (`client_max_body_size 1m`): 413 and an HTML page. */
 export const bodyLimitBytes = 1024 * 1024;
 export const payloadTooLargeStatus = 413;

@@ -91,3 +91,13 @@ export function exampleSubscriptions(contract: ExecutableContract): Subscription
   }
   return [...found].map(([id, status]) => ({ id, status }));
 }
+
+/**
+ * What a sandbox holds when it is given no seed, in the terminal and in the pages alike: one
+ * subscription in every status (IDs 1 up), and the subscriptions the examples name, in the status
+ * they answer from, so that a sample pointed at a local sandbox answers as the page shows it.
+ */
+export function sandboxSeed(contract: ExecutableContract): Subscription[] {
+  const seed = defaultSeed(contract.model.lifecycle);
+  return [...seed, ...exampleSubscriptions(contract).filter((example) => !seed.some((subscription) => subscription.id === example.id))];
+}

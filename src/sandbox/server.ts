@@ -7,7 +7,7 @@ import type { Answer } from './answer.ts';
 import { errorAnswer } from './answer.ts';
 import { answerRequest, type SandboxRequest, type SandboxSettings } from './answer-request.ts';
 import { bodyLimitBytes, hostErrorHeader, throttleHeader } from './host.ts';
-import { checkSeed, defaultApiKey, defaultSeed, readSeedFile } from './seed.ts';
+import { checkSeed, defaultApiKey, readSeedFile, sandboxSeed } from './seed.ts';
 import type { HistoryEntry, Subscription } from './store.ts';
 import { openStore } from './store.ts';
 
@@ -125,7 +125,7 @@ export async function openSandbox(options: Omit<SandboxOptions, 'port' | 'host'>
   const store = openStore(options.db ?? ':memory:', contract.model.lifecycle.states, options.busyTimeoutMs);
   let seeded: Subscription[];
   try {
-    seeded = store.addMissing(fromSeed ?? (store.isEmpty() ? defaultSeed(contract.model.lifecycle) : []));
+    seeded = store.addMissing(fromSeed ?? (store.isEmpty() ? sandboxSeed(contract) : []));
   } catch (error) {
     store.close();
     throw error;

@@ -8,7 +8,7 @@ import { jsonMediaType } from '../lib/contract/request-body.ts';
 import { errorDataField } from '../lib/contract/responses.ts';
 import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } from './host.ts';
 import { utf8Bytes } from './bytes.ts';
-import { defaultApiKey, defaultSeed } from './seed.ts';
+import { defaultApiKey, sandboxSeed } from './seed.ts';
 import { answerRequest } from './answer-request.ts';
 import { defaultPort } from './server.ts';
 import type { Subscription } from './store.ts';
@@ -64,7 +64,7 @@ export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
   const { model } = contract;
   const store = openStore(':memory:', model.lifecycle.states);
   try {
-    const subscriptions = store.addMissing(defaultSeed(model.lifecycle));
+    const subscriptions = store.addMissing(sandboxSeed(contract));
     const baseUrl = `http://127.0.0.1:${defaultPort}`;
     const endpoint = { ...model.endpoint, exampleUrl: `${baseUrl}${model.endpoint.urlPath}` };
     const { envelope } = model;

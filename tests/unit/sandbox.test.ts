@@ -15,7 +15,7 @@ import { isRecord } from '../../src/lib/contract/document.ts';
 import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } from '../../src/sandbox/host.ts';
-import { defaultApiKey, SeedError } from '../../src/sandbox/seed.ts';
+import { defaultApiKey, exampleSubscriptions, SeedError } from '../../src/sandbox/seed.ts';
 import type { LocalSandbox } from '../../src/sandbox/server.ts';
 import { openSandbox } from '../../src/sandbox/server.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
@@ -53,8 +53,11 @@ function assertOnContract(answer: Parameters<typeof reviewAnswer>[1]): void {
 }
 
 describe('the default seed', () => {
-  test('holds one subscription in every status, and the key is visibly fake', () => {
-    assert.deepEqual(sandbox.subscriptions().map((subscription) => subscription.status), sandbox.contract.model.lifecycle.states);
+  test('holds one subscription in every status and those the examples name, and the key is visibly fake', () => {
+    const held = sandbox.subscriptions();
+    assert.deepEqual(held.slice(0, sandbox.contract.model.lifecycle.states.length).map((subscription) => subscription.status), sandbox.contract.model.lifecycle.states);
+    // A sample pointed at a local sandbox answers as its page shows: its subscription is there, in the status it starts from.
+    for (const example of exampleSubscriptions(sandbox.contract)) assert.ok(held.some((subscription) => subscription.id === example.id && subscription.status === example.status), `subscription ${example.id}`);
     assert.equal(sandbox.apiKey, defaultApiKey);
     assert.match(sandbox.apiKey, /not-a-secret/);
   });

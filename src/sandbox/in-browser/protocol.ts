@@ -24,6 +24,8 @@ export interface PanelContract {
   throttleHeader: string;
   hostErrorHeader: string;
   hostErrorStatuses: readonly number[];
+  /** The most requests the throttle switch may ask for, as `npm run sandbox -- --throttle-next` takes. */
+  maxThrottled: number;
   retryAfterExample: string;
   states: readonly string[];
   /** The values a field takes, by name, for the controls that offer them. */

@@ -6,7 +6,7 @@ import { utf8Bytes } from '../bytes.ts';
 import { bodyLimitBytes, hostErrorHeader, throttleHeader } from '../host.ts';
 import type { MemoryStore, MemoryStoreState } from '../memory-store.ts';
 import { createMemoryStore } from '../memory-store.ts';
-import { defaultApiKey, defaultSeed, exampleSubscriptions } from '../seed.ts';
+import { defaultApiKey, sandboxSeed } from '../seed.ts';
 import type { Subscription } from '../store.ts';
 
 /** A request as the page's panel sends it to the simulation: what curl would send. */
@@ -17,6 +17,8 @@ export interface SimulatedRequest {
   /** Header names in lower case. */
   headers: Record<string, string>;
   body: string | Uint8Array;
+  /** The site the request was sent to (`https://shop.example/sub`), which `Link` names, as WordPress's own URL; by default the simulation's. */
+  siteUrl?: string;
 }
 
 /** The answer as it comes over the wire from `npm run sandbox`, less the headers of the connection. */
@@ -52,10 +54,9 @@ export interface Simulation {
   readonly apiKey: string;
 }
 
-/** The seed of the sandbox in the pages: `npm run sandbox`'s, and the subscriptions the examples name. */
+/** The seed of the sandbox in the pages: `npm run sandbox`'s own. */
 export function inPageSeed(contract: ExecutableContract): Subscription[] {
-  const seed = defaultSeed(contract.model.lifecycle);
-  return [...seed, ...exampleSubscriptions(contract).filter((example) => !seed.some((subscription) => subscription.id === example.id))];
+  return sandboxSeed(contract);
 }
 
 const nothingQueued = (): QueuedHostAnswers => ({ throttle: { count: 0, retryAfter: '1' }, hostError: { count: 0, status: 503 } });
@@ -91,7 +92,8 @@ export function createSimulation(contract: ExecutableContract, from?: Simulation
     const bytes = typeof request.body === 'string' ? utf8Bytes(request.body) : request.body;
     let answer: Answer;
     try {
-      answer = answerRequest(contract, target, { apiKey: defaultApiKey, basePath: '', ...(siteUrl === undefined ? {} : { siteUrl }) }, {
+      const site = request.siteUrl ?? siteUrl;
+      answer = answerRequest(contract, target, { apiKey: defaultApiKey, basePath: '', ...(site === undefined ? {} : { siteUrl: site }) }, {
         method: request.method,
         target: request.target,
         headers: { ...request.headers, ...hostHeaders },

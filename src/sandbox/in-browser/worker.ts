@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from '../../lib/contract/document.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { noSchemaValidator, readExecutableContractWith } from '../../lib/contract/serving-contract.ts';
-import { hostErrorHeader, hostErrorStatuses, throttleHeader } from '../host.ts';
+import { hostErrorHeader, hostErrorStatuses, maxThrottledRequests, throttleHeader } from '../host.ts';
 import { routeArguments } from '../route-arguments.ts';
 import type { PanelContract, WorkerQuestion, WorkerReply } from './protocol.ts';
 import type { Simulation } from './simulation.ts';
@@ -32,6 +32,7 @@ function panelContract({ model, throttled, retryAfterHeader }: ExecutableContrac
     throttleHeader,
     hostErrorHeader,
     hostErrorStatuses,
+    maxThrottled: maxThrottledRequests,
     retryAfterExample: String(retryAfter?.value ?? 1),
     states: model.lifecycle.states,
     enums: Object.fromEntries(routeArguments(contract).flatMap((argument) => (argument.schema.enum === undefined ? [] : [[argument.name, argument.schema.enum]]))),

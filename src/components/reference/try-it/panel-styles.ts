@@ -8,7 +8,7 @@ export const panelStyles = `
 .try-panel h4 { margin: 0.75rem 0 0.25rem; font-size: var(--sl-text-sm); }
 .try-panel p { margin: 0.25rem 0; }
 .try-panel label { display: inline-block; margin: 0.25rem 0.25rem 0.25rem 0; }
-.try-body, .try-exchange { display: block; width: 100%; box-sizing: border-box; font-family: var(--sl-font-mono); font-size: var(--sl-text-xs); }
+.try-body, .try-exchange { display: block; width: 100%; box-sizing: border-box; font-family: var(--sl-font-mono, var(--sl-font-system-mono)); font-size: var(--sl-text-xs); }
 .try-body { padding: 0.5rem; border: 1px solid var(--sl-color-gray-4); border-radius: 0.25rem; background-color: var(--sl-color-black); color: var(--sl-color-white); resize: vertical; }
 .try-exchange { margin: 0; padding: 0.5rem; max-height: 20rem; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere; background-color: var(--sl-color-gray-6); color: var(--sl-color-white); border-radius: 0.25rem; }
 .try-row { display: flex; flex-wrap: wrap; align-items: center; gap: 0.25rem 0.5rem; margin-block: 0.25rem; }

@@ -74,6 +74,8 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   nextPanel += 1;
   const worker = new Worker(options.workerUrl, { type: 'module', name: 'sandbox' });
   let questions = 0;
+  // Not `disabled` while sending: a disabled button drops the keyboard focus the reader had on it.
+  let sending = false;
   const waiting = new Map<number, (reply: WorkerReply) => void>();
   worker.onmessage = (event: MessageEvent<WorkerReply>) => {
     const reply = event.data;
@@ -86,6 +88,14 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
       waiting.set(questions, resolve);
       worker.postMessage({ ...question, id: questions });
     });
+  // A worker that cannot load or answer (a dropped connection on a phone) must say so, not leave a panel that never answers.
+  const workerFailed = () => {
+    status.textContent = 'The sandbox could not start in this page. Reload the page to try again.';
+    send.setAttribute('aria-disabled', 'true');
+    sending = true;
+  };
+  worker.onerror = workerFailed;
+  worker.onmessageerror = workerFailed;
 
   const kept = readKept();
   const pending = kept?.pending ?? { throttle: 0, retryAfter: '', hostError: 0, hostStatus: 0 };
@@ -95,7 +105,7 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   const check = element('p', { id: id('check'), className: 'try-check' });
   const keys = element('p', { id: id('keys'), className: 'try-hint' });
   const send = element('button', { type: 'button', textContent: 'Send', className: 'try-send' });
-  const throttleCount = numberInput(id('throttle-count'), '1', 1, 10);
+  const throttleCount = numberInput(id('throttle-count'), '1', 1, 1);
   const retryAfter = numberInput(id('retry-after'), '1', 0, 3600);
   const throttle = element('button', { type: 'button', textContent: 'Throttle' });
   const hostStatus = element('select', { id: id('host-status') });
@@ -151,12 +161,18 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   let lastSent: SentRequest | undefined;
   const siteInput = options.inputs.find((input) => input.dataset.site !== undefined);
 
+  let lastState: SimulationState | undefined;
   const save = (simulation: SimulationState) => {
+    lastState = simulation;
     try {
       sessionStorage.setItem(storageKey, JSON.stringify({ simulation, pending } satisfies KeptState));
     } catch {
       // A tab that refuses storage still works; it only forgets on reload.
     }
+  };
+  /** The host answers asked for live in the tab's storage too, so a reload or another action page keeps them. */
+  const keepPending = () => {
+    if (lastState !== undefined) save(lastState);
   };
   const showQueued = () => {
     if (contract === undefined) return;
@@ -173,19 +189,24 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     save(reply.state);
   };
 
-  /** The request the panel sends for the body as it stands: what curl would send. */
+  /** The request the panel sends for the body as it stands: what curl would send; undefined, and said, for a site that is no URL. */
   const requestFor = (withHostHeaders: boolean): SentRequest | undefined => {
     if (contract === undefined) return undefined;
     const baseUrl = baseUrlOf(siteInput?.value ?? '', siteInput?.dataset.example ?? options.baseUrl ?? 'shop.example');
+    const site = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+    if (site === undefined || site.hostname === '') {
+      check.textContent = `The site "${siteInput?.value.trim() ?? ''}" is not a host name or an http(s) URL, such as shop.example or http://127.0.0.1:8787.`;
+      return undefined;
+    }
     const text = body.value;
     const headers: [string, string][] = [
-      ['Host', new URL(baseUrl).host],
+      ['Host', site.host],
       ['Content-Type', 'application/json'],
       ['Content-Length', String(new TextEncoder().encode(text).length)],
     ];
     if (withHostHeaders && pending.throttle > 0) headers.push([contract.throttleHeader, pending.retryAfter]);
     else if (withHostHeaders && pending.hostError > 0) headers.push([contract.hostErrorHeader, String(pending.hostStatus)]);
-    return { method: contract.method, baseUrl, target: `${new URL(baseUrl).pathname.replace(/\/$/, '')}${contract.urlPath}`, headers, body: text };
+    return { method: contract.method, baseUrl, target: `${site.pathname.replace(/\/$/, '')}${contract.urlPath}`, headers, body: text };
   };
   const simulated = (request: SentRequest) => ({
     method: request.method,
@@ -193,6 +214,8 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     target: contract?.urlPath ?? request.target,
     headers: Object.fromEntries(request.headers.map(([name, value]) => [name.toLowerCase(), value])),
     body: request.body,
+    // WordPress names its own URL in `Link`: the site as the reader typed it, subdirectory and scheme included.
+    siteUrl: request.baseUrl,
   });
 
   let checking: ReturnType<typeof setTimeout> | undefined;
@@ -201,12 +224,6 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     checking = setTimeout(async () => {
       const request = requestFor(false);
       if (request === undefined) return;
-      try {
-        JSON.parse(request.body);
-      } catch (error) {
-        check.textContent = `Not JSON yet: ${(error as Error).message}. Sent as it is, it gets WordPress's own answer to a body that is not JSON.`;
-        return;
-      }
       const reply = await ask({ kind: 'check', request: simulated(request) });
       const answer = reply.answer;
       if (answer === undefined) return;
@@ -223,8 +240,6 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     }, 250);
   };
 
-  // Not `disabled` while sending: a disabled button drops the keyboard focus the reader had on it.
-  let sending = false;
   const sendBody = async () => {
     const request = requestFor(true);
     if (request === undefined || sending) return;
@@ -259,15 +274,19 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   });
   body.addEventListener('input', checkBody);
   throttle.addEventListener('click', () => {
-    pending.throttle = Math.max(1, Math.min(10, Math.trunc(Number(throttleCount.value)) || 1));
+    const most = contract?.maxThrottled ?? 1;
+    const asked = Math.trunc(Number(throttleCount.value)) || 1;
+    pending.throttle = Math.max(1, Math.min(most, asked));
     pending.retryAfter = String(Math.max(0, Math.trunc(Number(retryAfter.value)) || 0));
     showQueued();
-    status.textContent = `The next ${pending.throttle} request(s) will be throttled.`;
+    keepPending();
+    status.textContent = `The next ${pending.throttle} request(s) will be throttled.${asked > most ? ` (${most} at most, as the terminal sandbox takes.)` : ''}`;
   });
   hostError.addEventListener('click', () => {
     pending.hostError = 1;
     pending.hostStatus = Number(hostStatus.value);
     showQueued();
+    keepPending();
     status.textContent = `The next request will get the host's ${pending.hostStatus} page.`;
   });
   reset.addEventListener('click', async () => {
@@ -301,6 +320,7 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     keys.textContent = `Ctrl+Enter (⌘+Enter on a Mac) sends. This sandbox's key is ${reply.apiKey}; any other key gets the answer a site gives to a wrong one.`;
     if (pending.retryAfter === '') pending.retryAfter = contract.retryAfterExample;
     retryAfter.value = pending.retryAfter;
+    throttleCount.max = String(contract.maxThrottled);
     hostStatus.replaceChildren(...contract.hostErrorStatuses.map((value) => element('option', { value: String(value), textContent: `${value} ${reasonPhrase(value) ?? ''}` })));
     status.textContent = reply.problem ?? 'The sandbox is ready in this page.';
     showSubscriptions(reply);
