@@ -228,3 +228,33 @@ test('a whole base URL in the site field points every sample at a local sandbox,
     await expect(sample).not.toContainText(model.endpoint.variables[0]?.defaultValue ?? '');
   }
 });
+
+test('what the reader asks of the host lives in the tab, Link names the site as typed, and a site that is no URL is said', async ({ page }) => {
+  const [action, next] = model.actions;
+  if (action === undefined || next === undefined) throw new Error('the contract has fewer than two actions');
+  await page.goto(actionPath(action.identifier));
+  const site = page.locator('request-builder input[data-site]').first();
+  await site.fill('https://shop.example/store');
+  await openPanel(page);
+  await page.keyboard.press('Control+Enter');
+  const answer = page.locator('[aria-label="The answer as received"]');
+  // WordPress names its own URL in Link: the scheme and the subdirectory the reader gave.
+  await expect(answer).toContainText('Link: <https://shop.example/store/wp-json/>');
+  await page.getByRole('button', { name: 'Throttle' }).click();
+  await expect(page.getByText(/^Asked for: the next 1 request/)).toBeVisible();
+  await page.goto(actionPath(next.identifier));
+  await openPanel(page);
+  await expect(page.getByText(/^Asked for: the next 1 request/)).toBeVisible();
+  await page.locator('request-builder input[data-site]').first().fill('http://');
+  await page.getByLabel('Request body (JSON)').focus();
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('.try-check')).toContainText('is not a host name or an http(s) URL');
+});
+
+test('a sandbox that cannot load in the page says so', async ({ page }) => {
+  const [action] = model.actions;
+  await page.route('**/sandbox-worker.js', (route) => route.abort());
+  await page.goto(actionPath(action?.identifier ?? ''));
+  await page.getByRole('button', { name: 'Try it in this page' }).click();
+  await expect(page.getByRole('status')).toHaveText(/could not start in this page/);
+});
