@@ -5,22 +5,16 @@
  * requests whose Host names it: `{mcp_url}`'s host, loopback, and the names given here (the
  * machine's name or address as clients will write it).
  */
-import { parseArgs } from 'node:util';
 import { ContractRefusedError } from '../src/gate/gated-contract.ts';
 import { ProductFactsError } from '../src/lib/product-facts.ts';
 import path from 'node:path';
 import { allowedHostsOption, allowedHostsVariable, cardPath, hostNamesFrom, startProductInformationServer } from '../src/mcp-server/http.ts';
 import { SiteNotBuiltError } from '../src/mcp-server/load-knowledge.ts';
 import { ensureBuiltSite } from '../src/host/built-site.ts';
+import { scriptArguments } from './script-options.ts';
 
 const usage = `Usage: npm run mcp -- [--port N] [--host ADDRESS] [${allowedHostsOption} NAME,…]   (or PORT=N, ${allowedHostsVariable}=NAME,…)`;
-let values: { port?: string; host?: string; 'allowed-hosts'?: string[] };
-try {
-  ({ values } = parseArgs({ options: { port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, 'allowed-hosts': { type: 'string', multiple: true } } }));
-} catch (error) {
-  console.error(`${(error as Error).message}\n${usage}`);
-  process.exit(2);
-}
+const { values } = scriptArguments(usage, { port: { type: 'string' }, host: { type: 'string', default: '127.0.0.1' }, 'allowed-hosts': { type: 'string', multiple: true } });
 const port = Number(values.port ?? process.env.PORT ?? 8788);
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
   console.error(`--port must be a port number.\n${usage}`);
