@@ -25,6 +25,7 @@ import { startSandbox } from '../../src/sandbox/server.ts';
 import { pluginDirectory } from '../../src/wordpress/generate.ts';
 import type { WordPressSite } from '../../src/wordpress/site.ts';
 import { pathsOf } from '../../src/wordpress/host-system.ts';
+import { databaseName, sql } from '../../src/wordpress/mariadb.ts';
 import { removeWordPressFiles, seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus } from '../../src/wordpress/site.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts';
@@ -179,6 +180,27 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
     assert.deepEqual(data[allowedActionsMember], allowedActions(contract.model.lifecycle, refusal.status));
   });
 
+  test('takes the note from the JSON body only: one in the query string lands in no history row', async () => {
+    const { note } = contract.model.envelope;
+    assert.ok(note !== undefined, 'the document names a note');
+    const noteTaker = contract.model.actions.find((action) => action.fields.some((field) => field.name === note));
+    assert.ok(noteTaker !== undefined, `some action takes ${note}`);
+    const point = startingPoint(noteTaker);
+    const id = 7000;
+    await seedWordPress({ projectDirectory, seed: [{ id, status: point.from }] });
+    const { [note]: _note, ...withoutNote } = validBody(contract, noteTaker, { apiKey: site.apiKey }, id);
+    // A site kept running between runs keeps the history of earlier ones: only the new row counts.
+    const notes = () => sql(pathsOf(projectDirectory), `SELECT COALESCE(note, '(none)') FROM ${databaseName}.wp_service_reference_history WHERE subscription_id = ${id} ORDER BY id`).split('\n').filter((line) => line !== '');
+    const before = notes();
+    const response = await fetch(`${site.endpointUrl}?${note}=from-the-query-string`, {
+      method: contract.model.endpoint.method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(withoutNote),
+    });
+    assert.equal(response.status, 200, await response.text());
+    assert.deepEqual(notes(), [...before, '(none)']);
+  });
+
   test('answers another method with rest_no_route', async () => {
     const answer = await send(undefined, { method: 'GET' });
     assert.equal(answer.status, contract.errors.noRoute.status);
@@ -272,8 +294,8 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
       const battery = requestBattery(contract, { apiKey: site.apiKey, unknownId: 880_999, lifecycleIds });
       const disagreements: string[] = [];
       for (const request of battery) {
-        const wordpress = await sendForVerdict(site.baseUrl, request);
-        const sandbox = await sendForVerdict(imitation.url, request);
+        const wordpress = await sendForVerdict(site.baseUrl, request, contract.errors.paramsMember);
+        const sandbox = await sendForVerdict(imitation.url, request, contract.errors.paramsMember);
         if (JSON.stringify(wordpress) !== JSON.stringify(sandbox)) {
           disagreements.push(`${request.name} (${request.method} ${request.target})\n    WordPress: ${JSON.stringify(wordpress)}\n    sandbox:   ${JSON.stringify(sandbox)}`);
         }
