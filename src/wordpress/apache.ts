@@ -59,15 +59,21 @@ SetEnv WORDPRESS_CONFIG ${paths.configName}
   writeServiceFile(paths.apacheConfig, config);
 }
 
-export async function answers(url: string, attempts = 2): Promise<boolean> {
+/** The HTTP status `url` answers with, or undefined when nothing answers. */
+export async function answerStatus(url: string, attempts = 2): Promise<number | undefined> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
     await response.arrayBuffer();
-    return response.ok;
+    return response.status;
   } catch {
     // A kept-alive connection Apache has closed in the meantime fails once; a new one answers.
-    return attempts > 1 ? answers(url, attempts - 1) : false;
+    return attempts > 1 ? answerStatus(url, attempts - 1) : undefined;
   }
+}
+
+export async function answers(url: string): Promise<boolean> {
+  const status = await answerStatus(url);
+  return status !== undefined && status >= 200 && status < 300;
 }
 
 export async function startApache(paths: Paths, baseUrl: string): Promise<number> {

@@ -24,6 +24,7 @@ import type { Subscription } from '../../src/sandbox/store.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { pluginDirectory } from '../../src/wordpress/generate.ts';
 import type { WordPressSite } from '../../src/wordpress/site.ts';
+import { answerStatus } from '../../src/wordpress/apache.ts';
 import { pathsOf } from '../../src/wordpress/host-system.ts';
 import { databaseName, sql } from '../../src/wordpress/mariadb.ts';
 import { removeWordPressFiles, seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus } from '../../src/wordpress/site.ts';
@@ -282,6 +283,28 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
     assert.doesNotMatch(run.details, /undefined/);
     assert.doesNotMatch(run.details, new RegExp(`e\\.g\\. .*${throttleHeader}`), 'not the throttling case, which does not apply to a real host');
     assert.doesNotMatch(run.notes, new RegExp(result.previousStatus));
+  });
+
+  test('a running site whose plugin lost its contract is running, answering 500: status says so, generate and seed reach it', async () => {
+    const paths = pathsOf(projectDirectory);
+    const served = path.join(path.dirname(paths.plugin), 'generated', 'contract.php');
+    rmSync(served);
+    const script = (command: string) => spawnSync(process.execPath, ['scripts/wordpress.ts', command], { cwd: projectDirectory, encoding: 'utf8' });
+    try {
+      assert.equal(await answerStatus(`${site.baseUrl}/wp-json/`), 500);
+      const status = script('status');
+      assert.equal(status.status, 0, `${status.stdout}${status.stderr}`);
+      assert.match(status.stdout, /WordPress runs at .*\n {2}but http:\/\/127\.0\.0\.1:\d+\/wp-json\/ answers 500/);
+      const placed = await seedWordPress({ projectDirectory, seed: [{ id: 7100, status: contract.model.lifecycle.states[0] ?? '' }] });
+      assert.deepEqual(placed.map(({ id }) => id), [7100]);
+    } finally {
+      const generate = script('generate');
+      assert.equal(generate.status, 0, `${generate.stdout}${generate.stderr}`);
+      assert.match(generate.stdout, /The running site serves it now\./);
+    }
+    assert.ok(existsSync(served));
+    assert.equal(await answerStatus(`${site.baseUrl}/wp-json/`), 200);
+    assert.doesNotMatch(script('status').stdout, /but /);
   });
 
   // The sandbox imitates such a site, so it is held to it here, beside the tests that start the
