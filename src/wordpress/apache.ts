@@ -16,11 +16,18 @@ Listen 127.0.0.1:${port}
 PidFile ${paths.apachePidFile}
 DefaultRuntimeDir ${paths.apacheRun}
 ErrorLog ${path.join(paths.logs, 'apache-error.log')}
-LogLevel warn
+# mod_php logs a notice or deprecation at Apache's level notice: kept, with Apache's own at warn.
+LogLevel warn php:info
 User www-data
 Group www-data
 ${modules.map((name) => `LoadModule ${name}_module ${apacheModules}/mod_${name}.so`).join('\n')}
 LoadModule php_module ${php}
+# \`generate\` replaces the plugin under a running site: PHP checks every file's time at every
+# request, so the next request runs the new code, not OPcache's copy of the old.
+php_admin_value opcache.validate_timestamps 1
+php_admin_value opcache.revalidate_freq 0
+# PHP's notices go to the ErrorLog above (no error_log of its own), where the tests read them.
+php_admin_flag log_errors on
 StartServers 2
 MinSpareServers 2
 MaxSpareServers 4
