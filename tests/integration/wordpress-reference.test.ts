@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, globSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, globSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -97,9 +97,13 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
   const exampleCases: { action: Action; id: number; from: string; requested?: string }[] = [];
   let refusal: { action: Action; id: number; status: string } | undefined;
   let installedHere = false;
+  // PHP logs its notices to Apache's ErrorLog (WP_DEBUG on, nothing displayed): the lines this run adds.
+  const phpLog = path.join(pathsOf(projectDirectory).logs, 'apache-error.log');
+  let phpLogStart = 0;
 
   before(async () => {
     contract = await loadGatedContract(projectDirectory);
+    phpLogStart = existsSync(phpLog) ? statSync(phpLog).size : 0;
     startedHere = !(await wordpressStatus({ projectDirectory })).running;
     // A database this test creates is removed after it (about 115 MB outside the checkout); one
     // that was there before, a maintainer's own, stays.
@@ -328,5 +332,12 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
     } finally {
       await imitation.close();
     }
+  });
+
+  // Last, so that it reads what every test before it made PHP log.
+  test('PHP logged no notice, warning or deprecation while the tests ran', () => {
+    const added = existsSync(phpLog) ? readFileSync(phpLog).subarray(phpLogStart).toString('utf8') : '';
+    const phpLines = added.split('\n').filter((line) => /\bPHP (Notice|Warning|Deprecated|Strict Standards|Fatal error|Parse error|Recoverable fatal error)\b/.test(line));
+    assert.deepEqual(phpLines, [], `${phpLog} has ${phpLines.length} new PHP line(s)`);
   });
 });
