@@ -6,6 +6,7 @@
  */
 export function topLevelMemberNames(text: string): string[] {
   const names = new Set<string>();
+  if (!text.trimStart().startsWith('{')) return [];
   let depth = 0;
   let expectingName = false;
   for (let index = 0; index < text.length; index += 1) {
