@@ -88,6 +88,7 @@ async function main(): Promise<number> {
       const status = await wordpressStatus({ projectDirectory });
       if (status.running && status.state !== undefined) {
         console.log(`WordPress runs at ${status.state.baseUrl} (Apache ${status.state.apachePid}, MariaDB ${status.state.mariadbPid}); API key ${status.state.apiKey}`);
+        if (status.problem !== undefined) console.log(`  but ${status.problem}: see .wordpress/logs/, or npm run wordpress -- generate if the answer names it`);
         return 0;
       }
       console.log(`WordPress does not run: ${status.reason ?? ''}`);

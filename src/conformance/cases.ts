@@ -219,14 +219,16 @@ function requestCases(contract: ExecutableContract, settings: CaseSettings): Con
   const { model, errors } = contract;
   const { envelope } = model;
   const cases: ConformanceCase[] = [];
-  const missing = (name: string, action: Action, field: string): ConformanceCase => ({
+  // Sent as null, a required field is as missing as left out (`isset`, as WordPress reads it).
+  const missing = (name: string, action: Action, field: string, asNull = false): ConformanceCase => ({
     name,
     group: 'request',
     action: action.identifier,
     needs: { kind: 'any' },
     request: (id) => {
       const body = validBody(contract, action, settings, id);
-      delete body[field];
+      if (asNull) body[field] = null;
+      else delete body[field];
       return postRequest(contract, body);
     },
     expect: () => ({ status: errors.missingParameter.status, code: errors.missingParameter.code, missing: [field] }),
@@ -243,7 +245,10 @@ function requestCases(contract: ExecutableContract, settings: CaseSettings): Con
   for (const action of model.actions) {
     for (const field of action.fields) {
       if (field.name === envelope.credential || field.name === envelope.selector) continue;
-      if (field.required) cases.push(missing(`${action.identifier} without ${field.name}`, action, field.name));
+      if (field.required) {
+        cases.push(missing(`${action.identifier} without ${field.name}`, action, field.name));
+        cases.push(missing(`${action.identifier} with ${field.name} null`, action, field.name, true));
+      }
       for (const bad of badValues(field)) {
         cases.push(
           rejected(`${action.identifier} with ${field.name} ${bad.label}`, action, field.name, (id) => ({

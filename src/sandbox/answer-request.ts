@@ -85,7 +85,7 @@ function endpointAnswer(contract: ExecutableContract, store: SubscriptionStore, 
   if (invalidJson !== undefined) return invalidJson;
   const checked = checkArguments(contract, routeArguments, rest);
   if ('answer' in checked) return checked.answer;
-  const selected = checkActionFields(contract, checked.value);
+  const selected = checkActionFields(contract, checked.value, rest);
   if ('answer' in selected) return selected.answer;
   if (!keyAccepted(contract, rest, settings.apiKey)) return invalidKeyAnswer(contract);
   return applyAction(contract, store, validRequest(contract, selected.value, checked.value, sentMember(rest, contract.model.envelope.subject)));

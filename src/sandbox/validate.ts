@@ -4,6 +4,7 @@ import type { Answer, StageResult } from './answer.ts';
 import { errorAnswer } from './answer.ts';
 import { sanitizeArgument, validateArgument } from './argument-validation.ts';
 import type { RestRequest } from './rest-request.ts';
+import { topLevelMemberNames } from './json-member-order.ts';
 import { getParameter, jsonMembers } from './rest-request.ts';
 import type { RouteArgument } from './route-arguments.ts';
 
@@ -84,28 +85,29 @@ export function checkArguments(contract: ExecutableContract, routeArguments: rea
   return { value: fields };
 }
 
-function present(fields: BodyFields, name: string): boolean {
-  return fields[name] !== undefined && fields[name] !== null;
-}
-
 /**
  * The plugin's own check of the selected action's branch, which core cannot make from one route's
  * `args`: the fields that action requires, and no field it does not take. It reads the JSON body
  * only, and runs before the key (a `rest_request_before_callbacks` filter), like core's stage.
+ * Whether a required field was sent is read from the body as sent: core has sanitised a null into
+ * its type's cast ("" for a string) by then, and a null counts as absent, as core's own check of a
+ * required argument has it.
  */
-export function checkActionFields(contract: ExecutableContract, fields: BodyFields): StageResult<Action> {
+export function checkActionFields(contract: ExecutableContract, fields: BodyFields, request: RestRequest): StageResult<Action> {
   const { envelope } = contract.model;
   const { missingParameter, invalidParameter, paramsMember } = contract.errors;
+  const sent = jsonMembers(request);
   const selected = fields[envelope.selector];
   const action = typeof selected === 'string' ? contract.action(selected) : undefined;
   const expected = action === undefined ? envelope.sharedFields : action.fields;
-  const missing = expected.filter((field) => field.required && field.name !== envelope.credential && !present(fields, field.name)).map((field) => field.name);
+  const missing = expected.filter((field) => field.required && field.name !== envelope.credential && (sent[field.name] ?? null) === null).map((field) => field.name);
   if (missing.length > 0 || action === undefined) {
     return { answer: errorAnswer(contract, missingParameter, `Missing parameter(s): ${missing.join(', ')}`, { [paramsMember]: missing }) };
   }
   // A member the action does not take is refused whatever its value, null included.
   const taken = new Set(action.fields.map((field) => field.name));
-  const unknown = Object.keys(fields).filter((name) => !taken.has(name));
+  const inTextOrder = request.json.kind === 'parsed' ? topLevelMemberNames(request.json.text) : Object.keys(fields);
+  const unknown = inTextOrder.filter((name) => !taken.has(name));
   if (unknown.length > 0) {
     const reasons = Object.fromEntries(unknown.map((name) => [name, `${name} is not a field that ${action.identifier} accepts.`]));
     return { answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${unknown.join(', ')}`, { [paramsMember]: reasons }) };

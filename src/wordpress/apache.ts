@@ -16,11 +16,18 @@ Listen 127.0.0.1:${port}
 PidFile ${paths.apachePidFile}
 DefaultRuntimeDir ${paths.apacheRun}
 ErrorLog ${path.join(paths.logs, 'apache-error.log')}
-LogLevel warn
+# mod_php logs a notice or deprecation at Apache's level notice: kept, with Apache's own at warn.
+LogLevel warn php:info
 User www-data
 Group www-data
 ${modules.map((name) => `LoadModule ${name}_module ${apacheModules}/mod_${name}.so`).join('\n')}
 LoadModule php_module ${php}
+# \`generate\` replaces the plugin under a running site: PHP checks every file's time at every
+# request, so the next request runs the new code, not OPcache's copy of the old.
+php_admin_value opcache.validate_timestamps 1
+php_admin_value opcache.revalidate_freq 0
+# PHP's notices go to the ErrorLog above (no error_log of its own), where the tests read them.
+php_admin_flag log_errors on
 StartServers 2
 MinSpareServers 2
 MaxSpareServers 4
@@ -59,15 +66,21 @@ SetEnv WORDPRESS_CONFIG ${paths.configName}
   writeServiceFile(paths.apacheConfig, config);
 }
 
-export async function answers(url: string, attempts = 2): Promise<boolean> {
+/** The HTTP status `url` answers with, or undefined when nothing answers. */
+export async function answerStatus(url: string, attempts = 2): Promise<number | undefined> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(5000) });
     await response.arrayBuffer();
-    return response.ok;
+    return response.status;
   } catch {
     // A kept-alive connection Apache has closed in the meantime fails once; a new one answers.
-    return attempts > 1 ? answers(url, attempts - 1) : false;
+    return attempts > 1 ? answerStatus(url, attempts - 1) : undefined;
   }
+}
+
+export async function answers(url: string): Promise<boolean> {
+  const status = await answerStatus(url);
+  return status !== undefined && status >= 200 && status < 300;
 }
 
 export async function startApache(paths: Paths, baseUrl: string): Promise<number> {

@@ -30,6 +30,13 @@ export function writeSiteConfig(paths: Paths, baseUrl: string): void {
     ['AUTOMATIC_UPDATER_DISABLED', true],
     ['WP_HTTP_BLOCK_EXTERNAL', true],
     ['SERVICE_REFERENCE_PLUGIN_FILE', paths.plugin],
+    // Every notice, warning and deprecation logged, none shown in an answer. WP_DEBUG_LOG stays
+    // false so that WordPress leaves PHP's error_log unset: mod_php then writes to Apache's
+    // ErrorLog (.wordpress/logs/apache-error.log), a file Apache opens as root, where a log path
+    // of WordPress's own would have to be writable by www-data.
+    ['WP_DEBUG', true],
+    ['WP_DEBUG_DISPLAY', false],
+    ['WP_DEBUG_LOG', false],
   ];
   const defines = constants.map(([name, value]) => `define( '${name}', ${typeof value === 'boolean' ? String(value) : phpString(value)} );`);
   writeServiceFile(

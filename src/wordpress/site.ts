@@ -20,7 +20,7 @@ import { alive, pidFrom, stopProcess } from './processes.ts';
 import { siteCli } from './site-cli.ts';
 import { publishPlugin, removeServiceFiles, removeServiceRun } from './service-files.ts';
 import { writeSiteConfig } from './site-config.ts';
-import { readState, runningState, writeState, type WordPressState } from './state-file.ts';
+import { readState, restProblem, runningState, writeState, type WordPressState } from './state-file.ts';
 
 export { WordPressError, wordpressAvailable, type Availability } from './host-system.ts';
 export type { WordPressState } from './state-file.ts';
@@ -146,12 +146,17 @@ export interface WordPressStatus {
   state?: WordPressState;
   /** Why it does not run, in a sentence. */
   reason?: string;
+  /** It runs, but its REST index does not answer 2xx: what it answers. */
+  problem?: string;
 }
 
 export async function wordpressStatus(options: SiteOptions = {}): Promise<WordPressStatus> {
   const paths = pathsOf(options.projectDirectory ?? defaultProject);
   const running = await runningState(paths);
-  if (running !== undefined) return { running: true, state: running };
+  if (running !== undefined) {
+    const problem = await restProblem(running);
+    return { running: true, state: running, ...(problem === undefined ? {} : { problem }) };
+  }
   const state = readState(paths);
   if (state === undefined) return { running: false, reason: 'it was never started here (npm run wordpress -- start)' };
   return { running: false, state, reason: 'it is stopped (npm run wordpress -- start)' };

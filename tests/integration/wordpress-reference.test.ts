@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, globSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, globSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -24,7 +24,9 @@ import type { Subscription } from '../../src/sandbox/store.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { pluginDirectory } from '../../src/wordpress/generate.ts';
 import type { WordPressSite } from '../../src/wordpress/site.ts';
+import { answerStatus } from '../../src/wordpress/apache.ts';
 import { pathsOf } from '../../src/wordpress/host-system.ts';
+import { databaseName, sql } from '../../src/wordpress/mariadb.ts';
 import { removeWordPressFiles, seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus } from '../../src/wordpress/site.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts';
@@ -95,9 +97,13 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
   const exampleCases: { action: Action; id: number; from: string; requested?: string }[] = [];
   let refusal: { action: Action; id: number; status: string } | undefined;
   let installedHere = false;
+  // PHP logs its notices to Apache's ErrorLog (WP_DEBUG on, nothing displayed): the lines this run adds.
+  const phpLog = path.join(pathsOf(projectDirectory).logs, 'apache-error.log');
+  let phpLogStart = 0;
 
   before(async () => {
     contract = await loadGatedContract(projectDirectory);
+    phpLogStart = existsSync(phpLog) ? statSync(phpLog).size : 0;
     startedHere = !(await wordpressStatus({ projectDirectory })).running;
     // A database this test creates is removed after it (about 115 MB outside the checkout); one
     // that was there before, a maintainer's own, stays.
@@ -177,6 +183,27 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
     assert.ok(isRecord(data));
     assert.equal(data[currentStatusMember], refusal.status);
     assert.deepEqual(data[allowedActionsMember], allowedActions(contract.model.lifecycle, refusal.status));
+  });
+
+  test('takes the note from the JSON body only: one in the query string lands in no history row', async () => {
+    const { note } = contract.model.envelope;
+    assert.ok(note !== undefined, 'the document names a note');
+    const noteTaker = contract.model.actions.find((action) => action.fields.some((field) => field.name === note));
+    assert.ok(noteTaker !== undefined, `some action takes ${note}`);
+    const point = startingPoint(noteTaker);
+    const id = 7000;
+    await seedWordPress({ projectDirectory, seed: [{ id, status: point.from }] });
+    const { [note]: _note, ...withoutNote } = validBody(contract, noteTaker, { apiKey: site.apiKey }, id);
+    // A site kept running between runs keeps the history of earlier ones: only the new row counts.
+    const notes = () => sql(pathsOf(projectDirectory), `SELECT COALESCE(note, '(none)') FROM ${databaseName}.wp_service_reference_history WHERE subscription_id = ${id} ORDER BY id`).split('\n').filter((line) => line !== '');
+    const before = notes();
+    const response = await fetch(`${site.endpointUrl}?${note}=from-the-query-string`, {
+      method: contract.model.endpoint.method,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(withoutNote),
+    });
+    assert.equal(response.status, 200, await response.text());
+    assert.deepEqual(notes(), [...before, '(none)']);
   });
 
   test('answers another method with rest_no_route', async () => {
@@ -262,6 +289,28 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
     assert.doesNotMatch(run.notes, new RegExp(result.previousStatus));
   });
 
+  test('a running site whose plugin lost its contract is running, answering 500: status says so, generate and seed reach it', async () => {
+    const paths = pathsOf(projectDirectory);
+    const served = path.join(path.dirname(paths.plugin), 'generated', 'contract.php');
+    rmSync(served);
+    const script = (command: string) => spawnSync(process.execPath, ['scripts/wordpress.ts', command], { cwd: projectDirectory, encoding: 'utf8' });
+    try {
+      assert.equal(await answerStatus(`${site.baseUrl}/wp-json/`), 500);
+      const status = script('status');
+      assert.equal(status.status, 0, `${status.stdout}${status.stderr}`);
+      assert.match(status.stdout, /WordPress runs at .*\n {2}but http:\/\/127\.0\.0\.1:\d+\/wp-json\/ answers 500/);
+      const placed = await seedWordPress({ projectDirectory, seed: [{ id: 7100, status: contract.model.lifecycle.states[0] ?? '' }] });
+      assert.deepEqual(placed.map(({ id }) => id), [7100]);
+    } finally {
+      const generate = script('generate');
+      assert.equal(generate.status, 0, `${generate.stdout}${generate.stderr}`);
+      assert.match(generate.stdout, /The running site serves it now\./);
+    }
+    assert.ok(existsSync(served));
+    assert.equal(await answerStatus(`${site.baseUrl}/wp-json/`), 200);
+    assert.doesNotMatch(script('status').stdout, /but /);
+  });
+
   // The sandbox imitates such a site, so it is held to it here, beside the tests that start the
   // site: two test files sharing one WordPress could stop it under each other.
   test('the sandbox answers every request of the battery with the same status, code and WordPress headers', async () => {
@@ -272,8 +321,8 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
       const battery = requestBattery(contract, { apiKey: site.apiKey, unknownId: 880_999, lifecycleIds });
       const disagreements: string[] = [];
       for (const request of battery) {
-        const wordpress = await sendForVerdict(site.baseUrl, request);
-        const sandbox = await sendForVerdict(imitation.url, request);
+        const wordpress = await sendForVerdict(site.baseUrl, request, contract.errors.paramsMember);
+        const sandbox = await sendForVerdict(imitation.url, request, contract.errors.paramsMember);
         if (JSON.stringify(wordpress) !== JSON.stringify(sandbox)) {
           disagreements.push(`${request.name} (${request.method} ${request.target})\n    WordPress: ${JSON.stringify(wordpress)}\n    sandbox:   ${JSON.stringify(sandbox)}`);
         }
@@ -283,5 +332,12 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
     } finally {
       await imitation.close();
     }
+  });
+
+  // Last, so that it reads what every test before it made PHP log.
+  test('PHP logged no notice, warning or deprecation while the tests ran', () => {
+    const added = existsSync(phpLog) ? readFileSync(phpLog).subarray(phpLogStart).toString('utf8') : '';
+    const phpLines = added.split('\n').filter((line) => /\bPHP (Notice|Warning|Deprecated|Strict Standards|Fatal error|Parse error|Recoverable fatal error)\b/.test(line));
+    assert.deepEqual(phpLines, [], `${phpLog} has ${phpLines.length} new PHP line(s)`);
   });
 });

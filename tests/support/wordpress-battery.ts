@@ -33,6 +33,8 @@ export interface Verdict {
   mediaType: string;
   /** Each rejected field's WordPress code and `data` in `data.details`. */
   details?: unknown;
+  /** `data.params`: the missing fields' list, or the object mapping each rejected field to its reason. */
+  params?: unknown;
   message?: unknown;
   /** `?_envelope`: the headers inside, which differ by nothing host-dependent. */
   envelopedHeaders?: unknown;
@@ -155,8 +157,23 @@ function requestsFor(contract: ExecutableContract, subjects: BatterySubjects): B
       requests.push(post(`${action.identifier} with ${other.name}, which it does not take`, { ...body, [other.name]: other.schema.enum?.[0] ?? 1 }));
     }
   }
-  // What WordPress and PHP word or print: the list of an enum, numbers past JavaScript's integers.
+  // A required field sent as null to a subscription that exists, where no 404 comes first: core
+  // sanitises the null into '' before the plugin's check, which must still count it as missing.
+  const [existing] = subjects.lifecycleIds;
+  if (existing !== undefined) {
+    for (const action of model.actions) {
+      const body = validBody(contract, action, subjects, existing.id);
+      for (const field of action.fields.filter((candidate) => candidate.required)) {
+        requests.push(post(`${action.identifier} with ${field.name} null, on subscription ${existing.id}`, { ...body, [field.name]: null }));
+      }
+    }
+  }
+  // Unknown fields named as PHP's list indexes: still an object mapping each to its reason, in the
+  // order of the body (the message shows it; JSON.parse would sort such names in the verdict).
   const withMessage = (request: BatteryRequest): BatteryRequest => ({ ...request, compareMessage: true });
+  requests.push(withMessage(post('an unknown field named "0"', { ...unknownBody(), 0: 1 })));
+  requests.push(withMessage(post('unknown fields named "1" and "0", in that order', `{"1":2,"0":1,${JSON.stringify(unknownBody()).slice(1)}`)));
+  // What WordPress and PHP word or print: the list of an enum, numbers past JavaScript's integers.
   requests.push(withMessage(post(`${envelope.selector} not one of the actions`, unknownBody({ [envelope.selector]: 'no_such_action' }))));
   const rawSubject = (literal: string) => JSON.stringify(unknownBody({ [envelope.subject]: 0 })).replace(`"${envelope.subject}":0`, `"${envelope.subject}":${literal}`);
   for (const literal of ['9007199254740993', '"9007199254740993"', '9223372036854775807', '9223372036854775808', '1e30', '1000000000000000000000000000000']) {
@@ -179,6 +196,14 @@ function requestsFor(contract: ExecutableContract, subjects: BatterySubjects): B
   requests.push(post('the subscription only in the query string', unknownBody({ [envelope.subject]: undefined }), `${route}?${envelope.subject}=${subjects.unknownId}`));
   requests.push(post('a CORS request', unknownBody(), route, { ...json, origin: 'https://back-office.example' }));
 
+  // The note travels in the JSON body only: one in the query string is not the request's (the
+  // history row it would land in is checked in wordpress-reference.test.ts).
+  const noteTaker = envelope.note === undefined ? undefined : model.actions.find((action) => action.fields.some((field) => field.name === envelope.note));
+  if (noteTaker !== undefined && envelope.note !== undefined && existing !== undefined) {
+    const { [envelope.note]: _note, ...withoutNote } = validBody(contract, noteTaker, subjects, existing.id);
+    requests.push(post(`${noteTaker.identifier} with ${envelope.note} only in the query string`, withoutNote, `${route}?${envelope.note}=from-the-query-string`));
+  }
+
   // The lifecycle, on subscriptions placed alike on both sides: every action once on each, twice in a row.
   for (const { id } of subjects.lifecycleIds) {
     for (const action of model.actions) {
@@ -199,7 +224,7 @@ export function requestBattery(contract: ExecutableContract, subjects: BatterySu
 const watchedHeaders = ['link', 'x-robots-tag', 'x-content-type-options', 'allow', 'access-control-allow-origin', 'access-control-allow-headers', 'access-control-expose-headers'];
 
 /** Sends one request over plain HTTP, exactly as given, and reads what two servers must agree on. */
-export function sendForVerdict(baseUrl: string, request: BatteryRequest): Promise<Verdict> {
+export function sendForVerdict(baseUrl: string, request: BatteryRequest, paramsMember: string): Promise<Verdict> {
   const url = new URL(`${baseUrl}${request.target}`);
   return new Promise((resolve, reject) => {
     // Node sends a DELETE's or an OPTIONS's body without a length unless told one.
@@ -228,6 +253,7 @@ export function sendForVerdict(baseUrl: string, request: BatteryRequest): Promis
           ...(enveloped ? { envelopedStatus: body.status, envelopedCode: inner.code, envelopedHeaders: body.headers } : {}),
           headers: Object.fromEntries(watchedHeaders.map((name) => [name, response.headers[name] !== undefined])),
           ...(isRecord(data.details) ? { details: Object.fromEntries(Object.entries(data.details).map(([field, detail]) => [field, isRecord(detail) ? { code: detail.code, data: detail.data } : detail])) } : {}),
+          ...(data[paramsMember] === undefined ? {} : { params: data[paramsMember] }),
           ...(request.compareMessage === true ? { message: body.message } : {}),
           ...(sentHost === undefined ? {} : { namesSentHost: `${String(response.headers.link)} ${text}`.includes(sentHost) }),
         });

@@ -3,12 +3,16 @@
  * Plugin Name: Service Reference (a reference implementation, NOT the product's plugin)
  * Description: A reference implementation of the published contract of the Subscription Lifecycle Action Service, for testing and reading. It is NOT the product's plugin: it keeps bare subscriptions in a table of its own and does nothing else.
  * Version: 0.1.0
- * Requires PHP: 8.2
+ * Requires at least: 6.1
+ * Requires PHP: 7.0
  * License: GPL-2.0-or-later
  *
  * Everything the endpoint knows about itself (route, fields, actions, lifecycle, error codes)
  * comes from generated/contract.php, which `npm run wordpress -- generate` writes from the
  * OpenAPI document.
+ *
+ * PHP 7.0 for `??` and `catch ( Throwable )`, nothing newer; WordPress 6.1, the version the
+ * project runs it on (`WP_REST_Request::is_json_content_type()` needs 5.6).
  */
 
 defined( 'ABSPATH' ) || exit;

@@ -37,6 +37,20 @@ function service_reference_json_body( $request ) {
 }
 
 /**
+ * The JSON body as the client sent it, before core sanitised the route's arguments in it (which
+ * turns a null into its type's cast, '' for a string); a body that is not JSON carries no fields.
+ *
+ * @param WP_REST_Request $request The request.
+ */
+function service_reference_sent_body( $request ) {
+	if ( ! $request->is_json_content_type() ) {
+		return array();
+	}
+	$sent = json_decode( $request->get_body(), true );
+	return is_array( $sent ) ? $sent : array();
+}
+
+/**
  * The checks of the selected action that a route's `args` cannot express: the fields this action
  * requires, and no field it does not take. Only on this route, and only when nothing failed before.
  *
@@ -55,11 +69,14 @@ function service_reference_check_action_fields( $response, $handler, $request ) 
 		return $response;
 	}
 	$body = service_reference_json_body( $request );
+	// A null counts as absent, as in core's own check of a required argument; by now core has
+	// sanitised it into '', so it is read from the body as sent.
+	$sent = service_reference_sent_body( $request );
 
 	$missing = array();
 	foreach ( $action['required'] as $name ) {
 		// The key has its own answer, the 401, when it is missing.
-		if ( $name !== $fields['credential'] && ! isset( $body[ $name ] ) ) {
+		if ( $name !== $fields['credential'] && ! isset( $sent[ $name ] ) ) {
 			$missing[] = $name;
 		}
 	}
@@ -81,7 +98,8 @@ function service_reference_check_action_fields( $response, $handler, $request ) 
 		return service_reference_error(
 			'invalid_parameter',
 			sprintf( 'Invalid parameter(s): %s', implode( ', ', array_keys( $unknown ) ) ),
-			array( $contract['data']['params'] => $unknown )
+			// An object even when the names are "0", "1", ... in order, which json_encode would make a list.
+			array( $contract['data']['params'] => (object) $unknown )
 		);
 	}
 	return $response;
@@ -149,13 +167,15 @@ function service_reference_perform_action( $request ) {
 	$action          = $contract['actions'][ $action_name ];
 	$transition      = $action['transition'];
 	$subscription_id = (int) $request->get_param( $fields['subject'] );
-	$requested       = 'chosen' === $transition['kind'] ? $request->get_param( $transition['field'] ) : null;
-	$note            = null === $fields['note'] ? null : $request->get_param( $fields['note'] );
+	// The contract's fields travel in the JSON body only, never in the query string or a form.
+	$body      = service_reference_json_body( $request );
+	$requested = 'chosen' === $transition['kind'] ? ( $body[ $transition['field'] ] ?? null ) : null;
+	$note      = null === $fields['note'] ? null : ( $body[ $fields['note'] ] ?? null );
 
 	// JSON numbers past PHP's integers arrive as floats, which the sanitising integer cast wraps
 	// round; the body as sent still has them.
-	$sent    = json_decode( $request->get_body(), true );
-	$sent_id = is_array( $sent ) ? ( $sent[ $fields['subject'] ] ?? null ) : null;
+	$sent    = service_reference_sent_body( $request );
+	$sent_id = $sent[ $fields['subject'] ] ?? null;
 	if ( is_float( $sent_id ) && $sent_id >= PHP_INT_MAX ) {
 		return service_reference_error( 'subscription_not_found', sprintf( 'Subscription %.0f was not found.', $sent_id ) );
 	}
