@@ -6,7 +6,8 @@
  * `stop` keeps the database (in /var/lib/service-reference/<checkout>) for the next start; `remove`
  * stops the site and deletes it and every other file the site has outside and inside the checkout.
  *
- * Exits 1 with one line saying why when something cannot be done, 2 on wrong options.
+ * Exits 1 with one line saying why when something cannot be done, 2 on wrong options, 3 from
+ * `status` when the site does not run.
  */
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,7 +18,12 @@ import type { Subscription } from '../src/sandbox/store.ts';
 import { writePluginContract } from '../src/wordpress/generate.ts';
 import { WordPressError, removeWordPressFiles, republishPlugin, resetWordPress, seedWordPress, startWordPress, stopWordPress, wordpressStatus } from '../src/wordpress/site.ts';
 
-const usage = 'Usage: npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate | remove';
+const usage = [
+  'Usage: npm run wordpress -- start [--port N] | stop | status | reset [--file F] | seed [--file F] | generate | remove',
+  'Exit codes: 0 done (status: the site runs), 1 something could not be done (one line says why), 2 wrong options, 3 status: the site does not run.',
+].join('\n');
+/** The options each command takes; any other is refused rather than ignored. */
+const optionsOf: Record<string, readonly string[]> = { start: ['port'], reset: ['file'], seed: ['file'] };
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 
 function printSubscriptions(subscriptions: Subscription[]): void {
@@ -45,6 +51,12 @@ async function main(): Promise<number> {
   }
   if (command === undefined || extra.length > 0) {
     console.error(usage);
+    return 2;
+  }
+  const given = (['port', 'file'] as const).filter((option) => values[option] !== undefined);
+  const unused = given.filter((option) => !(optionsOf[command] ?? []).includes(option));
+  if (unused.length > 0) {
+    console.error(`${command} takes no --${unused.join(' or --')}.\n${usage}`);
     return 2;
   }
   const port = values.port === undefined ? undefined : Number(values.port);
