@@ -2,8 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { readExecutableContractWith, noSchemaValidator } from '../../src/lib/contract/serving-contract.ts';
 import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
-import { inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
-import { defaultApiKey } from '../../src/sandbox/seed.ts';
+import { defaultApiKey, sandboxSeed } from '../../src/sandbox/seed.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
 import { expectedDocument } from './support/contract.ts';
 import { actionPath } from './support/site.ts';
@@ -16,7 +15,7 @@ import { actionPath } from './support/site.ts';
 
 const contract = readExecutableContractWith(expectedDocument, noSchemaValidator);
 const { model, result, errors } = contract;
-const seed = inPageSeed(contract);
+const seed = sandboxSeed(contract);
 
 /** Two actions whose examples walk one subscription: the first leaves it where the second starts. */
 function exampleWalk() {

@@ -21,8 +21,8 @@ import type { ExecutableContract } from '../../src/lib/contract/executable-contr
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { curlCommand, type SentRequest } from '../../src/components/reference/try-it/exchange.ts';
 import { throttleHeader } from '../../src/sandbox/host.ts';
-import { createSimulation, inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
-import { defaultApiKey } from '../../src/sandbox/seed.ts';
+import { createSimulation } from '../../src/sandbox/in-browser/simulation.ts';
+import { defaultApiKey, sandboxSeed } from '../../src/sandbox/seed.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 import { requestBattery, type BatteryRequest } from '../support/wordpress-battery.ts';
 
@@ -94,7 +94,7 @@ before(async () => {
   scratch = mkdtempSync(path.join(tmpdir(), 'sandbox-in-browser-'));
   const workerFile = path.join(scratch, 'sandbox-worker.js');
   const seedFile = path.join(scratch, 'seed.json');
-  writeFileSync(seedFile, JSON.stringify(inPageSeed(contract)));
+  writeFileSync(seedFile, JSON.stringify(sandboxSeed(contract)));
   const [startedUrl] = await Promise.all([startSandboxCommand(seedFile), buildSandboxWorker(projectDirectory, workerFile)]);
   sandboxUrl = startedUrl;
   const workerScript = readFileSync(workerFile);
@@ -151,7 +151,7 @@ async function sendInBrowser(requests: BatteryRequest[], siteUrl: string): Promi
 }
 
 test('the whole WordPress battery answers identically from npm run sandbox and from the browser build in a worker', async () => {
-  const seed = inPageSeed(contract);
+  const seed = sandboxSeed(contract);
   const requests = requestBattery(contract, { apiKey: defaultApiKey, unknownId: seed.length + 1000, lifecycleIds: seed });
   assert.ok(requests.length > 300, `the battery holds ${requests.length} requests`);
   const overHttp: Exchange[] = [];

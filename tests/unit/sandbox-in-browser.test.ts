@@ -11,10 +11,10 @@ import type { ExecutableContract } from '../../src/lib/contract/executable-contr
 import { noSchemaValidator, readExecutableContractWith } from '../../src/lib/contract/serving-contract.ts';
 import { latin1 } from '../../src/sandbox/bytes.ts';
 import { hostErrorStatuses, payloadTooLargeStatus } from '../../src/sandbox/host.ts';
-import { createSimulation, inPageSeed } from '../../src/sandbox/in-browser/simulation.ts';
+import { createSimulation } from '../../src/sandbox/in-browser/simulation.ts';
 import { createMemoryStore } from '../../src/sandbox/memory-store.ts';
 import { knownReasonPhrases, reasonPhrase } from '../../src/sandbox/reason-phrases.ts';
-import { defaultApiKey, defaultSeed } from '../../src/sandbox/seed.ts';
+import { defaultApiKey, defaultSeed, sandboxSeed } from '../../src/sandbox/seed.ts';
 import { scriptSources } from '../../src/lib/site/content-security-policy.ts';
 import { headersFor, parseHeadersFile } from '../../src/lib/site/static-headers.ts';
 import { sandboxWorkerPath, tryPanelPath } from '../../src/sandbox/in-browser/bundle.ts';
@@ -104,7 +104,7 @@ describe('the simulation the page runs', () => {
   const post = (body: unknown, headers: Record<string, string> = {}) => ({ method: contract.model.endpoint.method, target: contract.model.endpoint.urlPath, headers: { host: 'shop.example', 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
   test('its seed is the sandbox’s and the examples’ subscriptions, each example answering as it says', () => {
-    const seed = inPageSeed(contract);
+    const seed = sandboxSeed(contract);
     const fresh = (success: Record<string, unknown>) => seed.some((subscription) => subscription.id === success[contract.result.subject] && subscription.status === success[contract.result.previousStatus]);
     const simulation = createSimulation(contract);
     assert.deepEqual(simulation.subscriptions(), [...seed].sort((a, b) => a.id - b.id));

@@ -54,11 +54,6 @@ export interface Simulation {
   readonly apiKey: string;
 }
 
-/** The seed of the sandbox in the pages: `npm run sandbox`'s own. */
-export function inPageSeed(contract: ExecutableContract): Subscription[] {
-  return sandboxSeed(contract);
-}
-
 const nothingQueued = (): QueuedHostAnswers => ({ throttle: { count: 0, retryAfter: '1' }, hostError: { count: 0, status: 503 } });
 
 /**
@@ -70,7 +65,7 @@ export function createSimulation(contract: ExecutableContract, from?: Simulation
   const { lifecycle } = contract.model;
   const fresh = (): MemoryStore => {
     const store = createMemoryStore(lifecycle.states);
-    store.addMissing(inPageSeed(contract));
+    store.addMissing(sandboxSeed(contract));
     return store;
   };
   let store = from === undefined ? fresh() : createMemoryStore(lifecycle.states, from.store);
