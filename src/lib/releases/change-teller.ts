@@ -2,27 +2,11 @@
  * How the changelog follows one of Redocly's changes to the nodes it concerns, and collects the
  * sentences it tells about them in the order the page lists them (./contract-changes.ts).
  */
-import { isRecord, isReference, resolvePointer, type OpenApiDocument } from '../contract/document.ts';
+import { isRecord, resolvePointer, type OpenApiDocument } from '../contract/document.ts';
 import { pointerSegments } from '../contract/json-pointer.ts';
 import type { Comparison, ContractChange } from './comparison.ts';
-import { indexUses, type NodeUse, type UseIndex } from './document-uses.ts';
+import { followReferences, indexUses, type Located, type NodeUse, type UseIndex } from './document-uses.ts';
 import type { DiffChange } from './redocly-diff.ts';
-
-/** A node of one version, found by the path Redocly walked to it, with every pointer it is known by. */
-export interface Located {
-  node: unknown;
-  pointers: string[];
-}
-
-function followReferences(document: OpenApiDocument, located: Located): Located {
-  let { node } = located;
-  const pointers = [...located.pointers];
-  while (isReference(node) && node.$ref.startsWith('#') && !pointers.includes(node.$ref) && pointers.length < 16) {
-    pointers.push(node.$ref);
-    node = resolvePointer(document, node.$ref);
-  }
-  return { node, pointers };
-}
 
 /**
  * Follows a path as Redocly writes it: from the document's root, through references (a `$ref`

@@ -4,7 +4,7 @@
  * component once, where it first met it; the changelog names every field the change reaches,
  * so it looks the changed node up here. This walks one document; it compares nothing.
  */
-import { isRecord, resolvePointer, type OpenApiDocument } from '../contract/document.ts';
+import { isRecord, isReference, resolvePointer, type OpenApiDocument } from '../contract/document.ts';
 import { childPointer, encodePointerSegment } from '../contract/json-pointer.ts';
 import { mediaTypesOf, operationsOf, type Direction } from './comparison.ts';
 
@@ -50,20 +50,30 @@ export type UseIndex = ReadonlyMap<string, readonly NodeUse[]>;
 /** How deep into nested fields the walk goes; the contract's deepest field is three levels down. */
 const deepestField = 8;
 
-/** The pointers a node is known by, its own first and then each reference's target, and the node. */
-function follow(document: OpenApiDocument, pointer: string): { pointers: string[]; node: unknown } {
-  const pointers = [pointer];
-  let node: unknown;
-  try {
-    node = resolvePointer(document, pointer);
-    while (isRecord(node) && typeof node.$ref === 'string' && node.$ref.startsWith('#') && !pointers.includes(node.$ref) && pointers.length < 16) {
-      pointers.push(node.$ref);
-      node = resolvePointer(document, node.$ref);
-    }
-  } catch {
-    return { pointers, node: undefined };
+/** A node with every pointer it is known by: where it is written first, then each reference's target. */
+export interface Located {
+  node: unknown;
+  pointers: string[];
+}
+
+/** Follows the references a located node makes, to what they lead to; its pointers grow with each target. */
+export function followReferences(document: OpenApiDocument, located: Located): Located {
+  let { node } = located;
+  const pointers = [...located.pointers];
+  while (isReference(node) && node.$ref.startsWith('#') && !pointers.includes(node.$ref) && pointers.length < 16) {
+    pointers.push(node.$ref);
+    node = resolvePointer(document, node.$ref);
   }
-  return { pointers, node };
+  return { node, pointers };
+}
+
+/** The node at a pointer, its references followed; an undefined node where the pointer leads nowhere. */
+function follow(document: OpenApiDocument, pointer: string): Located {
+  try {
+    return followReferences(document, { node: resolvePointer(document, pointer), pointers: [pointer] });
+  } catch {
+    return { pointers: [pointer], node: undefined };
+  }
 }
 
 /** Every use of every node the operations reach, keyed by each pointer the node is known by. */
