@@ -194,8 +194,9 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
     return { release, problems: [{ file: 'redocly.yaml', message: (error as Error).message, rule: 'Redocly diff' }], changes: [] };
   }
 
-  const changes = describeChanges(base, document, redoclyChanges);
+  // Walked once: the changelog's sentences and the breaking messages' places both read it.
   const uses = { base: indexUses(base), revision: indexUses(document) };
+  const changes = describeChanges(base, document, redoclyChanges, uses);
   const removedActions = changes.filter((change) => change.kind === 'action-removed');
 
   const locate = createSourceLocator(projectDirectory, root);

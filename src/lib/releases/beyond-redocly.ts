@@ -7,6 +7,7 @@
 import type { OpenApiDocument } from '../contract/document.ts';
 import { actionIdentifiers, add, type ChangeImpact, type ChangeKind, type Comparison, type ContractChange } from './comparison.ts';
 import { membersOf } from './deprecations.ts';
+import { indexUses, type DocumentUses } from './document-uses.ts';
 import { compareTransitions } from './lifecycle-changes.ts';
 
 /** The version part each change Redocly cannot see needs, and the name of the check that judges it. */
@@ -20,8 +21,8 @@ export const judgedBeyondRedocly: Partial<Record<ChangeKind, { impact: ChangeImp
 export function changesBeyondRedocly(comparison: Comparison): void {
   compareTransitions(comparison);
 
-  const baseMembers = new Map(membersOf(comparison.base).map((member) => [member.key, member]));
-  for (const member of membersOf(comparison.revision)) {
+  const baseMembers = new Map(membersOf(comparison.base, comparison.uses.base).map((member) => [member.key, member]));
+  for (const member of membersOf(comparison.revision, comparison.uses.revision)) {
     const before = baseMembers.get(member.key);
     // A field or action that arrives already deprecated gets a deprecation entry beside its
     // addition: a reader scanning a version's deprecations must not have to read its additions.
@@ -37,7 +38,11 @@ export function changesBeyondRedocly(comparison: Comparison): void {
 }
 
 /** A comparison of two bundled documents, before any change is found. */
-export function startComparison(base: OpenApiDocument, revision: OpenApiDocument): Comparison {
+export function startComparison(
+  base: OpenApiDocument,
+  revision: OpenApiDocument,
+  uses: DocumentUses = { base: indexUses(base), revision: indexUses(revision) },
+): Comparison {
   const baseActions = actionIdentifiers(base);
   const revisionActions = actionIdentifiers(revision);
   return {
@@ -46,6 +51,7 @@ export function startComparison(base: OpenApiDocument, revision: OpenApiDocument
     newActions: new Set([...revisionActions].filter((action) => !baseActions.has(action))),
     removedActions: new Set([...baseActions].filter((action) => !revisionActions.has(action))),
     revisionActions,
+    uses,
     changes: [],
   };
 }

@@ -5,7 +5,7 @@
 import { isRecord, resolvePointer, type OpenApiDocument } from '../contract/document.ts';
 import { pointerSegments } from '../contract/json-pointer.ts';
 import type { Comparison, ContractChange } from './comparison.ts';
-import { followReferences, indexUses, type Located, type NodeUse, type UseIndex } from './document-uses.ts';
+import { followReferences, type Located, type NodeUse, type UseIndex } from './document-uses.ts';
 import type { DiffChange } from './redocly-diff.ts';
 
 /**
@@ -80,8 +80,8 @@ export class Teller {
 
   constructor(comparison: Comparison) {
     this.comparison = comparison;
-    this.baseUses = indexUses(comparison.base);
-    this.revisionUses = indexUses(comparison.revision);
+    this.baseUses = comparison.uses.base;
+    this.revisionUses = comparison.uses.revision;
   }
 
   /** Tells a change once, at the place of a use; a removed thing sorts after what is still there. */

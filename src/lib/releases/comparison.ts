@@ -3,6 +3,7 @@ import { dereference, isRecord, type OpenApiDocument } from '../contract/documen
 import { encodePointerSegment } from '../contract/json-pointer.ts';
 import { extensibleValues } from '../contract/extensible-enum.ts';
 import { httpMethods } from '../http/methods.ts';
+import type { DocumentUses } from './document-uses.ts';
 
 /**
  * The terms the changelog tells changes in: the operations, the request variants, the schemas
@@ -201,6 +202,8 @@ export interface Comparison {
   newActions: Set<string>;
   removedActions: Set<string>;
   revisionActions: Set<string>;
+  /** Where each node of either version is used, walked once for every reader of the comparison. */
+  uses: DocumentUses;
   changes: ContractChange[];
 }
 

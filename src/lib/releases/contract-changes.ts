@@ -10,6 +10,7 @@ import { changesBeyondRedocly, startComparison } from './beyond-redocly.ts';
 import { actionsOf, add, operationsOf, typeLabel, type ChangeKind, type ContractChange } from './comparison.ts';
 import { changedNode, groups, isWholeAction, locate, subjectOf, Teller, usesOf } from './change-teller.ts';
 import { tellOpenness, tellUnknown, tellValues } from './field-sentences.ts';
+import type { DocumentUses } from './document-uses.ts';
 import { diffDocuments, type DiffChange } from './redocly-diff.ts';
 import { httpMethods } from '../http/methods.ts';
 
@@ -324,8 +325,8 @@ const kindOrder: readonly ChangeKind[] = [
  * fields of requests and responses, examples, headers; then what it cannot see (the lifecycle
  * table, deprecations). The gate passes the diff it has run; see `compareContracts` otherwise.
  */
-export function describeChanges(base: OpenApiDocument, revision: OpenApiDocument, diff: readonly DiffChange[]): ContractChange[] {
-  const comparison = startComparison(base, revision);
+export function describeChanges(base: OpenApiDocument, revision: OpenApiDocument, diff: readonly DiffChange[], uses?: DocumentUses): ContractChange[] {
+  const comparison = startComparison(base, revision, uses);
   const teller = new Teller(comparison);
   // Only what Redocly met walking from the paths reaches a client; a component is told where it is used.
   for (const change of diff) {

@@ -1,6 +1,6 @@
 import { isRecord, resolvePointer, type OpenApiDocument } from '../contract/document.ts';
 import type { Deprecation } from './comparison.ts';
-import { indexUses, type NodeUse } from './document-uses.ts';
+import { indexUses, type NodeUse, type UseIndex } from './document-uses.ts';
 
 /** An operation, an action, a field or a response header of the contract, as far as deprecation is concerned. */
 export interface Member {
@@ -47,9 +47,9 @@ function memberOf(document: OpenApiDocument, use: NodeUse): Member | undefined {
  * Every operation, action, field (nested ones, in lists and maps too) and response header, in the
  * order of the document, read from the one index of where each node is used (./document-uses.ts).
  */
-export function membersOf(document: OpenApiDocument): Member[] {
+export function membersOf(document: OpenApiDocument, index: UseIndex = indexUses(document)): Member[] {
   const uses = new Set<NodeUse>();
-  for (const found of indexUses(document).values()) for (const use of found) uses.add(use);
+  for (const found of index.values()) for (const use of found) uses.add(use);
   const members = new Map<string, Member>();
   for (const use of [...uses].sort((a, b) => a.order - b.order)) {
     const member = memberOf(document, use);

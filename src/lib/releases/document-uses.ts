@@ -47,6 +47,12 @@ export interface NodeUse {
 
 export type UseIndex = ReadonlyMap<string, readonly NodeUse[]>;
 
+/** The uses of two versions' nodes: the base's and the revision's. */
+export interface DocumentUses {
+  base: UseIndex;
+  revision: UseIndex;
+}
+
 /** How deep into nested fields the walk goes; the contract's deepest field is three levels down. */
 const deepestField = 8;
 

@@ -5,7 +5,7 @@
 import { isRecord, type OpenApiDocument } from '../contract/document.ts';
 import { pointerSegments } from '../contract/json-pointer.ts';
 import { list, listedValues } from './comparison.ts';
-import type { NodeUse, UseIndex } from './document-uses.ts';
+import type { DocumentUses, NodeUse, UseIndex } from './document-uses.ts';
 import type { DiffChange } from './redocly-diff.ts';
 import { changedNode, groups, locate, subjectOf, usesOf, type Teller } from './change-teller.ts';
 
@@ -151,7 +151,7 @@ export function tellUnknown(teller: Teller, change: DiffChange): void {
  * for `cancel_subscription`"), for a message that quotes Redocly's own finding: its first places,
  * and how many more; empty where no field, body, header or example holds it (a path, an operation).
  */
-export function whereChanged(change: DiffChange, documents: { base: OpenApiDocument; revision: OpenApiDocument }, uses: { base: UseIndex; revision: UseIndex }): string {
+export function whereChanged(change: DiffChange, documents: { base: OpenApiDocument; revision: OpenApiDocument }, uses: DocumentUses): string {
   const removed = change.kind === 'removed';
   const document = removed ? documents.base : documents.revision;
   const pointer = changedNode(change, removed ? 'base' : 'revision', locate(document, change.path));
