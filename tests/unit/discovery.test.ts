@@ -66,7 +66,8 @@ describe('public/_headers', () => {
     for (const pathname of [serverCardPath, aiCatalogPath, mcpCatalogPath]) {
       assert.deepEqual(header(pathname, 'Access-Control-Allow-Origin'), ['*'], pathname);
       assert.deepEqual(header(pathname, 'Access-Control-Allow-Methods'), ['GET'], pathname);
-      assert.match(header(pathname, 'Access-Control-Allow-Headers').join(), /^Content-Type\b/, pathname);
+      assert.deepEqual(header(pathname, 'Access-Control-Allow-Headers'), ['Content-Type, If-None-Match'], pathname);
+      assert.deepEqual(header(pathname, 'Access-Control-Expose-Headers'), ['ETag'], pathname);
       assert.deepEqual(header(pathname, 'Cache-Control'), ['public, max-age=3600'], pathname);
     }
   });
@@ -201,16 +202,22 @@ describe('the catalogs that list the server card', () => {
     assert.equal(serverCardBesideServer({ ...siteConfig, mcpUrl: 'https://tools.example/v2/mcp/' }), 'https://tools.example/v2/mcp/server-card');
   });
 
-  it('the MCP catalog has the draft’s version and the four members an entry must have, named from the card', () => {
+  it('the MCP catalog is the draft revision 3b2d974’s: its version and the three members an entry has, no displayName', () => {
     assert.deepEqual(mcpCatalog(card, siteConfig), {
       specVersion: 'draft',
-      entries: [{ identifier: catalogIdentifier(card.name), displayName: card.title, type: serverCardType, url: cardBesideServer }],
+      entries: [{ identifier: catalogIdentifier(card.name), type: serverCardType, url: cardBesideServer }],
     });
   });
 
-  it('an identifier is the card’s domain written forwards and its suffix', () => {
-    assert.equal(catalogIdentifier('com.example/weather'), 'urn:air:example.com:weather');
-    assert.equal(catalogIdentifier('example.subscription-lifecycle/product-information'), 'urn:air:subscription-lifecycle.example:product-information');
+  it('the AI catalog’s entry carries the card’s title as its displayName, and the same identifier', () => {
+    const [entry] = aiCatalog(card, siteConfig).entries;
+    assert.equal(entry?.displayName, card.title);
+    assert.equal(entry?.identifier, mcpCatalog(card, siteConfig).entries[0]?.identifier);
+  });
+
+  it('an identifier is the card’s domain written forwards, the mcp namespace and its suffix, as the draft’s example', () => {
+    assert.equal(catalogIdentifier('com.example/weather'), 'urn:air:example.com:mcp:weather');
+    assert.equal(catalogIdentifier('example.subscription-lifecycle/product-information'), 'urn:air:subscription-lifecycle.example:mcp:product-information');
     assert.throws(() => catalogIdentifier('weather'), /reverse-DNS name/);
     assert.throws(() => catalogIdentifier('com.example/a/b'), /reverse-DNS name/);
   });

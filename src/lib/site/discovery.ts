@@ -20,9 +20,10 @@ export const serverCardPath = '/.well-known/mcp/server-card.json';
 export const serverCardType = 'application/mcp-server-card+json';
 
 /**
- * The AI catalog of Agentic Resource Discovery (ARD 1.0), which Lighthouse's agentic-browsing
- * audit reads, and the MCP catalog of the server-card draft (modelcontextprotocol's
- * experimental-ext-server-card, docs/discovery.md), whose entries are a subset of the former's.
+ * The AI catalog, where the server-card draft (modelcontextprotocol's experimental-ext-server-card,
+ * docs/discovery.md, since 1491bd2 of 2026-07-20) sends clients and which Lighthouse's
+ * agentic-browsing audit reads; and the MCP catalog of the draft's earlier revision (3b2d974), kept
+ * for the clients written against it (issue 27).
  */
 export const aiCatalogPath = '/.well-known/ai-catalog.json';
 export const aiCatalogType = 'application/ai-catalog+json';
@@ -92,31 +93,38 @@ export function serverCardBesideServer(config: DiscoveryConfig): string {
   return `${config.mcpUrl.replace(/\/$/, '')}/server-card`;
 }
 
+/** The namespace the draft's examples give an MCP server's identifier. */
+export const catalogNamespace = 'mcp';
+
 /**
- * The draft's logical name of a server, `urn:air:{publisher}:{name}`: the publisher's domain
- * written forwards, then the card's suffix, so `com.example/weather` is `urn:air:example.com:weather`.
+ * The draft's logical name of a server, `urn:air:{publisher}:{namespace}:{name}`: the publisher's
+ * domain written forwards, the `mcp` namespace, then the card's suffix, so `com.example/weather` is
+ * `urn:air:example.com:mcp:weather`.
  */
 export function catalogIdentifier(cardName: string): string {
   const [reversedDomain, suffix, ...rest] = cardName.split('/');
   if (reversedDomain === undefined || suffix === undefined || suffix === '' || rest.length > 0 || !reversedDomain.includes('.')) {
     throw new Error(`The server card's name "${cardName}" is not a reverse-DNS name with one "/" and a suffix, such as com.example/weather.`);
   }
-  return `urn:air:${reversedDomain.split('.').reverse().join('.')}:${suffix}`;
+  return `urn:air:${reversedDomain.split('.').reverse().join('.')}:${catalogNamespace}:${suffix}`;
 }
 
+/** An entry as the draft defines it: no name of its own, since the card's `title` is the name. */
 export interface McpCatalogEntry {
   identifier: string;
-  displayName: string;
   type: typeof serverCardType;
   url: string;
 }
 
 /** The one entry both catalogs carry: the card where the draft looks for it, beside the server. */
 export function serverCardEntry(card: CardIdentity, config: DiscoveryConfig): McpCatalogEntry {
-  return { identifier: catalogIdentifier(card.name), displayName: card.title, type: serverCardType, url: serverCardBesideServer(config) };
+  return { identifier: catalogIdentifier(card.name), type: serverCardType, url: serverCardBesideServer(config) };
 }
 
-/** The MCP catalog: the draft's own version string, and the entry with its four required members only. */
+/**
+ * The MCP catalog of the draft's revision 3b2d974: its version string `draft`, and entries of
+ * `identifier`, `type` and `url` only (that revision dropped `displayName` in 72793bb).
+ */
 export function mcpCatalog(card: CardIdentity, config: DiscoveryConfig): { specVersion: 'draft'; entries: McpCatalogEntry[] } {
   return { specVersion: 'draft', entries: [serverCardEntry(card, config)] };
 }
@@ -137,14 +145,17 @@ export function representativeQueries(serviceName: string): string[] {
 export interface AiCatalog {
   specVersion: '1.0';
   host: { displayName: string; documentationUrl: string };
-  entries: (McpCatalogEntry & { description: string; representativeQueries: string[] })[];
+  entries: (McpCatalogEntry & { displayName: string; description: string; representativeQueries: string[] })[];
 }
 
-/** The AI catalog: the same entry, with the card's description and the queries ARD recommends. */
+/**
+ * The AI catalog: the same entry, with the card's title and description and the queries ARD
+ * recommends. The AI Catalog makes `displayName` optional; Lighthouse's audit wants it.
+ */
 export function aiCatalog(card: CardIdentity, config: DiscoveryConfig & { title: string }): AiCatalog {
   return {
     specVersion: '1.0',
     host: { displayName: config.title, documentationUrl: absolute('/', config) },
-    entries: [{ ...serverCardEntry(card, config), description: card.description, representativeQueries: representativeQueries(config.title) }],
+    entries: [{ ...serverCardEntry(card, config), displayName: card.title, description: card.description, representativeQueries: representativeQueries(config.title) }],
   };
 }
