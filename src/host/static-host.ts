@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import { createSecureServer, type Http2ServerRequest, type Http2Session } from 'node:http2';
@@ -32,6 +33,17 @@ const contentTypes: Record<string, string> = {
   '.wasm': 'application/wasm',
   '.tgz': 'application/gzip',
 };
+
+/**
+ * Whether `If-None-Match` names the representation's tag: `*`, or one of its tags compared weakly
+ * (RFC 9110, section 13.1.2), so a `W/` prefix a proxy added does not prevent the match.
+ */
+export function noneMatchHits(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  if (ifNoneMatch.trim() === '*') return true;
+  const opaque = (tag: string): string => tag.trim().replace(/^W\//, '');
+  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
+}
 
 /** Types worth compressing; images, fonts and Pagefind's pre-compressed index are not. */
 function isCompressible(contentType: string): boolean {
@@ -91,29 +103,30 @@ function headerRulesOf(siteRoot: string): () => readonly HeaderRule[] {
  *   rules joined with commas as the hosts join them, a `! Name` line detaching what earlier
  *   rules set (Cloudflare Pages), and the file itself is not served;
  * - text goes out gzipped (level 9, as hosts pre-compress static files) when the browser
- *   accepts it, so byte counts compare like with like.
+ *   accepts it, so byte counts compare like with like;
+ * - a file goes out with a strong ETag, and a request whose `If-None-Match` names it gets 304;
+ * - a CORS preflight (OPTIONS with `Origin` and `Access-Control-Request-Method`) on a path whose
+ *   rules set `Access-Control-Allow-Origin` gets 204 and those rules' CORS headers; any other
+ *   method than GET, HEAD and such a preflight gets 405.
  */
 export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0.0.1', tls?: StaticHostTls): Promise<StaticHost> {
   const siteRoot = path.resolve(root);
   const headerRules = headerRulesOf(siteRoot);
   const compressed = new Map<string, Buffer>();
 
-  function send(
-    request: AnyRequest,
-    response: AnyResponse,
-    status: number,
-    pathname: string,
-    file: string | undefined,
-    extraHeaders: Record<string, string> = {},
-  ): void {
-    const headers: Record<string, string | number> = { 'Cache-Control': 'no-cache', ...extraHeaders };
-    let body: Buffer = Buffer.alloc(0);
-    if (file !== undefined) {
-      body = readFileSync(file);
-      headers['Content-Type'] = contentTypes[path.extname(file)] ?? 'application/octet-stream';
-    }
-    // Rules are matched on the path asked for, as the hosts match them; they replace the defaults,
-    // and a detached header (`! Name`) loses its default too.
+  /** The file's strong tag, a hash of its bytes, computed once per file and modification time. */
+  const tags = new Map<string, string>();
+  function entityTag(file: string, bytes: Buffer): string {
+    const key = `${file}\0${statSync(file).mtimeMs}`;
+    const tag = tags.get(key) ?? `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+    tags.set(key, tag);
+    return tag;
+  }
+
+  /** The headers the `_headers` rules give a path, replacing the defaults; `! Name` drops a default. */
+  function withRules(defaults: Record<string, string | number>, pathname: string): Record<string, string | number> {
+    const headers = { ...defaults };
+    // Rules are matched on the path asked for, as the hosts match them.
     for (const name of detachedHeadersFor(headerRules(), pathname)) {
       const existing = Object.keys(headers).find((key) => key.toLowerCase() === name);
       if (existing !== undefined) delete headers[existing];
@@ -123,6 +136,25 @@ export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0
       if (existing !== undefined) delete headers[existing];
       headers[name] = value;
     }
+    return headers;
+  }
+
+  function send(
+    request: AnyRequest,
+    response: AnyResponse,
+    status: number,
+    pathname: string,
+    file: string | undefined,
+    extraHeaders: Record<string, string> = {},
+  ): void {
+    const defaults: Record<string, string | number> = { 'Cache-Control': 'no-cache', ...extraHeaders };
+    let body: Buffer = Buffer.alloc(0);
+    if (file !== undefined) {
+      body = readFileSync(file);
+      defaults['Content-Type'] = contentTypes[path.extname(file)] ?? 'application/octet-stream';
+    }
+    const headers = withRules(defaults, pathname);
+    const etag = status === 200 && file !== undefined ? entityTag(file, body) : undefined;
     const contentType = String(Object.entries(headers).find(([key]) => key.toLowerCase() === 'content-type')?.[1] ?? '');
     if (file !== undefined && isCompressible(contentType) && /\bgzip\b/.test(String(request.headers['accept-encoding']))) {
       // Keyed by modification time too: a rebuild while the server runs must not serve old bytes.
@@ -133,10 +165,33 @@ export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0
       headers['Content-Encoding'] = 'gzip';
       headers.Vary = 'Accept-Encoding';
     }
+    if (etag !== undefined) {
+      // The gzipped bytes are another representation, so a strong tag must differ from the plain one's.
+      headers.ETag = headers['Content-Encoding'] === 'gzip' ? `${etag.slice(0, -1)}-gzip"` : etag;
+      if (noneMatchHits(request.headers['if-none-match'], headers.ETag)) {
+        response.writeHead(304, headers);
+        response.end();
+        return;
+      }
+    }
     headers['Content-Length'] = body.length;
     response.writeHead(status, headers);
     if (request.method === 'HEAD') response.end();
     else response.end(body);
+  }
+
+  /**
+   * A CORS preflight on a path whose rules open it to other origins: 204 with the rules' CORS
+   * headers, so a browser may then send what they allow (`If-None-Match`, for a revalidation).
+   */
+  function answerPreflight(request: AnyRequest, response: AnyResponse, pathname: string): boolean {
+    if (request.headers.origin === undefined || request.headers['access-control-request-method'] === undefined) return false;
+    const rules = joinedHeadersFor(headerRules(), pathname);
+    if (!rules.has('access-control-allow-origin')) return false;
+    const corsHeaders = Object.fromEntries([...rules].filter(([name]) => name.startsWith('access-control-')));
+    response.writeHead(204, corsHeaders);
+    response.end();
+    return true;
   }
 
   function answer(request: AnyRequest, response: AnyResponse): void {
@@ -148,6 +203,7 @@ export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0
       response.end();
       return;
     }
+    if (request.method === 'OPTIONS' && answerPreflight(request, response, pathname)) return;
     if (request.method !== 'GET' && request.method !== 'HEAD') {
       response.writeHead(405, { Allow: 'GET, HEAD' });
       response.end();

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -100,6 +100,72 @@ describe('the host-like server', () => {
     const head = await get('/guide/', { method: 'HEAD' });
     assert.equal(head.status, 200);
     assert.equal(await head.text(), '');
+  });
+
+  test('sends a strong ETag for a file, and answers its If-None-Match with 304, no body and the same headers', async () => {
+    const cardPath = '/.well-known/mcp/server-card.json';
+    const first = await get(cardPath, { headers: { 'accept-encoding': 'identity' } });
+    const etag = first.headers.get('etag') ?? '';
+    assert.match(etag, /^"[\w-]{20,}"$/, 'a strong tag, not W/');
+    assert.equal((await get(cardPath, { headers: { 'accept-encoding': 'identity' } })).headers.get('etag'), etag, 'the same bytes, the same tag');
+    assert.notEqual((await get('/guide/')).headers.get('etag'), etag, 'other bytes, another tag');
+    const again = await get(cardPath, { headers: { 'accept-encoding': 'identity', 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+    assert.equal(await again.text(), '');
+    assert.equal(again.headers.get('etag'), etag);
+    for (const name of ['content-type', 'cache-control', 'access-control-allow-origin', 'access-control-expose-headers', 'cross-origin-resource-policy']) {
+      assert.equal(again.headers.get(name), first.headers.get(name), name);
+    }
+    const stale = await get(cardPath, { headers: { 'accept-encoding': 'identity', 'if-none-match': '"not-this-one"' } });
+    assert.equal(stale.status, 200);
+    assert.ok((await stale.text()).length > 0);
+  });
+
+  test('gives the gzipped representation its own tag, which revalidates too', async () => {
+    const plain = await get('/guide/', { headers: { 'accept-encoding': 'identity' } });
+    const packed = await get('/guide/', { headers: { 'accept-encoding': 'gzip' } });
+    assert.equal(packed.headers.get('content-encoding'), 'gzip');
+    assert.notEqual(packed.headers.get('etag'), plain.headers.get('etag'));
+    const again = await get('/guide/', { headers: { 'accept-encoding': 'gzip', 'if-none-match': packed.headers.get('etag') ?? '' } });
+    assert.equal(again.status, 304);
+  });
+
+  test('tags a file anew when it changes', async () => {
+    const file = path.join(siteDirectory, 'uncached/index.html');
+    const before = (await get('/uncached/')).headers.get('etag');
+    writeFileSync(file, '<!doctype html><title>Uncached, changed</title>');
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    const changed = await get('/uncached/', { headers: { 'if-none-match': before ?? '' } });
+    assert.equal(changed.status, 200);
+    assert.notEqual(changed.headers.get('etag'), before);
+  });
+
+  test('answers a CORS preflight on the card and the catalogs with 204 and their rules’ CORS headers', async () => {
+    for (const pathname of ['/.well-known/mcp/server-card.json', '/.well-known/mcp/catalog.json', '/.well-known/ai-catalog.json']) {
+      const response = await get(pathname, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://client.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      });
+      assert.equal(response.status, 204, pathname);
+      assert.equal(response.headers.get('access-control-allow-origin'), '*', pathname);
+      assert.equal(response.headers.get('access-control-allow-methods'), 'GET', pathname);
+      assert.match(response.headers.get('access-control-allow-headers') ?? '', /\bIf-None-Match\b/, pathname);
+      assert.equal(response.headers.get('access-control-expose-headers'), 'ETag', pathname);
+      assert.equal(await response.text(), '', pathname);
+    }
+  });
+
+  test('refuses OPTIONS that is not a preflight, or on a path not open to other origins', async () => {
+    const preflight = { origin: 'https://client.example', 'access-control-request-method': 'GET' };
+    for (const [pathname, headers] of [
+      ['/guide/', preflight],
+      ['/.well-known/mcp/server-card.json', { origin: 'https://client.example' }],
+      ['/.well-known/mcp/server-card.json', {}],
+    ] as const) {
+      const response = await get(pathname, { method: 'OPTIONS', headers });
+      assert.equal(response.status, 405, `${pathname} ${JSON.stringify(headers)}`);
+      assert.equal(response.headers.get('allow'), 'GET, HEAD');
+    }
   });
 
   test('refuses methods a static host does not take', async () => {
