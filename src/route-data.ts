@@ -46,8 +46,18 @@ function limitSidebarActions(sidebar: SidebarEntry[]): void {
   }
 }
 
+/**
+ * The not-found page is served for every missing address, and `/404/` itself answers 404, so a
+ * canonical link (Starlight writes one from the address) would point crawlers at an error.
+ */
+function dropCanonicalOfNotFound(route: StarlightRoute): void {
+  if (route.id !== '404') return;
+  route.head = route.head.filter((entry) => !(entry.tag === 'link' && entry.attrs?.rel === 'canonical'));
+}
+
 export const onRequest = defineRouteMiddleware((context) => {
   const route = context.locals.starlightRoute;
+  dropCanonicalOfNotFound(route);
   fillChangelogContents(route);
   limitSidebarActions(route.sidebar);
 });

@@ -79,6 +79,22 @@ test('llms-full.txt holds every reference page, with absolute links and no ancho
   expect(text).not.toContain('Section titled');
 });
 
+test('the not-found page names no canonical address, since /404/ itself answers 404; other pages name their own', async ({ request }) => {
+  const notFound = await request.get('/404.html');
+  expect(notFound.status()).toBe(200);
+  expect(await notFound.text()).not.toMatch(/<link\b[^>]*\brel=["']?canonical/i);
+  const missing = await request.get('/no-such-page/');
+  expect(missing.status()).toBe(404);
+  expect(await missing.text()).not.toMatch(/<link\b[^>]*\brel=["']?canonical/i);
+  expect(await fetchServed(request, '/quickstart/')).toMatch(/<link\b[^>]*\brel=["']?canonical["']?[^>]*href=["']?[^"'\s>]*\/quickstart\//i);
+});
+
+test('llms-full.txt escapes nothing inside a URL and puts no space at the end of a link text', async ({ request }) => {
+  const text = await fetchServed(request, '/llms-full.txt');
+  expect(text).not.toMatch(/https?\\:/);
+  expect(text.match(/\[[^\]\n]*\s\]\(/g) ?? []).toEqual([]);
+});
+
 test('the API catalog is a linkset whose links exist', async ({ request }, testInfo) => {
   const catalogPath = '/.well-known/api-catalog';
   const response = await request.get(catalogPath);

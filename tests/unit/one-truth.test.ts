@@ -80,3 +80,19 @@ describe('what a refusal lists', () => {
     }
   });
 });
+
+describe('what an action’s description says', () => {
+  test('names no status of the lifecycle table, which the action’s page renders from x-transitions', () => {
+    for (const action of model.actions) {
+      const ownWords = new Set(action.identifier.split('_'));
+      const words = action.description.toLowerCase().split(/[^a-z-]+/);
+      const named = model.lifecycle.states.filter((state) => words.includes(state) && !ownWords.has(state));
+      assert.deepEqual(named, [], `${action.identifier}: ${action.description}`);
+    }
+  });
+
+  test('claims nothing about renewals, charges or periods, which the specification does not give', () => {
+    const unfounded = /\brenewals?\b(?! (order|payment))|\bcharg|\bperiod\b|\bsettled\b|\bfor good\b|\bbrought back\b/i;
+    for (const action of model.actions) assert.doesNotMatch(action.description, unfounded, action.identifier);
+  });
+});
