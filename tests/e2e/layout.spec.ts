@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { longIdentifierLength } from '../../src/lib/site/identifier-breaks.ts';
 import { actions } from './support/contract.ts';
 import { actionPath, sitemapPagePaths } from './support/site.ts';
 
@@ -10,6 +11,8 @@ import { actionPath, sitemapPagePaths } from './support/site.ts';
  */
 
 const widths = { wide: { width: 1440, height: 900 }, phone: { width: 390, height: 844 }, narrowPhone: { width: 360, height: 780 } };
+const wideWidths = [widths.wide, { width: 1280, height: 800 }];
+const phoneWidths = { phone: widths.phone, smallPhone: { width: 375, height: 812 }, narrowPhone: widths.narrowPhone };
 
 /**
  * Every place where a line of a header or of inline code ends between two letters or digits:
@@ -44,6 +47,60 @@ async function wordsBrokenMidWord(page: Page): Promise<string[]> {
   });
 }
 
+/**
+ * The inline code identifiers (no space inside) whose text runs over more than one line: the
+ * whole identifier when `atBreakMarks` is false, else any stretch between two `<wbr>`s, so an
+ * identifier may wrap where a `<wbr>` lets it and nowhere else. Measured with a Range per stretch.
+ * Identifiers longer than `upToLength` are left out.
+ */
+async function identifiersOverLines(page: Page, atBreakMarks: boolean, upToLength = Infinity): Promise<string[]> {
+  return page.locator('main code:not(pre code)').evaluateAll((codes, [allowed, longest]) => {
+    const lineTops = (range: Range): number => {
+      const tops: number[] = [];
+      for (const box of range.getClientRects()) {
+        if (box.width > 0 && !tops.some((top) => Math.abs(top - box.top) < 2)) tops.push(box.top);
+      }
+      return tops.length;
+    };
+    const broken: string[] = [];
+    for (const code of codes) {
+      const text = code.textContent ?? '';
+      if (code.getClientRects().length === 0 || /\s/.test(text) || text.length === 0 || text.length > longest) continue;
+      const stretches: Range[] = [];
+      if (allowed) {
+        const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(node);
+          stretches.push(range);
+        }
+      } else {
+        const range = document.createRange();
+        range.selectNodeContents(code);
+        stretches.push(range);
+      }
+      if (stretches.some((range) => lineTops(range) > 1)) broken.push(text);
+    }
+    return broken;
+  }, [atBreakMarks, upToLength] as const);
+}
+
+/** Tables wider than the column they stand in, and the page itself when it is wider than the window. */
+async function overflowingTablesAndPage(page: Page): Promise<string[]> {
+  const tables = await page.locator('main table').evaluateAll((elements) =>
+    elements
+      .filter((table) => table.getClientRects().length > 0)
+      .filter((table) => {
+        const column = table.parentElement?.getBoundingClientRect();
+        const box = table.getBoundingClientRect();
+        return table.scrollWidth > table.clientWidth + 1 || (column !== undefined && box.right > column.right + 1);
+      })
+      .map((table) => `table: ${(table.textContent ?? '').trim().slice(0, 50)} (${table.scrollWidth} px in ${table.clientWidth} px)`),
+  );
+  const pageWidth = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, window: window.innerWidth }));
+  return pageWidth.scroll > pageWidth.window ? [...tables, `the page: ${pageWidth.scroll} px in ${pageWidth.window} px`] : tables;
+}
+
 /** Boxes in the page's main part that scroll sideways, by a short description. */
 async function sidewaysScrollingCode(page: Page): Promise<string[]> {
   return page.locator('main pre').evaluateAll((blocks) =>
@@ -76,7 +133,23 @@ test('at 1440 px the errors use the full width beside nothing, and no code block
   }
 });
 
-for (const [name, viewport] of Object.entries({ phone: widths.phone, narrowPhone: widths.narrowPhone })) {
+for (const viewport of wideWidths) {
+  // Below 90rem a full URL may break at its <wbr>s, so that a table keeps to its column (longIdentifierLength).
+  const upToLength = viewport.width >= 1440 ? Infinity : longIdentifierLength;
+  test(`at ${viewport.width} px no identifier in inline code${upToLength === Infinity ? '' : ` up to ${upToLength} characters`} breaks over lines, and no table or page is wider than its room`, async ({ page, request }) => {
+    await page.setViewportSize(viewport);
+    for (const pagePath of await sitemapPagePaths(request)) {
+      await test.step(pagePath, async () => {
+        await page.goto(pagePath);
+        await page.locator('main details').evaluateAll((disclosures) => disclosures.forEach((element) => element.setAttribute('open', '')));
+        expect.soft(await identifiersOverLines(page, false, upToLength), `identifiers over two lines on ${pagePath}`).toEqual([]);
+        expect.soft(await overflowingTablesAndPage(page), `too wide on ${pagePath}`).toEqual([]);
+      });
+    }
+  });
+}
+
+for (const [name, viewport] of Object.entries(phoneWidths)) {
   test(`at ${viewport.width} px no header or identifier breaks mid-word, and the sample tabs fit (${name})`, async ({ page, request }) => {
     await page.setViewportSize(viewport);
     for (const pagePath of await sitemapPagePaths(request)) {
@@ -84,6 +157,8 @@ for (const [name, viewport] of Object.entries({ phone: widths.phone, narrowPhone
         await page.goto(pagePath);
         await page.locator('main details').evaluateAll((disclosures) => disclosures.forEach((element) => element.setAttribute('open', '')));
         expect.soft(await wordsBrokenMidWord(page), `headers or identifiers broken mid-word on ${pagePath}`).toEqual([]);
+        expect.soft(await identifiersOverLines(page, true), `identifiers broken other than at a <wbr> on ${pagePath}`).toEqual([]);
+        expect.soft(await overflowingTablesAndPage(page), `too wide on ${pagePath}`).toEqual([]);
         // An identifier that does not break must still fit: inside its cell and inside the window.
         const overflowing = await page.locator('main code:not(pre code)').evaluateAll((codes) =>
           codes
