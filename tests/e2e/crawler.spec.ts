@@ -95,6 +95,26 @@ test('llms-full.txt puts no space at the start or end of a link text', async ({ 
   expect(text.match(/\[[^\]\n]*\s\]\(/g) ?? []).toEqual([]);
 });
 
+test('a page on another origin revalidates the card and the catalogs with If-None-Match, as the CORS headers allow', async ({ page, baseURL }) => {
+  // localhost and 127.0.0.1 are two origins of the same server: the request is cross-origin and
+  // sends a header outside the safelist, so the browser sends a preflight first.
+  const siteOrigin = new URL(baseURL ?? '').origin;
+  const otherOrigin = siteOrigin.replace('127.0.0.1', 'localhost');
+  expect(otherOrigin).not.toBe(siteOrigin);
+  await page.goto(`${otherOrigin}/robots.txt`);
+  for (const pathname of ['/.well-known/mcp/server-card.json', '/.well-known/mcp/catalog.json', '/.well-known/ai-catalog.json']) {
+    const answers = await page.evaluate(async (url) => {
+      const first = await fetch(url, { cache: 'no-store' });
+      const etag = first.headers.get('etag') ?? '';
+      const again = await fetch(url, { cache: 'no-store', headers: { 'If-None-Match': etag } });
+      return { first: first.status, etag, again: again.status };
+    }, `${siteOrigin}${pathname}`);
+    expect(answers.first, pathname).toBe(200);
+    expect(answers.etag, `${pathname}: the ETag is exposed to the other origin`).toMatch(/^"[^"]+"$/);
+    expect(answers.again, `${pathname}: the revalidation passes the preflight and is answered 304`).toBe(304);
+  }
+});
+
 test('the API catalog is a linkset whose links exist', async ({ request }, testInfo) => {
   const catalogPath = '/.well-known/api-catalog';
   const response = await request.get(catalogPath);
