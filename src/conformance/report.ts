@@ -207,7 +207,8 @@ export function summaryLine(report: ConformanceReport): string {
 
 /** The full mismatch of one case, for its JUnit failure. */
 function caseDetails(result: CaseResult, apiKey: string): string {
-  return [`✖ ${caseLabel(result)}`, ...example(result, apiKey, true).slice(1), ...result.problems.map((problem) => `    - ${hideKey(problem, apiKey)}`)].join('\n');
+  const knockOn = result.knockOnOf === undefined ? [] : [`    - answered for the status "${result.knockOnOf.case.name}" left the subscription in: the deployment accepted that request, which the document refuses`];
+  return [`✖ ${caseLabel(result)}`, ...example(result, apiKey, true).slice(1), ...result.problems.map((problem) => `    - ${hideKey(problem, apiKey)}`), ...knockOn].join('\n');
 }
 
 function xml(text: string): string {
