@@ -29,11 +29,14 @@ const exitCodeSummary = `Exit codes:\n${exitCodeList()
   .map(({ code, meaning }) => `  ${code}  ${meaning}`)
   .join('\n')}`;
 
+/** The most IDs one `--subscription` range may name. */
+export const maxSubscriptionRange = 10_000;
+
 /** What each option does, for --help and the package's README. */
 export const conformanceOptionHelp: readonly { option: string; text: string }[] = [
   { option: '--base-url URL', text: 'the site: its origin, with the path of a subdirectory install (no user, query or fragment); without it, the suite starts a sandbox of its own' },
   { option: '--api-key KEY', text: 'the key in the plugin\'s settings on that site (never printed)' },
-  { option: '--subscription ID', text: 'a subscription the suite may change; also a range (101-130) or a list (4,7,9); repeat it for more' },
+  { option: '--subscription ID', text: `a subscription the suite may change; also a range (101-130, at most ${maxSubscriptionRange.toLocaleString('en-US')} IDs) or a list (4,7,9); repeat it for more` },
   { option: '--junit FILE', text: `the JUnit XML report, every case in it (${defaultJunit} unless told); checked before the run` },
   { option: '--allow-unreached', text: `exit ${exitCodes.passed} rather than ${exitCodes.unreached} when some cases could not be reached with the named subscriptions` },
   { option: '--max-retry-after SECONDS', text: `the longest Retry-After of a throttling host the suite waits out (${defaultMaxRetryAfterSeconds} unless told)` },
@@ -79,9 +82,6 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
   if (parsed.hash !== '' || baseUrl.includes('#')) return `--base-url must not hold a fragment (#…): the endpoint's path goes after the base URL. Use ${site}`;
   return undefined;
 }
-
-/** The most IDs one `--subscription` range may name. */
-export const maxSubscriptionRange = 10_000;
 
 /**
  * `--subscription` values: an ID, a range `first-last`, or several of them separated by commas.
