@@ -171,6 +171,42 @@ function badValues(field: Field): { label: string; value: unknown }[] {
   return values;
 }
 
+/**
+ * Keys that are not the key but that a careless comparison takes for it: a longer one, a prefix
+ * (`strncmp` or `str_starts_with` the wrong way round), the key in another case (`strcasecmp`) and
+ * the key with spaces around it (`trim`). Only the exact key opens the route.
+ */
+export function wrongKeys(credential: string, apiKey: string): { name: string; key: string }[] {
+  const otherCase = apiKey.toUpperCase() === apiKey ? apiKey.toLowerCase() : apiKey.toUpperCase();
+  const keys = [
+    { name: `with a wrong ${credential}`, key: `${apiKey}-wrong` },
+    { name: `with ${credential} less its last character`, key: apiKey.slice(0, -1) },
+    { name: `with the first character of ${credential} only`, key: apiKey.slice(0, 1) },
+    { name: `with ${credential} in another case`, key: otherCase },
+    { name: `with ${credential} between spaces`, key: ` ${apiKey} ` },
+  ];
+  const distinct = new Map<string, string>();
+  for (const { name, key } of keys) if (key !== '' && key !== apiKey && !distinct.has(key)) distinct.set(key, name);
+  return [...distinct].map(([key, name]) => ({ name, key }));
+}
+
+/**
+ * The fields other actions take and this one does not, each with the value the other action's
+ * request example gives it (or one of its type): valid for the route, refused for this action.
+ */
+export function otherActionsFields(contract: ExecutableContract, action: Action): Record<string, unknown> {
+  const own = new Set(action.fields.map((field) => field.name));
+  const fields: Record<string, unknown> = {};
+  for (const other of contract.model.actions) {
+    for (const field of other.fields) {
+      if (own.has(field.name) || field.name in fields) continue;
+      const example = (other.requestExample.value as Record<string, unknown>)[field.name];
+      fields[field.name] = example ?? (/^(integer|number)/.test(field.type) ? 1 : /^boolean/.test(field.type) ? true : 'conformance');
+    }
+  }
+  return fields;
+}
+
 /** Headers a deployment might wrongly read a key from: the common API-key and bearer-token places. */
 function keyHeaders(credential: string, apiKey: string): Record<string, string> {
   return { authorization: `Bearer ${apiKey}`, 'x-api-key': apiKey, [credential.replaceAll('_', '-')]: apiKey };
@@ -264,6 +300,18 @@ function requestCases(contract: ExecutableContract, settings: CaseSettings): Con
         [unknownFieldName]: true,
       })),
     );
+    // A plugin often checks a field against every field of the route, not the action's own.
+    const others = otherActionsFields(contract, action);
+    const otherNames = Object.keys(others);
+    if (otherNames.length > 0) {
+      cases.push({
+        ...rejected(`${action.identifier} with the fields only other actions take (${otherNames.join(', ')})`, action, otherNames[0] ?? '', (id) => ({
+          ...validBody(contract, action, settings, id),
+          ...others,
+        })),
+        expect: () => ({ status: errors.invalidParameter.status, code: errors.invalidParameter.code, rejected: otherNames }),
+      });
+    }
   }
 
   const [first] = model.actions;
@@ -288,13 +336,15 @@ function requestCases(contract: ExecutableContract, settings: CaseSettings): Con
       expect: () => ({ status: errors.invalidKey.status, code: errors.invalidKey.code }),
     });
     cases.push(...keyElsewhereCases(contract, settings, first));
-    cases.push({
-      name: `with a wrong ${envelope.credential}`,
-      group: 'request',
-      needs: { kind: 'any' },
-      request: (id) => postRequest(contract, { ...validBody(contract, first, settings, id), [envelope.credential]: `${settings.apiKey}-wrong` }),
-      expect: () => ({ status: errors.invalidKey.status, code: errors.invalidKey.code }),
-    });
+    for (const wrong of wrongKeys(envelope.credential, settings.apiKey)) {
+      cases.push({
+        name: wrong.name,
+        group: 'request',
+        needs: { kind: 'any' },
+        request: (id) => postRequest(contract, { ...validBody(contract, first, settings, id), [envelope.credential]: wrong.key }),
+        expect: () => ({ status: errors.invalidKey.status, code: errors.invalidKey.code }),
+      });
+    }
   }
   cases.push({
     name: 'a body that is not JSON',

@@ -12,6 +12,8 @@ export interface Exchange {
   failure?: string;
   /** Why no answer came, when none did. */
   failureKind?: ConnectionFailure;
+  /** The HTTP status of an answer that came but was not read (too large, nested too deep): `failure` says why. */
+  unreadableStatus?: number;
   /** How often a host's 429 made the client wait and send the request again. */
   throttledRetries: number;
 }
@@ -84,7 +86,13 @@ export const maxAnswerBytes = 8 * 1024 * 1024;
 export const maxAnswerNesting = 512;
 
 /** An answer came, but not one the suite reads: too large, or nested deeper than any WordPress answer. */
-class UnreadableAnswer extends Error {}
+class UnreadableAnswer extends Error {
+  readonly status: number;
+  constructor(status: number, message: string) {
+    super(message);
+    this.status = status;
+  }
+}
 
 /** The body's text, read up to `maxAnswerBytes`. */
 async function readAnswerText(response: Response): Promise<string> {
@@ -98,13 +106,13 @@ async function readAnswerText(response: Response): Promise<string> {
     size += value.byteLength;
     if (size > maxAnswerBytes) {
       await reader.cancel();
-      throw new UnreadableAnswer(`the ${response.status} answer's body is larger than ${maxAnswerBytes / 1024 / 1024} MiB, which no answer of the endpoint is; the suite did not read it`);
+      throw new UnreadableAnswer(response.status, `the ${response.status} answer's body is larger than ${maxAnswerBytes / 1024 / 1024} MiB, which no answer of the endpoint is; the suite did not read it`);
     }
     chunks.push(value);
   }
   const text = Buffer.concat(chunks).toString('utf8');
   if (jsonNesting(text, maxAnswerNesting) > maxAnswerNesting) {
-    throw new UnreadableAnswer(`the ${response.status} answer's body nests deeper than ${maxAnswerNesting} levels, deeper than WordPress writes JSON (json_encode's depth); the suite did not read it`);
+    throw new UnreadableAnswer(response.status, `the ${response.status} answer's body nests deeper than ${maxAnswerNesting} levels, deeper than WordPress writes JSON (json_encode's depth); the suite did not read it`);
   }
   return text;
 }
@@ -155,7 +163,7 @@ export function createClient(options: ClientOptions): Client {
         try {
           answer = await once(url, request);
         } catch (error) {
-          if (error instanceof UnreadableAnswer) return { url, request, failure: error.message, throttledRetries };
+          if (error instanceof UnreadableAnswer) return { url, request, failure: error.message, unreadableStatus: error.status, throttledRetries };
           const { kind, code } = classifyFailure(error);
           return { url, request, failure: `no answer: ${kind} (${code ?? (error as Error).message})`, failureKind: kind, throttledRetries };
         }

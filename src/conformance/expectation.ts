@@ -32,6 +32,28 @@ function sameList(left: readonly unknown[], right: readonly unknown[]): boolean 
   return left.length === right.length && left.every((item, index) => right[index] === item);
 }
 
+/** A JSON value's type as the document names it: an integer is told from other numbers. */
+function jsonType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isInteger(value) ? 'integer' : 'number';
+  return typeof value === 'object' ? 'object' : typeof value;
+}
+
+function withArticle(type: string): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+
+/** How an `allowed_actions` list differs from the one expected, in words that do not depend on the list. */
+function allowedDifference(allowed: unknown, wanted: readonly string[]): string {
+  if (!Array.isArray(allowed)) return `is ${withArticle(jsonType(allowed))}, not a list of actions`;
+  const extra = allowed.some((item) => !wanted.includes(item as string));
+  const lacking = wanted.some((item) => !allowed.includes(item));
+  if (extra && !lacking) return 'lists actions that would not change the status';
+  if (lacking && !extra) return 'leaves out actions that would change the status';
+  return 'is not the list of the actions that would change the status';
+}
+
 export interface ExpectationCheck {
   /** What differs from the expectation, each in a sentence in the wire's names. */
   problems: string[];
@@ -65,19 +87,32 @@ export function expectationProblems(contract: ExecutableContract, answer: Receiv
   }
   if (!isRecord(body)) return { problems: [...problems, 'the body is not a JSON object'], members, wrongStatus: false };
   const missing = (name: string) => `\`${name}\` is missing from the ${answer.status} answer`;
-  const compare = (name: string, actual: unknown, wanted: unknown, same = actual === wanted) => {
-    if (same) return;
+  // The sentence names the member and the kind of difference, never the values, which differ from
+  // case to case (a subscription's ID, a status): one fault is one finding, and the example shows the values.
+  const compare = (name: string, actual: unknown, wanted: unknown, wrongValue: string) => {
+    if (actual === wanted) return;
     members.push(name);
-    problems.push(actual === undefined ? missing(name) : `expected \`${name}\` ${JSON.stringify(wanted)}, got ${JSON.stringify(actual)}`);
+    if (actual === undefined) problems.push(missing(name));
+    else if (jsonType(actual) !== jsonType(wanted)) problems.push(`\`${name}\` is ${withArticle(jsonType(actual))} where the document says ${jsonType(wanted)}`);
+    else problems.push(`\`${name}\` ${wrongValue}`);
   };
   const codes = expected.refusals?.filter((candidate) => candidate.status === answer.status).map((candidate) => candidate.code) ?? (code === undefined ? [] : [code]);
-  if (codes.length > 0 && !codes.includes(body.code as string)) compare('code', body.code, codes.length === 1 ? codes[0] : codes);
-  for (const [name, value] of Object.entries(expected.result ?? {})) compare(name, body[name], value);
+  if (codes.length > 0 && !codes.includes(body.code as string)) compare('code', body.code, codes.length === 1 ? codes[0] : codes, `is not ${codes.map((one) => JSON.stringify(one)).join(' or ')}`);
+  const { errors, result } = contract;
+  const changes = expected.result?.[result.changed] === true;
+  const wrongResult: Record<string, string> = {
+    [result.successFlag]: 'is not true',
+    [result.action]: 'is not the action the request named',
+    [result.subject]: 'is not the subscription the request named',
+    [result.previousStatus]: 'is not the status the subscription was in',
+    [result.status]: changes ? 'is not the status the action moves to' : 'is not the status the subscription was in, which the action leaves unchanged',
+    [result.changed]: changes ? 'is false where the action changes the status' : 'is true where the action changes nothing',
+  };
+  for (const [name, value] of Object.entries(expected.result ?? {})) compare(name, body[name], value, wrongResult[name] ?? 'is not the value the document gives');
   const data = isRecord(body[errorDataField]) ? body[errorDataField] : {};
-  const { errors } = contract;
   const inData = (member: string) => `${errorDataField}.${member}`;
   if (expected.conflict !== undefined) {
-    compare(inData(errors.currentStatusMember), data[errors.currentStatusMember], expected.conflict.currentStatus);
+    compare(inData(errors.currentStatusMember), data[errors.currentStatusMember], expected.conflict.currentStatus, 'is not the status the subscription is in');
     const allowed = data[errors.allowedActionsMember];
     const wanted = expected.conflict.allowedActions;
     if (!Array.isArray(allowed) || !sameList(allowed, wanted)) {
@@ -88,7 +123,7 @@ export function expectationProblems(contract: ExecutableContract, answer: Receiv
           : Array.isArray(allowed) && sameSet(allowed, wanted)
             ? // One sentence for the fault, whatever the lists: the example below it shows one in full.
               `\`${inData(errors.allowedActionsMember)}\` is not in the order of the request body's actions (${contract.model.actions.map((action) => action.identifier).join(', ')})`
-            : `expected \`${inData(errors.allowedActionsMember)}\` ${JSON.stringify(wanted)} (the actions that would change the status, in the order of the request body's actions), got ${JSON.stringify(allowed)}`,
+            : `\`${inData(errors.allowedActionsMember)}\` ${allowedDifference(allowed, wanted)} (the actions that would change the status, in the order of the request body's actions)`,
       );
     }
   }
@@ -96,11 +131,11 @@ export function expectationProblems(contract: ExecutableContract, answer: Receiv
   const paramsName = inData(errors.paramsMember);
   if (expected.missing !== undefined && (!Array.isArray(params) || !sameSet(params, expected.missing))) {
     members.push(paramsName);
-    problems.push(params === undefined ? missing(paramsName) : `expected \`${paramsName}\` to list the missing ${JSON.stringify(expected.missing)}, got ${JSON.stringify(params)}`);
+    problems.push(params === undefined ? missing(paramsName) : `\`${paramsName}\` does not list exactly the missing fields`);
   }
   if (expected.rejected !== undefined && (!isRecord(params) || !sameSet(Object.keys(params), expected.rejected))) {
     members.push(paramsName);
-    problems.push(params === undefined ? missing(paramsName) : `expected \`${paramsName}\` to name the rejected ${JSON.stringify(expected.rejected)}, got ${JSON.stringify(params)}`);
+    problems.push(params === undefined ? missing(paramsName) : `\`${paramsName}\` does not name exactly the rejected fields`);
   }
   return { problems, members, wrongStatus: false };
 }

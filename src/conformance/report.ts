@@ -1,7 +1,8 @@
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { TransitionOutcome } from '../lib/contract/lifecycle.ts';
 import type { CaseResult, CaseStatus, ConformanceReport } from './runner.ts';
-import { describeRequest, isUnreached } from './runner.ts';
+import { isUnreached } from './runner.ts';
+import { answerBodyText, describeRequest, hideKey } from './shown-text.ts';
 import { escapeMarkup } from '../lib/http/escape-markup.ts';
 
 const marks: Record<CaseStatus, string> = { passed: '✔', failed: '✖', skipped: '–' };
@@ -103,10 +104,11 @@ function caseLabel(result: CaseResult): string {
   return `${result.case.name}${result.subscriptionId === undefined ? '' : ` (subscription ${result.subscriptionId})`}`;
 }
 
-function answerText(result: CaseResult): string {
+/** What came back, as printed: the key hidden, an HTML page as its title and first text. */
+function answerText(result: CaseResult, apiKey: string): string {
   const answer = result.exchange?.answer;
-  if (answer === undefined) return result.exchange?.failure ?? 'no answer';
-  return `${answer.status} ${answer.body.length > 400 ? `${answer.body.slice(0, 400)}…` : answer.body}`;
+  if (answer === undefined) return hideKey(result.exchange?.failure ?? 'no answer', apiKey);
+  return `${answer.status} ${answerBodyText(answer.body, apiKey, 400)}`;
 }
 
 /** The first example of a kind in full: the request, what the document expects (in the wire's names), what came back. */
@@ -115,8 +117,20 @@ function example(result: CaseResult, apiKey: string, withExpectation: boolean): 
     `    e.g.      ${caseLabel(result)}`,
     ...(result.exchange === undefined ? [] : [`    request:  ${describeRequest(result.exchange, apiKey)}`]),
     ...(withExpectation && result.expectedText !== undefined ? [`    expected: ${result.expectedText}`] : []),
-    `    got:      ${answerText(result)}`,
+    `    got:      ${answerText(result, apiKey)}`,
   ];
+}
+
+/** The cases a refusal accepted by the deployment disturbed by changing their subscription, counted under it. */
+function knockOnLine(group: FindingGroup, report: ConformanceReport): string[] {
+  const answered = group.results.filter((result) => result.knockOnOf !== undefined).length;
+  const unreached = report.results.filter((result) => result.status === 'skipped' && result.knockOnOf !== undefined && group.results.includes(result.knockOnOf)).length;
+  if (answered + unreached === 0) return [];
+  const parts = [
+    ...(answered === 0 ? [] : [`${countWord(answered)} here ${answered === 1 ? 'was' : 'were'} answered for the status it left the subscription in`]),
+    ...(unreached === 0 ? [] : [`${countWord(unreached)} of the lifecycle ${unreached === 1 ? 'was' : 'were'} not reached for it`]),
+  ];
+  return [`    changed:  the deployment accepted a request the document refuses, and it changed the subscription: ${parts.join('; ')}`];
 }
 
 /** What follows from a fault, counted under it rather than listed beside it. */
@@ -146,7 +160,7 @@ export function mismatchDetails(report: ConformanceReport, apiKey: string): stri
   const failed = report.results.filter((result) => result.status === 'failed');
   return groupFindings(failed, (result) => result.problems).flatMap((group) => {
     const [first] = group.results;
-    return [`✖ ${countWord(group.results.length)}: ${group.text}`, ...(first === undefined ? [] : example(first, apiKey, true)), ...followingLine(group), ...otherCases(group)];
+    return [`✖ ${countWord(group.results.length)}: ${hideKey(group.text, apiKey)}`, ...(first === undefined ? [] : example(first, apiKey, true)), ...followingLine(group), ...knockOnLine(group, report), ...otherCases(group)];
   });
 }
 
@@ -157,8 +171,9 @@ export function mismatchDetails(report: ConformanceReport, apiKey: string): stri
  */
 export function noteDetails(report: ConformanceReport, apiKey: string): string[] {
   return groupFindings(report.results, (result) => result.notes).flatMap((group) => {
-    const [first] = group.results;
-    return [`ℹ ${countWord(group.results.length)}: ${group.text}`, ...(first === undefined ? [] : example(first, apiKey, false))];
+    // The example is a case that ran and was judged, never one skipped as not applicable.
+    const first = group.results.find((result) => result.status !== 'skipped');
+    return [`ℹ ${countWord(group.results.length)}: ${hideKey(group.text, apiKey)}`, ...(first === undefined ? [] : example(first, apiKey, false))];
   });
 }
 
@@ -192,7 +207,8 @@ export function summaryLine(report: ConformanceReport): string {
 
 /** The full mismatch of one case, for its JUnit failure. */
 function caseDetails(result: CaseResult, apiKey: string): string {
-  return [`✖ ${caseLabel(result)}`, ...example(result, apiKey, true).slice(1), ...result.problems.map((problem) => `    - ${problem}`)].join('\n');
+  const knockOn = result.knockOnOf === undefined ? [] : [`    - answered for the status "${result.knockOnOf.case.name}" left the subscription in: the deployment accepted that request, which the document refuses`];
+  return [`✖ ${caseLabel(result)}`, ...example(result, apiKey, true).slice(1), ...result.problems.map((problem) => `    - ${hideKey(problem, apiKey)}`), ...knockOn].join('\n');
 }
 
 function xml(text: string): string {
@@ -212,18 +228,18 @@ export function junitXml(report: ConformanceReport, apiKey: string): string {
       const className = `conformance.${group}${result.case.action === undefined ? '' : `.${result.case.action}`}`;
       const open = `    <testcase classname="${xml(className)}" name="${xml(result.case.name)}" time="0">`;
       if (result.status === 'passed') {
-        return result.notes.length === 0 ? `${open}</testcase>` : `${open}\n      <system-out>${xml(result.notes.join('\n'))}</system-out>\n    </testcase>`;
+        return result.notes.length === 0 ? `${open}</testcase>` : `${open}\n      <system-out>${xml(hideKey(result.notes.join('\n'), apiKey))}</system-out>\n    </testcase>`;
       }
       if (result.status === 'skipped') return `${open}\n      <skipped message="${xml(result.reason ?? '')}"/>\n    </testcase>`;
       const details = caseDetails(result, apiKey);
-      return `${open}\n      <failure message="${xml(result.problems[0] ?? 'mismatch')}" type="mismatch">${xml(details)}</failure>\n    </testcase>`;
+      return `${open}\n      <failure message="${xml(hideKey(result.problems[0] ?? 'mismatch', apiKey))}" type="mismatch">${xml(details)}</failure>\n    </testcase>`;
     });
     return `  <testsuite name="conformance.${xml(group)}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${testCases.join('\n')}\n  </testsuite>`;
   });
   const setupErrors = [...(report.setup === undefined ? [] : [report.setup.message]), ...report.fatal];
   if (setupErrors.length > 0) {
     suites.unshift(
-      `  <testsuite name="conformance.setup" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="conformance.setup" name="place the named subscriptions" time="0">\n      <error message="${xml(setupErrors[0] ?? '')}">${xml(setupErrors.join('\n'))}</error>\n    </testcase>\n  </testsuite>`,
+      `  <testsuite name="conformance.setup" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="conformance.setup" name="place the named subscriptions" time="0">\n      <error message="${xml(hideKey(setupErrors[0] ?? '', apiKey))}">${xml(hideKey(setupErrors.join('\n'), apiKey))}</error>\n    </testcase>\n  </testsuite>`,
     );
   }
   const total = report.results.length + (setupErrors.length > 0 ? 1 : 0);
@@ -235,7 +251,8 @@ export function junitXml(report: ConformanceReport, apiKey: string): string {
 export function notReachedHint(report: ConformanceReport): string | undefined {
   const wanted = new Map<string, number>();
   for (const result of report.results) {
-    if (isUnreached(result) && result.case.needs.kind === 'status') {
+    // Not for want of a subscription: a refusal the deployment accepted moved one (its finding says so).
+    if (isUnreached(result) && result.case.needs.kind === 'status' && result.knockOnOf === undefined) {
       wanted.set(result.case.needs.status, (wanted.get(result.case.needs.status) ?? 0) + 1);
     }
   }

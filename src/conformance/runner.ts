@@ -6,12 +6,16 @@ import type { CaseRequest, ConformanceCase, Expectation } from './cases.ts';
 import { generateCases, postRequest, probeTarget, validBody } from './cases.ts';
 import type { ReceivedAnswer } from './check-answer.ts';
 import { judgeAnswer, reviewAnswer } from './check-answer.ts';
-import type { Client, ConnectionFailure, Exchange } from './client.ts';
+import type { Client, Exchange } from './client.ts';
 import { describeExpectation } from './expectation.ts';
-import { courtesyPaceMs, createClient, defaultMaxRetryAfterSeconds, isLoopback, joinUrl, maxThrottledRetries } from './client.ts';
-import { retryAfterHeader } from '../lib/contract/responses.ts';
+import { courtesyPaceMs, createClient, defaultMaxRetryAfterSeconds, isLoopback, joinUrl } from './client.ts';
 import type { Forecast } from './plan.ts';
 import { createPlanner, forecastRun } from './plan.ts';
+import { connectionAdvice, hostRefusal } from './setup-messages.ts';
+import { answerSummary } from './shown-text.ts';
+
+export { describeRequest } from './shown-text.ts';
+export { forecastLine } from './setup-messages.ts';
 
 export interface ConformanceOptions {
   contract: ExecutableContract;
@@ -55,6 +59,11 @@ export interface CaseResult {
   notes: string[];
   /** Why a skipped case was not run. */
   reason?: string;
+  /**
+   * The refusal case the deployment accepted, which changed this case's subscription: this case was
+   * answered for the status that left it in, or not reached for it. Counted under that finding.
+   */
+  knockOnOf?: CaseResult;
 }
 
 /** What stopped a run before a single case was judged: the set-up, not the deployment's answers. */
@@ -139,29 +148,6 @@ function unreadableStatus(contract: ExecutableContract, answer: ReceivedAnswer):
   return current === undefined ? `: its status cannot be read: ${member} is missing` : `: its status cannot be read: ${member} is ${JSON.stringify(current)}, not a status of the document`;
 }
 
-/** Shows a request as the report prints it, with the key replaced by the placeholder. */
-export function describeRequest(exchange: Pick<Exchange, 'url' | 'request'>, apiKey: string): string {
-  const { request } = exchange;
-  // The key as sent: plain, or encoded in a query string or a form body.
-  const spellings = [...new Set([apiKey, encodeURIComponent(apiKey), new URLSearchParams({ k: apiKey }).toString().slice(2)])].filter((spelling) => spelling !== '');
-  const hidden = (text: string) => spellings.reduce((shown, spelling) => shown.split(spelling).join('<API_KEY>'), text);
-  const extraHeaders = Object.entries(request.headers)
-    .filter(([name]) => name.toLowerCase() !== 'content-type')
-    .map(([name, value]) => ` [${name}: ${hidden(value)}]`)
-    .join('');
-  let body = '';
-  if (typeof request.body === 'string') body = ` ${hidden(request.body)}`;
-  else if (request.body !== undefined) body = ` <${request.body.length} bytes: ${Buffer.from(request.body).toString('hex')}>`;
-  if (body.length > 300) body = `${body.slice(0, 300)}…`;
-  return `${request.method} ${hidden(exchange.url)}${extraHeaders}${body}`;
-}
-
-function answerSummary(exchange: Exchange): string {
-  if (exchange.answer === undefined) return exchange.failure ?? 'no answer';
-  const body = exchange.answer.body.replace(/\s+/g, ' ').trim();
-  return `${exchange.answer.status} ${body.length > 160 ? `${body.slice(0, 160)}…` : body}`;
-}
-
 function parsedCode(answer: ReceivedAnswer | undefined): string | undefined {
   if (answer === undefined) return undefined;
   try {
@@ -230,6 +216,11 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
 
   /** A failed case whose answer told no status, by subscription: whether it changed the subscription shows in the next answer. */
   const unclear = new Map<number, { result: CaseResult; assumed: string | undefined }>();
+  /** A request the document refuses that the deployment accepted and that changed the subscription, by subscription. */
+  const changedByRefusal = new Map<number, CaseResult>();
+  /** The deployment went past the checks of the request to the subscription: a success or the lifecycle's refusal. */
+  const actedOn = (answer: ReceivedAnswer | undefined) =>
+    answer !== undefined && (revealedStatus(contract, answer) !== undefined || (answer.status === errors.transitionNotAllowed.status && parsedCode(answer) === errors.transitionNotAllowed.code));
 
   async function run(testCase: ConformanceCase, subscriptionId?: number): Promise<CaseResult> {
     const exchange = await send(testCase.request(subscriptionId ?? 0), testCase.hostImitation === true);
@@ -248,6 +239,17 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         result.problems = [blamed];
       } else if (result.status === 'failed' && exchange.answer !== undefined && revealedStatus(contract, exchange.answer) === undefined) {
         unclear.set(subscriptionId, { result, assumed });
+      }
+      const changer = changedByRefusal.get(subscriptionId);
+      if (testCase.group === 'request' && result.status === 'failed' && actedOn(exchange.answer)) {
+        if (changer !== undefined) {
+          // Answered for the status an earlier accepted refusal left the subscription in: that one fault.
+          result.problems = [changer.problems[0] ?? ''];
+          result.following = [];
+          result.knockOnOf = changer;
+        } else if (assumed !== undefined && known.get(subscriptionId) !== assumed) {
+          changedByRefusal.set(subscriptionId, result);
+        }
       }
     }
     log(`${result.status === 'passed' ? '✔' : result.status === 'failed' ? '✖' : '–'} ${testCase.name}${subscriptionId === undefined ? '' : ` (subscription ${subscriptionId})`}`);
@@ -282,7 +284,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
           from !== undefined && now !== undefined && now !== from
             ? `: the last answer left subscription ${id} ${from}, but this one finds it ${now}, so a change answered was not kept (or another client changed it)`
             : '';
-        fatal.push(`moving subscription ${id} from ${from ?? 'an unknown status'} to ${status} with ${moveAction.identifier}, a move the document allows, got ${answerSummary(exchange)}${notKept}`);
+        fatal.push(`moving subscription ${id} from ${from ?? 'an unknown status'} to ${status} with ${moveAction.identifier}, a move the document allows, got ${answerSummary(exchange, apiKey)}${notKept}`);
         return false;
       }
     }
@@ -308,6 +310,13 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       known.set(id, status);
       if (status !== undefined) continue;
       const { answer } = exchange;
+      if (answer === undefined && exchange.unreadableStatus !== undefined) {
+        // An answer came: the host is reached, but what answers is not WordPress's endpoint.
+        return {
+          kind: 'not-wordpress',
+          message: `${exchange.url} answered ${exchange.unreadableStatus}, but not as WordPress's REST API does: ${exchange.failure ?? 'the answer could not be read'}. Check that --base-url names the WordPress site and that the plugin answers there. No case was run.`,
+        };
+      }
       if (answer === undefined) {
         const host = new URL(options.baseUrl).host;
         return {
@@ -316,7 +325,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         };
       }
       const code = parsedCode(answer);
-      const refusal = index === 0 && !isJson(answer) ? hostRefusal(exchange, Number(contract.throttled.status), options.maxRetryAfterSeconds ?? defaultMaxRetryAfterSeconds) : undefined;
+      const refusal = index === 0 && !isJson(answer) ? hostRefusal(exchange, Number(contract.throttled.status), options.maxRetryAfterSeconds ?? defaultMaxRetryAfterSeconds, apiKey) : undefined;
       if (refusal !== undefined) return { kind: 'host-refused', message: refusal };
       if (index === 0 && (!isJson(answer) || code === errors.noRoute.code)) {
         return { kind: 'not-wordpress', message: await notWordPressMessage(exchange) };
@@ -331,7 +340,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         unknown.push(id);
         continue;
       }
-      fatal.push(`subscription ${id}: the request that only reads its status (${moveAction?.identifier} to ${probe?.status}) got ${answerSummary(exchange)}${unreadableStatus(contract, answer)}`);
+      fatal.push(`subscription ${id}: the request that only reads its status (${moveAction?.identifier} to ${probe?.status}) got ${answerSummary(exchange, apiKey)}${unreadableStatus(contract, answer)}`);
     }
     if (unknown.length > 0) {
       const list = unknown.join(', ');
@@ -348,10 +357,10 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     const index = await send({ method: 'GET', path: restRoot, headers: {} });
     setupRequests += 1;
     const restApi = index.answer !== undefined && index.answer.status === 200 && isJson(index.answer);
-    const got = answerSummary(exchange);
+    const got = answerSummary(exchange, apiKey);
     return restApi
       ? `The site has a WordPress REST API at ${joinUrl(options.baseUrl, restRoot)}, but not the endpoint: ${exchange.url} answered ${got}. Activate the plugin on this site, or, if WordPress lives in a subdirectory, include it in --base-url. No case was run.`
-      : `${options.baseUrl} does not answer as a WordPress REST API: ${exchange.url} answered ${got}, and ${joinUrl(options.baseUrl, restRoot)} gave no JSON index (${answerSummary(index)}). Check --base-url: it is the site's address, with the subdirectory WordPress is installed in, if any; a site without pretty permalinks is not supported by the suite. No case was run.`;
+      : `${options.baseUrl} does not answer as a WordPress REST API: ${exchange.url} answered ${got}, and ${joinUrl(options.baseUrl, restRoot)} gave no JSON index (${answerSummary(index, apiKey)}). Check --base-url: it is the site's address, with the subdirectory WordPress is installed in, if any; a site without pretty permalinks is not supported by the suite. No case was run.`;
   }
 
   const before = new Map<number, string | undefined>();
@@ -372,9 +381,30 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
       else await run(testCase, id);
     }
     await runLifecycle(cases.filter((candidate) => candidate.needs.kind === 'status'));
+    blameUnreached();
   } else {
     const reason = setup === undefined ? 'the run stopped before the cases' : `the run stopped before the cases: ${setup.kind}`;
     for (const testCase of cases) results.push({ case: testCase, status: 'skipped', problems: [], notes: [], reason });
+  }
+
+  /**
+   * Lifecycle cases not reached beyond those the forecast gave up on before the cases ran follow
+   * from a refusal the deployment accepted and that moved a subscription: counted under it, and
+   * no reason to name more subscriptions.
+   */
+  function blameUnreached(): void {
+    const [changer] = changedByRefusal.values();
+    if (changer === undefined || forecast === undefined) return;
+    const expected = new Map(forecast.unreachable);
+    for (const result of results) {
+      if (!isUnreached(result) || result.case.needs.kind !== 'status') continue;
+      const left = expected.get(result.case.needs.status) ?? 0;
+      if (left > 0) expected.set(result.case.needs.status, left - 1);
+      else {
+        result.knockOnOf = changer;
+        result.reason = `not reached: "${changer.case.name}", a request the document refuses, was accepted and changed subscription ${changer.subscriptionId ?? ''}`;
+      }
+    }
   }
 
   async function runLifecycle(lifecycle: ConformanceCase[]): Promise<void> {
@@ -430,49 +460,4 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     ...(forecast === undefined ? {} : { forecast }),
     durationMs: Date.now() - started,
   };
-}
-
-/**
- * The host's own refusal of the first request, not WordPress's: a 429 the suite did not wait out,
- * or a page of a firewall, a CDN or a gateway (403, 5xx) that is not JSON.
- */
-function hostRefusal(exchange: Exchange, throttledStatus: number, maxRetryAfter: number): string | undefined {
-  const { answer } = exchange;
-  if (answer === undefined) return undefined;
-  const got = answerSummary(exchange);
-  if (answer.status === throttledStatus) {
-    const asked = answer.headers[retryAfterHeader.toLowerCase()];
-    const wait = asked === undefined ? `with no ${retryAfterHeader}` : `with ${retryAfterHeader}: ${asked}`;
-    return (
-      `The host throttles the suite: ${exchange.url} answered ${throttledStatus} ${wait}. The suite waits out a ${retryAfterHeader} of at most ${maxRetryAfter} s ` +
-      `(--max-retry-after), ${maxThrottledRetries} times per request at most, and this one asks for ${asked === undefined ? 'no time it can read' : 'more'}. Run again later, ` +
-      `raise --max-retry-after, or let this machine through the host's rate limit. The answer: ${got}. No case was run.`
-    );
-  }
-  if (answer.status === 403 || answer.status >= 500) {
-    return `The host answered ${answer.status} with a page of its own, not WordPress's JSON: ${exchange.url} answered ${got}. A firewall, a CDN or the web server refused or failed the request before WordPress saw it: check the host's logs or let this machine through. No case was run.`;
-  }
-  return undefined;
-}
-
-const connectionAdvice: Record<ConnectionFailure, string> = {
-  'connection refused': 'Nothing listens at that address and port: check the host and port of --base-url, and that the web server runs.',
-  'name not resolved': 'The host name does not resolve: check the spelling of --base-url, and the DNS or /etc/hosts entry of a test site.',
-  'timed out': 'The host did not answer in time: check that it is reachable from this machine (a firewall, a VPN, the port).',
-  'TLS error': 'The HTTPS connection failed (certificate or protocol): for a test site with its own certificate authority, set NODE_EXTRA_CA_CERTS to its certificate; or use the http:// address if the site serves one.',
-  'connection failed': 'The connection failed before an answer: check --base-url and the network between this machine and the site.',
-};
-
-function countsInWords(counts: ReadonlyMap<string, number>): string {
-  return [...counts].map(([status, count]) => `${count} ${status}`).join(', ');
-}
-
-/** The forecast in a line: what a run needs, and what the named subscriptions leave out. */
-export function forecastLine(forecast: Forecast): string {
-  const needed = [...forecast.needed.values()].reduce((sum, count) => sum + count, 0);
-  const missing = [...forecast.unreachable.values()].reduce((sum, count) => sum + count, 0);
-  return (
-    `The lifecycle cases need ${needed} subscriptions: ${countsInWords(forecast.needed)} (one in a status the moves lead from can stand in for one in a status they lead to). ` +
-    (missing === 0 ? 'The named subscriptions reach every case.' : `With the named subscriptions, ${missing} cases cannot be reached: from ${countsInWords(forecast.unreachable)}.`)
-  );
 }

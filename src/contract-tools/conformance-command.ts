@@ -29,11 +29,14 @@ const exitCodeSummary = `Exit codes:\n${exitCodeList()
   .map(({ code, meaning }) => `  ${code}  ${meaning}`)
   .join('\n')}`;
 
+/** The most IDs one `--subscription` range may name. */
+export const maxSubscriptionRange = 10_000;
+
 /** What each option does, for --help and the package's README. */
 export const conformanceOptionHelp: readonly { option: string; text: string }[] = [
   { option: '--base-url URL', text: 'the site: its origin, with the path of a subdirectory install (no user, query or fragment); without it, the suite starts a sandbox of its own' },
   { option: '--api-key KEY', text: 'the key in the plugin\'s settings on that site (never printed)' },
-  { option: '--subscription ID', text: 'a subscription the suite may change; also a range (101-130) or a list (4,7,9); repeat it for more' },
+  { option: '--subscription ID', text: `a subscription the suite may change; also a range (101-130, at most ${maxSubscriptionRange.toLocaleString('en-US')} IDs) or a list (4,7,9); repeat it for more` },
   { option: '--junit FILE', text: `the JUnit XML report, every case in it (${defaultJunit} unless told); checked before the run` },
   { option: '--allow-unreached', text: `exit ${exitCodes.passed} rather than ${exitCodes.unreached} when some cases could not be reached with the named subscriptions` },
   { option: '--max-retry-after SECONDS', text: `the longest Retry-After of a throttling host the suite waits out (${defaultMaxRetryAfterSeconds} unless told)` },
@@ -80,18 +83,28 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
   return undefined;
 }
 
-/** `--subscription` values: an ID, a range `first-last`, or several of them separated by commas. */
-export function subscriptionIds(values: readonly string[]): { ids: number[] } | { wrong: string } {
+/**
+ * `--subscription` values: an ID, a range `first-last`, or several of them separated by commas.
+ * An ID past `Number.MAX_SAFE_INTEGER` is refused, as JavaScript would name another subscription.
+ */
+export function subscriptionIds(values: readonly string[]): { ids: number[] } | { wrong: string; why?: string } {
   const ids: number[] = [];
+  const unsafe = (item: string, text: string | undefined) =>
+    Number.isSafeInteger(Number(text)) ? undefined : { wrong: item, why: `an ID is at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1), the largest whole number the suite holds exactly` };
   for (const part of values.flatMap((value) => value.split(','))) {
     const item = part.trim();
     const range = /^([1-9]\d*)-([1-9]\d*)$/.exec(item);
     if (range !== null) {
+      const tooLarge = unsafe(item, range[1]) ?? unsafe(item, range[2]);
+      if (tooLarge !== undefined) return tooLarge;
       const first = Number(range[1]);
       const last = Number(range[2]);
-      if (last < first || last - first >= 10_000) return { wrong: item };
+      if (last < first) return { wrong: item, why: 'a range goes from the smaller ID to the larger' };
+      if (last - first >= maxSubscriptionRange) return { wrong: item, why: `a range names at most ${maxSubscriptionRange.toLocaleString('en-US')} IDs, and this one names ${(last - first + 1).toLocaleString('en-US')}` };
       for (let id = first; id <= last; id += 1) ids.push(id);
     } else if (/^[1-9]\d*$/.test(item)) {
+      const tooLarge = unsafe(item, item);
+      if (tooLarge !== undefined) return tooLarge;
       ids.push(Number(item));
     } else {
       return { wrong: item };
@@ -145,7 +158,7 @@ export async function runConformanceCommand(args: readonly string[], context: Co
   }
   const named = subscriptionIds(values.subscription ?? []);
   if ('wrong' in named) {
-    console.error(`--subscription takes a subscription ID (a whole number of at least 1), a range such as 1-30, or a list such as 4,7,9; not "${named.wrong}".`);
+    console.error(`--subscription takes a subscription ID (a whole number of at least 1), a range such as 1-30, or a list such as 4,7,9; not "${named.wrong}"${named.why === undefined ? '' : `: ${named.why}`}.`);
     return exitCodes.usage;
   }
   const { ids } = named;

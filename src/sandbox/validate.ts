@@ -22,18 +22,32 @@ export interface ValidRequest {
 /** PHP's largest integer, 2^63 - 1: a JSON integer above it arrives as a float. */
 const phpIntMax = 2n ** 63n - 1n;
 
+/** PHP's `(int)` of a numeric string (PHP 8): past 64 bits it saturates; an infinite float (`1e999`) is 0. */
+export function phpIntOfNumericString(text: string): bigint | undefined {
+  // PHP's whitespace around a numeric string: space, \t, \n, \r, \v, \f.
+  const trimmed = text.replace(/^[ \t\n\r\v\f]+|[ \t\n\r\v\f]+$/g, '');
+  const clamp = (value: bigint) => (value > phpIntMax ? phpIntMax : value < -phpIntMax - 1n ? -phpIntMax - 1n : value);
+  if (/^[+-]?\d+$/.test(trimmed)) return clamp(BigInt(trimmed));
+  if (!/^[+-]?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?$/i.test(trimmed)) return undefined;
+  const value = Number(trimmed);
+  return Number.isFinite(value) ? clamp(BigInt(Math.trunc(value))) : 0n;
+}
+
 /**
- * The subscription ID as the plugin prints it (`%d` of the integer PHP holds, `%.0f` of a float
- * past PHP's integers), from the member as sent: PHP keeps a JSON integer or a numeric string of
- * up to 64 bits exactly, where JavaScript's number rounds it.
+ * The subscription ID as the plugin prints it: `%d` of the integer PHP holds (a numeric string's
+ * `(int)` cast, a JSON integer of up to 64 bits exactly, where JavaScript's number rounds it), or
+ * `%.0f` of a JSON number past PHP's integers, which is `INF` for an infinite one (`1e999`).
  */
 export function phpIdText(sent: { source: string } | string | undefined, id: number): string {
-  const text = typeof sent === 'string' ? sent.trim() : sent?.source;
-  if (text !== undefined && /^[+-]?\d+$/.test(text)) {
-    const exact = BigInt(text);
+  if (typeof sent === 'string') {
+    const cast = phpIntOfNumericString(sent);
+    if (cast !== undefined) return cast.toString();
+  } else if (sent !== undefined && /^[+-]?\d+$/.test(sent.source)) {
+    const exact = BigInt(sent.source);
     if (exact <= phpIntMax && exact >= -phpIntMax - 1n) return exact.toString();
   }
-  return Number.isFinite(id) ? BigInt(Math.trunc(id)).toString() : String(id);
+  if (!Number.isFinite(id)) return id > 0 ? 'INF' : '-INF';
+  return BigInt(Math.trunc(id)).toString();
 }
 
 /** The JSON body's members, sanitised as core leaves them for the plugin. */

@@ -9,6 +9,11 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createClient, maxAnswerBytes, maxAnswerNesting } from '../../src/conformance/client.ts';
+import { exitCodeOf, exitCodes } from '../../src/conformance/exit-codes.ts';
+import { runConformance } from '../../src/conformance/runner.ts';
+import { loadGatedContract } from '../../src/sandbox/contract-gate.ts';
+import { throttleHeader } from '../../src/sandbox/host.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
 
 let server: Server;
 let baseUrl: string;
@@ -59,5 +64,21 @@ describe('the conformance client reading answers', () => {
     const exchange = await client().send(post('/too-large'));
     assert.equal(exchange.answer, undefined);
     assert.match(exchange.failure ?? '', /larger than 8 MiB/);
+  });
+
+  test('at set-up, an answer too large or nested too deep says the site does not answer as WordPress does (exit 4), not that it cannot be reached', async () => {
+    const contract = await loadGatedContract(projectDirectory);
+    const unreadable = [
+      { body: () => Buffer.alloc(maxAnswerBytes + 1, 0x20), why: /answered 400, but not as WordPress's REST API does: the 400 answer's body is larger than 8 MiB/ },
+      { body: () => `${'['.repeat(maxAnswerNesting + 1)}${']'.repeat(maxAnswerNesting + 1)}`, why: new RegExp(`answered 400, but not as WordPress's REST API does: the 400 answer's body nests deeper than ${maxAnswerNesting} levels`) },
+    ];
+    for (const { body, why } of unreadable) {
+      answers.set(contract.model.endpoint.urlPath, body);
+      const report = await runConformance({ contract, baseUrl, apiKey: 'conformance-key-not-a-secret', subscriptions: [1], throttleHeader });
+      assert.equal(report.setup?.kind, 'not-wordpress', report.setup?.message);
+      assert.equal(exitCodeOf(report, true), exitCodes.notWordPress);
+      assert.match(report.setup?.message ?? '', why);
+      assert.doesNotMatch(report.setup?.message ?? '', /Cannot connect/);
+    }
   });
 });

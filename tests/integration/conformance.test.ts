@@ -309,7 +309,7 @@ describe('set-up failures, told apart from mismatches before a case is judged', 
       const { port } = html.address() as AddressInfo;
       const { code, output } = await runCommand(['--base-url', `http://127.0.0.1:${port}`, '--api-key', 'k', '--subscription', '1']);
       assert.equal(code, exitCodes.notWordPress, output);
-      assert.match(output, /does not answer as a WordPress REST API: .+ answered 404 <!doctype html>/);
+      assert.match(output, /does not answer as a WordPress REST API: .+ answered 404 HTML page: title "Not found"[,.]/);
       assert.match(output, /The run could not start: .+ \(2 requests, before any case, none of them changing a subscription; /);
     } finally {
       html.close();
@@ -409,6 +409,19 @@ describe('options refused before a case is run', () => {
       assert.match(output, reason);
       assert.doesNotMatch(output, /secretpw/);
     }
+  });
+
+  test('a --subscription past the largest safe integer, or a range longer than the limit, is refused with the bound', async () => {
+    const past = String(Number.MAX_SAFE_INTEGER + 1);
+    for (const value of [`${past}-9007199254740993`, '9007199254740993', `1-${past}`]) {
+      const { code, output } = await runCommand(['--base-url', sandbox.url, '--api-key', sandbox.apiKey, '--subscription', value]);
+      assert.equal(code, exitCodes.usage, output);
+      assert.match(output, new RegExp(`not "${value}": an ID is at most ${Number.MAX_SAFE_INTEGER} \\(2\\^53 - 1\\)`));
+      assert.doesNotMatch(output, /\n\s+at |RangeError/, 'no stack trace');
+    }
+    const { code, output } = await runCommand(['--base-url', sandbox.url, '--api-key', sandbox.apiKey, '--subscription', '1-10001']);
+    assert.equal(code, exitCodes.usage, output);
+    assert.match(output, /not "1-10001": a range names at most 10,000 IDs, and this one names 10,001/);
   });
 
   test('a port fetch refuses is named as such, not as a bare "fetch failed"', async () => {

@@ -23,6 +23,8 @@ export interface OffContract {
   finding: RegExp;
   request?: (request: SandboxRequest) => SandboxRequest;
   answer?: (answer: Answer, request: SandboxRequest) => Answer;
+  /** How many findings the report has, where one fault must make one finding whatever the values. */
+  findings?: number;
   /** The store the sandbox answers from, changed. */
   store?: (store: SubscriptionStore) => SubscriptionStore;
 }
@@ -64,6 +66,25 @@ function headerValue(request: SandboxRequest, name: string): string | undefined 
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/** WordPress's page for a PHP fatal error in a plugin (`wp_die`'s default handler), its styles first. */
+const criticalErrorPage = `<!DOCTYPE html>
+<html dir='ltr' lang='en-US'>
+<head>
+	<meta http-equiv="Content-Type" content="text/html; charset=utf-8" />
+	<meta name="viewport" content="width=device-width">
+	<title>WordPress &rsaquo; Error</title>
+	<style type="text/css">
+		html { background: #f1f1f1; }
+		body { background: #fff; border: 1px solid #ccd0d4; color: #444; font-family: -apple-system, BlinkMacSystemFont, "Segoe UI", Roboto, Oxygen-Sans, Ubuntu, Cantarell, "Helvetica Neue", sans-serif; margin: 2em auto; padding: 1em 2em; max-width: 700px; box-shadow: 0 1px 1px rgba(0, 0, 0, .04); }
+		h1 { border-bottom: 1px solid #dadada; clear: both; color: #666; font-size: 24px; margin: 30px 0 0 0; padding: 0; padding-bottom: 7px; }
+		#error-page { margin-top: 50px; }
+		#error-page p, #error-page .wp-die-message { font-size: 14px; line-height: 1.5; margin: 25px 0 20px; }
+	</style>
+</head>
+<body id="error-page">
+	<div class="wp-die-message"><p>There has been a critical error on this website.</p><p><a href="https://wordpress.org/documentation/article/faq-troubleshooting/">Learn more about troubleshooting WordPress.</a></p></div></body>
+</html>`;
 
 /** The set: each deployment breaks one rule of the contract a deployment could break. */
 export function offContractDeployments(contract: ExecutableContract): OffContract[] {
@@ -113,15 +134,18 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     {
       kind: `a PHP fatal error (500, HTML) after ${plainAction?.identifier} changed the subscription`,
       // Blamed on the request that erred, never on the next case that finds the subscription moved.
-      finding: new RegExp(`expected status ${successStatus}, got 500, yet the request changed the subscription(?![\\s\\S]*expected \`${result.previousStatus}\`)`),
+      // The page is shown by its title and first text, not by the styles that open it.
+      finding: new RegExp(
+        `expected status ${successStatus}, got 500, yet the request changed the subscription(?![\\s\\S]*\`${result.previousStatus}\` is not)[\\s\\S]*got:\\s+500 HTML page: title "WordPress › Error", body "There has been a critical error on this website\\.`,
+      ),
       answer: (answer, request) =>
         actionOf(request) === plainAction && answer.status === successStatus && parse(answer.body)?.[result.changed] === true
-          ? { status: 500, headers: { 'content-type': 'text/html; charset=UTF-8' }, body: '<br />\n<b>Fatal error</b>:  Uncaught Error in plugin.php on line 1<br />' }
+          ? { status: 500, headers: { 'content-type': 'text/html; charset=UTF-8' }, body: criticalErrorPage }
           : answer,
     },
     {
       kind: `state machine: ${plainAction?.identifier} answers the status before it as the status after`,
-      finding: new RegExp(`expected \`${result.status}\` "[^"]+", got "[^"]+"`),
+      finding: new RegExp(`^✖ \\d+ cases?: \`${result.status}\` is not the status the action moves to$`, 'm'),
       answer: (answer, request) =>
         actionOf(request) === plainAction && answer.status === successStatus
           ? rewriteBody(answer, (body) => (body[result.changed] === true ? { ...body, [result.status]: body[result.previousStatus] } : undefined))
@@ -129,7 +153,8 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: `a retry that changes nothing says \`${result.changed}\`: true`,
-      finding: new RegExp(`expected \`${result.changed}\` false, got true`),
+      finding: new RegExp(`^✖ \\d+ cases: \`${result.changed}\` is true where the action changes nothing$`, 'm'),
+      findings: 1,
       answer: (answer) => (answer.status === successStatus ? rewriteBody(answer, (body) => ({ ...body, [result.changed]: true })) : answer),
     },
     {
@@ -139,7 +164,8 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: `the success body's \`${result.subject}\` as a string`,
-      finding: new RegExp(`expected \`${result.subject}\` \\d+, got "\\d+"`),
+      finding: new RegExp(`^✖ \\d+ cases: \`${result.subject}\` is a string where the document says integer$`, 'm'),
+      findings: 1,
       answer: (answer) => (answer.status === successStatus ? rewriteBody(answer, (body) => ({ ...body, [result.subject]: String(body[result.subject]) })) : answer),
     },
     {
@@ -160,7 +186,8 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: 'a refusal with another code',
-      finding: new RegExp(`expected \`code\` "${refused.code}", got "conformance_other_code"`),
+      finding: new RegExp(`^✖ \\d+ cases: \`code\` is not "${refused.code}"\\n[\\s\\S]*"conformance_other_code"`, 'm'),
+      findings: 1,
       answer: (answer) => (isAnswer(answer, refused) ? rewriteBody(answer, (body) => ({ ...body, code: 'conformance_other_code' })) : answer),
     },
     {
@@ -177,7 +204,8 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: `\`${errors.allowedActionsMember}\` listing every action, those that would change nothing too`,
-      finding: new RegExp(`expected \`${data(errors.allowedActionsMember)}\` \\[.*\\] \\(the actions that would change the status`),
+      finding: new RegExp(`^✖ \\d+ cases: \`${data(errors.allowedActionsMember)}\` lists actions that would not change the status`, 'm'),
+      findings: 1,
       answer: (answer) => (isAnswer(answer, refused) ? rewriteData(answer, (details) => (details[errors.allowedActionsMember] = model.actions.map((action) => action.identifier))) : answer),
     },
     {
@@ -187,7 +215,7 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: 'a refused key with another code',
-      finding: new RegExp(`expected \`code\` "${errors.invalidKey.code}", got "rest_forbidden"`),
+      finding: new RegExp(`\`code\` is not "${errors.invalidKey.code}"\\n[\\s\\S]*"rest_forbidden"`),
       answer: (answer) => (isAnswer(answer, errors.invalidKey) ? rewriteBody(answer, (body) => ({ ...body, code: 'rest_forbidden' })) : answer),
     },
     {
@@ -222,7 +250,8 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: `a missing field not listed in \`${errors.paramsMember}\``,
-      finding: new RegExp(`expected \`${data(errors.paramsMember)}\` to list the missing`),
+      finding: new RegExp(`\`${data(errors.paramsMember)}\` does not list exactly the missing fields`),
+      findings: 1,
       answer: (answer) => (isAnswer(answer, errors.missingParameter) ? rewriteData(answer, (details) => (details[errors.paramsMember] = [])) : answer),
     },
     {
@@ -239,6 +268,38 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
         const known = new Set(action.fields.map((field) => field.name));
         return withBody(request, (body) => Object.fromEntries(Object.entries(body).filter(([name]) => known.has(name))));
       },
+    },
+    {
+      kind: "another action's fields accepted (checked against every field of the route)",
+      finding: new RegExp(`expected status ${errors.invalidParameter.status}, got ${successStatus}\\n\\s+e\\.g\\.\\s+\\S+ with the fields only other actions take`),
+      findings: 1,
+      request: (request) => {
+        const action = actionOf(request);
+        if (action === undefined) return request;
+        const routeFields = new Set(model.actions.flatMap((candidate) => candidate.fields.map((field) => field.name)));
+        const own = new Set(action.fields.map((field) => field.name));
+        return withBody(request, (body) => Object.fromEntries(Object.entries(body).filter(([name]) => own.has(name) || !routeFields.has(name))));
+      },
+    },
+    {
+      kind: 'a prefix of the key accepted',
+      finding: new RegExp(`expected status ${errors.invalidKey.status}, got ${successStatus}\\n\\s+e\\.g\\.\\s+with ${envelope.credential} less its last character[\\s\\S]*with the first character of ${envelope.credential} only`),
+      findings: 1,
+      request: (request) =>
+        withBody(request, (body) => {
+          const key = body[envelope.credential];
+          return typeof key === 'string' && key !== '' && defaultApiKey.startsWith(key) ? { ...body, [envelope.credential]: defaultApiKey } : undefined;
+        }),
+    },
+    {
+      kind: 'the key accepted in another case or with spaces around it',
+      finding: new RegExp(`expected status ${errors.invalidKey.status}, got ${successStatus}\\n\\s+e\\.g\\.\\s+with ${envelope.credential} in another case[\\s\\S]*with ${envelope.credential} between spaces`),
+      findings: 1,
+      request: (request) =>
+        withBody(request, (body) => {
+          const key = body[envelope.credential];
+          return typeof key === 'string' && key.trim().toLowerCase() === defaultApiKey.toLowerCase() ? { ...body, [envelope.credential]: defaultApiKey } : undefined;
+        }),
     },
     ...bounded('maxLength')
       .slice(0, 1)

@@ -176,8 +176,11 @@ function requestsFor(contract: ExecutableContract, subjects: BatterySubjects): B
   // What WordPress and PHP word or print: the list of an enum, numbers past JavaScript's integers.
   requests.push(withMessage(post(`${envelope.selector} not one of the actions`, unknownBody({ [envelope.selector]: 'no_such_action' }))));
   const rawSubject = (literal: string) => JSON.stringify(unknownBody({ [envelope.subject]: 0 })).replace(`"${envelope.subject}":0`, `"${envelope.subject}":${literal}`);
-  for (const literal of ['9007199254740993', '"9007199254740993"', '9223372036854775807', '9223372036854775808', '1e30', '1000000000000000000000000000000']) {
-    requests.push(withMessage(post(`${envelope.subject} ${literal}, past JavaScript's integers`, rawSubject(literal))));
+  // Past PHP's integers too: an infinite float (`INF`), and numeric strings PHP's (int) cast saturates or makes 0.
+  const hugeLiterals = ['1e999', '9'.repeat(400), '"99999999999999999999"', '"1e30"', '"1e999"'];
+  for (const literal of ['9007199254740993', '"9007199254740993"', '9223372036854775807', '9223372036854775808', '1e30', '1000000000000000000000000000000', ...hugeLiterals]) {
+    const shown = literal.length > 40 ? `${literal.slice(0, 5)}… (${literal.length} digits)` : literal;
+    requests.push(withMessage(post(`${envelope.subject} ${shown}, past JavaScript's integers`, rawSubject(literal))));
   }
   // The site's address, never the client's Host; the PATH_INFO form of the route.
   requests.push(post('another Host header', unknownBody(), route, { ...json, host: 'evil.example' }));
@@ -189,6 +192,9 @@ function requestsFor(contract: ExecutableContract, subjects: BatterySubjects): B
   requests.push(post('no key', unknownBody({ [envelope.credential]: undefined })));
   requests.push(post('a wrong key', unknownBody({ [envelope.credential]: `${subjects.apiKey}-wrong` })));
   requests.push(post('the key in another case', unknownBody({ [envelope.credential]: subjects.apiKey.toUpperCase() })));
+  requests.push(post('the key less its last character', unknownBody({ [envelope.credential]: subjects.apiKey.slice(0, -1) })));
+  requests.push(post("the key's first character only", unknownBody({ [envelope.credential]: subjects.apiKey.slice(0, 1) })));
+  requests.push(post('the key with spaces around it', unknownBody({ [envelope.credential]: ` ${subjects.apiKey} ` })));
   requests.push(post('a wrong key and an unknown field', unknownBody({ [envelope.credential]: 'wrong', unknown_field: 1 })));
   requests.push(post('a wrong key and a wrong type', unknownBody({ [envelope.credential]: 'wrong', [envelope.subject]: 'x' })));
   requests.push(post('the key only in the query string', unknownBody({ [envelope.credential]: undefined }), `${route}?${envelope.credential}=${encodeURIComponent(subjects.apiKey)}`));

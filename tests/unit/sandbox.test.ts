@@ -155,6 +155,25 @@ describe('answers every documented status', () => {
     assert.equal(sandbox.subscriptions().find((subscription) => subscription.id === id)?.status, statusBefore);
   });
 
+  test('an ID past PHP\'s integers is printed as the plugin prints it: INF for an infinite number, PHP\'s (int) of a numeric string', async () => {
+    const { errors, model } = sandbox.contract;
+    // The figures PHP 8.2 prints (`php -r 'var_dump((int)"1e30", (int)"1e999"); printf("%.0f", INF);'`).
+    const printed: [string, string][] = [
+      ['1e999', 'INF'],
+      ['9'.repeat(400), 'INF'],
+      ['"99999999999999999999"', '9223372036854775807'],
+      ['"1e30"', '9223372036854775807'],
+      ['"1e999"', '0'],
+    ];
+    const valid = JSON.stringify(body('cancel_subscription', 0));
+    for (const [literal, shown] of printed) {
+      const raw = valid.replace(`"${model.envelope.subject}":0`, `"${model.envelope.subject}":${literal}`);
+      const answer = await send(sandbox, undefined, { raw });
+      assert.equal(answer.json().code, errors.subscriptionNotFound.code, literal.slice(0, 20));
+      assert.equal(answer.json().message, `Subscription ${shown} was not found.`, literal.slice(0, 20));
+    }
+  });
+
   test('404 for an unknown subscription, another method, another path; a page, not JSON, outside the site', async () => {
     const { errors } = sandbox.contract;
     const unknown = await send(sandbox, body('cancel_subscription', 999_999));
