@@ -68,11 +68,13 @@ export interface ScaleRefusal {
 }
 
 export class RunRefused extends Error {
-  constructor(
-    readonly what: string,
-    readonly lines: string[],
-  ) {
+  readonly what: string;
+  readonly lines: string[];
+
+  constructor(what: string, lines: string[]) {
     super(`${what} refused the copy`);
+    this.what = what;
+    this.lines = lines;
   }
 }
 
