@@ -59,16 +59,16 @@ describe('what grows a page', () => {
 
   test('counts the elements of the actions’ rows and of the fields’ rows, a nested field row once', () => {
     const html = `<table>${rows('data-action', 3)}</table><p data-actions="40"><a>a</a><a>b</a></p><table><tr data-field="data"><td><table><tr data-field="data.x"><td>z</td></tr></table></td></tr></table>`;
-    assert.deepEqual(elementDrivers(html), { actionRows: 4, actionElements: 3 * 5 + 3, fieldRows: 1, fieldElements: 6 });
+    assert.deepEqual(elementDrivers(html), { actions: 3 + 40, actionElements: 3 * 5 + 3, fieldRows: 1, fieldElements: 6 });
   });
 
   test('names the actions and the fields as what grows the page, or says the page itself is long', () => {
     assert.equal(
-      driversMessage({ actionRows: 25, actionElements: 250, fieldRows: 0, fieldElements: 0 }),
-      'of them 250 in the rows of its actions (25), which grow with the actions the contract has',
+      driversMessage({ actions: 25, actionElements: 250, fieldRows: 0, fieldElements: 0 }),
+      'of them 250 where it lists actions (25 named), which grows with the actions the contract has',
     );
-    assert.match(driversMessage({ actionRows: 0, actionElements: 0, fieldRows: 30, fieldElements: 240 }), /^of them 240 in the rows of its fields \(30\)/);
-    assert.equal(driversMessage({ actionRows: 0, actionElements: 0, fieldRows: 0, fieldElements: 0 }), 'none of them in rows of actions or fields: the page itself is too long');
+    assert.match(driversMessage({ actions: 0, actionElements: 0, fieldRows: 30, fieldElements: 240 }), /^of them 240 in the rows of its fields \(30\)/);
+    assert.equal(driversMessage({ actions: 0, actionElements: 0, fieldRows: 0, fieldElements: 0 }), 'none of them in rows of actions or fields: the page itself is too long');
   });
 
   test('gives the page’s address from its file', () => {

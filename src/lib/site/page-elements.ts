@@ -54,19 +54,20 @@ export function overBoundMessage({ page, elements }: PageElements, bound = pageE
  * one) and in the rows of the fields (`data-field`), each counted once, at its outermost mark.
  */
 export interface ElementDrivers {
-  actionRows: number;
+  /** The actions those rows or lists name: one a `data-action`, N for `data-actions="N"`. */
+  actions: number;
   actionElements: number;
   fieldRows: number;
   fieldElements: number;
 }
 
 export function elementDrivers(html: string): ElementDrivers {
-  const drivers: ElementDrivers = { actionRows: 0, actionElements: 0, fieldRows: 0, fieldElements: 0 };
+  const drivers: ElementDrivers = { actions: 0, actionElements: 0, fieldRows: 0, fieldElements: 0 };
   const visit = (node: Nodes): void => {
     if (node.type === 'element') {
       const { dataAction, dataActions, dataField } = node.properties;
       if (dataAction !== undefined || dataActions !== undefined) {
-        drivers.actionRows += 1;
+        drivers.actions += dataActions === undefined ? 1 : Number(dataActions) || 1;
         drivers.actionElements += elementsIn(node);
         return;
       }
@@ -88,9 +89,9 @@ export function pageAddress(page: string): string {
 }
 
 /** Says what grows the page: the actions, the fields, or neither (then the page's own text). */
-export function driversMessage({ actionRows, actionElements, fieldRows, fieldElements }: ElementDrivers): string {
+export function driversMessage({ actions, actionElements, fieldRows, fieldElements }: ElementDrivers): string {
   const parts = [
-    actionRows > 0 ? `${actionElements} in the rows of its actions (${actionRows}), which grow with the actions the contract has` : '',
+    actions > 0 ? `${actionElements} where it lists actions (${actions} named), which grows with the actions the contract has` : '',
     fieldRows > 0 ? `${fieldElements} in the rows of its fields (${fieldRows}), which grow with the fields the contract gives` : '',
   ].filter(Boolean);
   return parts.length === 0 ? 'none of them in rows of actions or fields: the page itself is too long' : `of them ${parts.join(', and ')}`;
