@@ -1,8 +1,10 @@
 // @ts-check
 import starlight from '@astrojs/starlight';
 import { defineConfig } from 'astro/config';
+import { fileURLToPath } from 'node:url';
 import starlightLinksValidator from 'starlight-links-validator';
 import { contractToolsDownload } from './src/integrations/contract-tools-download.ts';
+import { contractWatch, devServerFollowsContract } from './src/integrations/contract-watch.ts';
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
 import { pageElementsGuard } from './src/integrations/page-elements-guard.ts';
@@ -21,6 +23,9 @@ try {
   ({ document } = await loadGatedContract());
 } catch (error) {
   if (!(error instanceof ContractRefusedError)) throw error;
+  // A restart of a running `astro dev` keeps serving: Astro prints the lines, shows them over the
+  // page and goes on with the configuration it had (src/integrations/contract-watch.ts).
+  if (devServerFollowsContract()) throw error;
   console.error(error.message);
   process.exit(1);
 }
@@ -63,6 +68,9 @@ export default defineConfig({
     },
   },
   vite: {
+    // `astro dev` follows openapi/: the gate runs on each change, and the pages restart with the
+    // new contract or show the gate's lines (src/integrations/contract-watch.ts).
+    plugins: [contractWatch({ projectDirectory: fileURLToPath(new URL('.', import.meta.url)), configFile: fileURLToPath(import.meta.url) })],
     build: {
       rolldownOptions: {
         onLog(level, log, defaultHandler) {

@@ -2,6 +2,8 @@
  * `npm run bench:scale`: copies of the project with 8, 50 and 200 actions (each added action a
  * copy of an existing one) taken through the gate, the build, the sandbox and the
  * product-information server; prints how time and bytes grow with the actions (src/bench/scale-bench.ts).
+ * A size whose copy the gate or the build refuses is a finding, printed with the refusal's lines
+ * (exit code 1), not a crash.
  *   npm run bench:scale -- [--sizes 8,50,200]
  */
 import path from 'node:path';
@@ -15,4 +17,7 @@ if (sizes.length === 0 || sizes.some((size) => !Number.isInteger(size) || size <
   console.error(`--sizes must list whole numbers of actions, 8 (the contract as it is) or more, such as 8,50,200.\n${usage}`);
   process.exit(2);
 }
-console.log(await runScaleBench(path.resolve(import.meta.dirname, '..'), sizes));
+// A size the gate or the build refuses is reported with what it said; the exit code says so too.
+const { report, refused } = await runScaleBench(path.resolve(import.meta.dirname, '..'), sizes);
+console.log(report);
+if (refused) process.exitCode = 1;

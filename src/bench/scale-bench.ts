@@ -9,7 +9,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { actionPagePath, referenceIndexPath } from '../lib/site/navigation.ts';
+import { actionPagePath, endpointPagePath, referenceIndexPath } from '../lib/site/navigation.ts';
+import { builtPageElements, pageElementBound } from '../lib/site/page-elements.ts';
 import { startProductInformationServer } from '../mcp-server/http.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import { copyBuildableProject } from './project-copy.ts';
@@ -27,6 +28,15 @@ export interface ScaleFigures {
   actionPageGzipBytes: number;
   referenceIndexGzipBytes: number;
   statesPageGzipBytes: number;
+  endpointPageGzipBytes: number;
+  /** Elements of the pages that list every action, and the largest page of all (src/lib/site/page-elements.ts). */
+  endpointPageElements: number;
+  statesPageElements: number;
+  referenceIndexElements: number;
+  homePageElements: number;
+  actionPageElements: number;
+  largestPageElements: number;
+  largestPage: string;
   sandboxStartSeconds: number;
   sandboxRequestsPerSecond: number;
   mcpStartSeconds: number;
@@ -35,6 +45,7 @@ export interface ScaleFigures {
   actionDetailsPerSecond: number;
 }
 
+const statesPagePath = '/states-and-transitions/';
 /** The action page compared across sizes: an action every size of contract has. */
 const measuredAction = 'pause_subscription';
 const sandboxRequests = 600;
@@ -49,13 +60,43 @@ function seconds(since: number): number {
   return (performance.now() - since) / 1000;
 }
 
-/** The fastest of `timedRuns` runs of a command, in seconds; a failed run stops the benchmark with its output. */
+/** A size whose copy the gate or the build refused: a finding of the benchmark, with the lines that say why. */
+export interface ScaleRefusal {
+  actions: number;
+  refusedBy: string;
+  lines: string[];
+}
+
+export class RunRefused extends Error {
+  readonly what: string;
+  readonly lines: string[];
+
+  constructor(what: string, lines: string[]) {
+    super(`${what} refused the copy`);
+    this.what = what;
+    this.lines = lines;
+  }
+}
+
+/** Astro prefixes its lines with a time and colours; the refusal reads better without either. */
+function refusalLines(output: string): string[] {
+  const lines = output
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.replace(/^\d\d:\d\d:\d\d\s+/, '').trimEnd())
+    .filter((line) => line.length > 0);
+  const errors = lines.filter((line) => /\[ERROR\]|error|refuse|fail/i.test(line));
+  return (errors.length > 0 ? errors : lines).slice(-20);
+}
+
+/** The fastest of `timedRuns` runs of a command, in seconds; a refused run ends the size with what it printed. */
 function fastestRun(command: string, args: string[], cwd: string, what: string): number {
   const times: number[] = [];
   for (let round = 0; round < timedRuns; round += 1) {
     const started = performance.now();
     const result = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' }, maxBuffer: 64 * 1024 * 1024 });
-    if (result.status !== 0) throw new Error(`${what} failed in ${cwd}:\n${result.stdout}\n${result.stderr}`);
+    if (result.status !== 0) throw new RunRefused(what, refusalLines(`${result.stdout}\n${result.stderr}`));
     times.push(seconds(started));
   }
   return Math.min(...times);
@@ -156,6 +197,9 @@ export async function measureAtScale(projectDirectory: string, actions: number, 
     const dist = path.join(directory, 'dist');
     const files = filesUnder(dist);
     const actionPage = pageFile(dist, actionPagePath(measuredAction));
+    const elements = builtPageElements(dist);
+    const elementsOf = (urlPath: string): number => elements.find(({ page }) => path.join(dist, page) === pageFile(dist, urlPath))?.elements ?? 0;
+    const [largest] = elements;
     log(`${actions} actions: the sandbox and the product-information server`);
     const sandbox = await measureSandbox(directory);
     const identifiers = ['cancel_subscription', measuredAction, ...added.map((action) => action.identifier)];
@@ -170,7 +214,15 @@ export async function measureAtScale(projectDirectory: string, actions: number, 
       actionPageBytes: statSync(actionPage).size,
       actionPageGzipBytes: gzipBytes(actionPage),
       referenceIndexGzipBytes: gzipBytes(pageFile(dist, referenceIndexPath)),
-      statesPageGzipBytes: gzipBytes(pageFile(dist, '/states-and-transitions/')),
+      statesPageGzipBytes: gzipBytes(pageFile(dist, statesPagePath)),
+      endpointPageGzipBytes: gzipBytes(pageFile(dist, endpointPagePath)),
+      endpointPageElements: elementsOf(endpointPagePath),
+      statesPageElements: elementsOf(statesPagePath),
+      referenceIndexElements: elementsOf(referenceIndexPath),
+      homePageElements: elementsOf('/'),
+      actionPageElements: elementsOf(actionPagePath(measuredAction)),
+      largestPageElements: largest?.elements ?? 0,
+      largestPage: largest?.page ?? '',
       ...sandbox,
       ...mcp,
     };
@@ -206,6 +258,13 @@ const columns: [string, Unit, (row: ScaleFigures) => number][] = [
   ['Action page, gzip', 'bytes', (row) => row.actionPageGzipBytes],
   ['Reference index, gzip', 'bytes', (row) => row.referenceIndexGzipBytes],
   ['States page, gzip', 'bytes', (row) => row.statesPageGzipBytes],
+  ['Endpoint page, gzip', 'bytes', (row) => row.endpointPageGzipBytes],
+  ['Endpoint page, elements', 'count', (row) => row.endpointPageElements],
+  ['States page, elements', 'count', (row) => row.statesPageElements],
+  ['Reference index, elements', 'count', (row) => row.referenceIndexElements],
+  ['Home page, elements', 'count', (row) => row.homePageElements],
+  [`Action page (${measuredAction}), elements`, 'count', (row) => row.actionPageElements],
+  [`Largest page, elements (bound ${pageElementBound})`, 'count', (row) => row.largestPageElements],
   ['Sandbox start (gate included)', 'seconds', (row) => row.sandboxStartSeconds],
   ['Sandbox requests/s', 'rate', (row) => row.sandboxRequestsPerSecond],
   ['MCP server start (gate included)', 'seconds', (row) => row.mcpStartSeconds],
@@ -232,23 +291,43 @@ export function formatScaleReport(rows: ScaleFigures[]): string {
   return lines.join('\n');
 }
 
-/** Runs the benchmark for each size and prints the table with the conditions it ran under. */
-export async function runScaleBench(projectDirectory: string, sizes: number[], log: (line: string) => void = console.error): Promise<string> {
+/** What the table cannot say: the largest page at each size, and each size whose copy was refused, with the refusal's lines. */
+export function formatFindings(rows: ScaleFigures[], refusals: ScaleRefusal[]): string {
+  const lines = rows.map((row) => `With ${row.actions} actions the largest page is ${row.largestPage}, ${row.largestPageElements} elements (the bound is ${pageElementBound}).`);
+  for (const { actions, refusedBy, lines: said } of refusals) {
+    lines.push('', `With ${actions} actions ${refusedBy} refused the copy, so nothing was measured at that size. It said:`, ...said.map((line) => `    ${line}`));
+  }
+  return lines.join('\n');
+}
+
+/** Runs the benchmark for each size and prints the table with the conditions it ran under; a refused size is a finding, not a crash. */
+export async function runScaleBench(projectDirectory: string, sizes: number[], log: (line: string) => void = console.error): Promise<{ report: string; refused: boolean }> {
   const load = loadavg()[0] ?? 0;
   const rows: ScaleFigures[] = [];
+  const refusals: ScaleRefusal[] = [];
   const started = performance.now();
-  for (const size of sizes) rows.push(await measureAtScale(projectDirectory, size, log));
+  for (const size of sizes) {
+    try {
+      rows.push(await measureAtScale(projectDirectory, size, log));
+    } catch (error) {
+      if (!(error instanceof RunRefused)) throw error;
+      log(`${size} actions: ${error.message}`);
+      refusals.push({ actions: size, refusedBy: error.what, lines: error.lines });
+    }
+  }
   const first = rows[0];
   const last = rows.at(-1);
   const verdict =
-    first && last
+    first && last && first !== last
       ? `The ${measuredAction} page with ${last.actions} actions is ${(last.actionPageGzipBytes / first.actionPageGzipBytes).toFixed(2)}× its gzip size with ${first.actions} (the limit is 1.5×).`
       : '';
-  return [
+  const report = [
     `${new Date().toISOString().slice(0, 10)}, one-minute load ${load.toFixed(1)} at the start and ${(loadavg()[0] ?? 0).toFixed(1)} at the end, ${seconds(started).toFixed(0)} s in all. Gate and build: the faster of ${timedRuns} runs. Sandbox: ${sandboxRequests} requests, MCP: ${actionDetailsCalls} action_details calls, each ${sandboxConcurrency} at a time after ${warmUp} to warm up.`,
     '',
     formatScaleReport(rows),
     '',
     verdict,
+    formatFindings(rows, refusals),
   ].join('\n');
+  return { report, refused: refusals.length > 0 };
 }

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { builtPageElements, countElements, overBoundMessage, pageElementBound, pagesOverElementBound } from '../../src/lib/site/page-elements.ts';
+import { builtPageElements, countElements, driversMessage, elementDrivers, overBoundMessage, pageAddress, pageElementBound, pagesOverElementBound } from '../../src/lib/site/page-elements.ts';
 
 const page = (bodyElements: number): string => `<!doctype html><html lang="en"><head><title>t</title></head><body>${'<p>text</p>'.repeat(bodyElements)}</body></html>`;
 
@@ -51,5 +51,28 @@ describe('the pages over the bound', () => {
 
   test('the message names the page, its count and the excess', () => {
     assert.equal(overBoundMessage({ page: 'a/index.html', elements: 1600 }), 'a/index.html: 1600 elements, over the bound of 1500 (100 too many)');
+  });
+});
+
+describe('what grows a page', () => {
+  const rows = (mark: string, count: number): string => Array.from({ length: count }, (_, index) => `<tr ${mark}="${index}"><th><a><code>x</code></a></th><td>y</td></tr>`).join('');
+
+  test('counts the elements of the actions’ rows and of the fields’ rows, a nested field row once', () => {
+    const html = `<table>${rows('data-action', 3)}</table><p data-actions="40"><a>a</a><a>b</a></p><table><tr data-field="data"><td><table><tr data-field="data.x"><td>z</td></tr></table></td></tr></table>`;
+    assert.deepEqual(elementDrivers(html), { actions: 3 + 40, actionElements: 3 * 5 + 3, fieldRows: 1, fieldElements: 6 });
+  });
+
+  test('names the actions and the fields as what grows the page, or says the page itself is long', () => {
+    assert.equal(
+      driversMessage({ actions: 25, actionElements: 250, fieldRows: 0, fieldElements: 0 }),
+      'of them 250 where it lists actions (25 named), which grows with the actions the contract has',
+    );
+    assert.match(driversMessage({ actions: 0, actionElements: 0, fieldRows: 30, fieldElements: 240 }), /^of them 240 in the rows of its fields \(30\)/);
+    assert.equal(driversMessage({ actions: 0, actionElements: 0, fieldRows: 0, fieldElements: 0 }), 'none of them in rows of actions or fields: the page itself is too long');
+  });
+
+  test('gives the page’s address from its file', () => {
+    assert.equal(pageAddress(path.join('reference', 'endpoint', 'index.html')), '/reference/endpoint/');
+    assert.equal(pageAddress('404.html'), '/404.html');
   });
 });

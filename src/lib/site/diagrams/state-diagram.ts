@@ -4,6 +4,7 @@ import { arrowSvg, labelSvg, num, stateSvg, svgOpening } from './diagram-geometr
 import { arrowKeys, layOutLifecycle, planArrows } from './lifecycle-layout.ts';
 import { labelStyles, type ArrowKey, type DiagramVariant, type LabelStyle, type LifecycleGeometry } from './lifecycle-types.ts';
 import { listInWords } from '../../prose.ts';
+import { isLongList } from '../long-lists.ts';
 
 export type { ArrowKey, DiagramArrow, DiagramFrame, DiagramVariant, LifecycleGeometry, PlacedLabel } from './lifecycle-types.ts';
 export { layOutLifecycle } from './lifecycle-layout.ts';
@@ -74,13 +75,17 @@ function variantSvg(lifecycle: Lifecycle, geometry: LifecycleGeometry, id: strin
   return parts.join('\n');
 }
 
-/** The key of numbered arrows as an ordered list: item N names the actions of the arrow numbered N. */
+/**
+ * The key of numbered arrows as an ordered list: item N names the actions of the arrow numbered N.
+ * With many actions (src/lib/site/long-lists.ts) each item's names are one run of text rather
+ * than a code element a name; the transition table links every action.
+ */
 function keyList(keys: ArrowKey[]): string {
   if (keys.length === 0) return '';
-  const items = keys.map(
-    ({ from, to, actions }) =>
-      `<li>${escapeMarkup(from === undefined ? `any status in the frame → ${to}` : `${from} → ${to}`)}: ${actions.map((action) => `<code>${escapeMarkup(action)}</code>`).join(', ')}</li>`,
-  );
+  const compact = isLongList(keys.reduce((sum, key) => sum + key.actions.length, 0));
+  const names = (actions: string[]): string =>
+    compact ? `<samp class="action-names">${escapeMarkup(actions.join(', '))}</samp>` : actions.map((action) => `<code>${escapeMarkup(action)}</code>`).join(', ');
+  const items = keys.map(({ from, to, actions }) => `<li>${escapeMarkup(from === undefined ? `any status in the frame → ${to}` : `${from} → ${to}`)}: ${names(actions)}</li>`);
   return `<ol class="lifecycle-keys">${items.join('')}</ol>`;
 }
 
