@@ -39,5 +39,19 @@ try {
     console.error(error.message);
     process.exit(1);
   }
+  const listenFailure = listenFailureMessage(error, port, values.host ?? '127.0.0.1');
+  if (listenFailure !== undefined) {
+    console.error(listenFailure);
+    process.exit(1);
+  }
   throw error;
+}
+
+/** One line for an address the server cannot listen on, naming the option to change; undefined for any other error. */
+function listenFailureMessage(error: unknown, port: number, host: string): string | undefined {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'EADDRINUSE') return `Port ${port} is in use; pick another with --port.`;
+  if (code === 'EACCES') return `Listening on port ${port} is not allowed here; pick another with --port (above 1023).`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `Cannot listen on host "${host}": no such address on this machine; pick another with --host (127.0.0.1 unless told).`;
+  return undefined;
 }

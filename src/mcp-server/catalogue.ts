@@ -23,7 +23,7 @@ export const toolCatalogue = {
   code_sample: {
     title: 'Code sample for an action',
     description:
-      "The site's own tested sample for an action in any language the site shows (curl among them), with timeouts and no redirects followed, plus the request and the success and error bodies.",
+      "The site's own tested sample for an action in any language the site shows (curl among them), with timeouts and no redirects followed, plus the request and the success body; the error bodies too with errors: true.",
   },
   check_request: {
     title: 'Check a request body',

@@ -85,7 +85,8 @@ export function isWellFormedHost(value: string): boolean {
 function corsHeaders(origin: string, request: Request): Record<string, string> {
   return {
     'Access-Control-Allow-Origin': origin,
-    'Access-Control-Allow-Methods': 'GET, POST, DELETE',
+    // Stateless: no stream to open with GET, no session to end with DELETE (both get 405); POST is all it serves.
+    'Access-Control-Allow-Methods': 'POST',
     'Access-Control-Allow-Headers': request.headers.get('access-control-request-headers') ?? 'Content-Type, Accept, MCP-Protocol-Version',
     'Access-Control-Expose-Headers': 'MCP-Protocol-Version, Mcp-Session-Id',
     'Access-Control-Max-Age': '86400',

@@ -116,9 +116,35 @@ export function blockOffsets(text: string): number[] {
 function repeatedBlocks(pages: LlmsFullPage[]): Set<string> {
   const count = new Map<string, number>();
   for (const page of pages) {
-    for (const block of new Set(blocksOf(page.markdown).map(folded))) count.set(block, (count.get(block) ?? 0) + 1);
+    for (const block of new Set(labelledBlocks(blocksOf(page.markdown)).map(folded))) count.set(block, (count.get(block) ?? 0) + 1);
   }
   return new Set([...count].filter(([, pagesWithIt]) => pagesWithIt >= repeatedOnPages).map(([block]) => block));
+}
+
+const isCodeBlock = (block: string) => /^\s*(```|~~~)/.test(block);
+/** A line of bold words that names what follows: "**400** A field this shop's release does not know", "**curl**". */
+const isLabel = (block: string) => !block.includes('\n') && block.startsWith('**');
+/** A code sample's file name on a line of its own: `` `retrying-client.php` ``. */
+const isFileName = (block: string) => /^`[^`\n]+`$/.test(block);
+
+/**
+ * Blocks with each label joined to the code it names (through a file name between them), as one
+ * block: the label of an error body or a sample is the same on every action page, and left alone
+ * it would be dropped as furniture while its body stays, a bare code block that says nothing of
+ * what it is.
+ */
+function labelledBlocks(blocks: string[]): string[] {
+  const joined: string[] = [];
+  for (let index = 0; index < blocks.length; index += 1) {
+    const block = blocks[index] ?? '';
+    let end = index + 1;
+    while (isLabel(block) && end < blocks.length && isFileName(blocks[end] ?? '')) end += 1;
+    if (isLabel(block) && isCodeBlock(blocks[end] ?? '')) {
+      joined.push(blocks.slice(index, end + 1).join('\n\n'));
+      index = end;
+    } else joined.push(block);
+  }
+  return joined;
 }
 
 function folded(text: string): string {
@@ -169,18 +195,24 @@ function ownRows(block: string, pageUrl: string, repeated: Set<string>, ownerOf:
 /** Below this, a block (a sample's file name, a label) is kept with the block after it, whatever that costs. */
 const captionLength = 200;
 
+const isTable = (block: string) => {
+  const lines = block.split('\n');
+  return lines.length >= 3 && lines.every((line) => line.startsWith('|'));
+};
+
 /**
  * A table longer than the bound as several tables of whole rows, each under its header row, so a
- * row is found with the header that says what its cells are.
+ * row is found with the header that says what its cells are. The first part holds at most
+ * `firstLimit` characters, the room a caption before it leaves.
  */
-function tableParts(block: string, limit: number): string[] {
+function tableParts(block: string, limit: number, firstLimit = limit): string[] {
   const lines = block.split('\n');
-  if (block.length <= limit || lines.length < 3 || !lines.every((line) => line.startsWith('|'))) return [block];
+  if (block.length <= firstLimit || !isTable(block)) return [block];
   const header = lines.slice(0, 2).join('\n');
   const parts: string[] = [];
   let current = header;
   for (const row of lines.slice(2)) {
-    if (current !== header && current.length + 1 + row.length > limit) {
+    if (current !== header && current.length + 1 + row.length > (parts.length === 0 ? firstLimit : limit)) {
       parts.push(current);
       current = header;
     }
@@ -190,16 +222,24 @@ function tableParts(block: string, limit: number): string[] {
   return parts;
 }
 
-/** Blocks gathered into pieces of at most `limit` characters; a longer block is cut, and marked. */
+/**
+ * Blocks gathered into pieces of at most `limit` characters; a longer block is cut, and marked.
+ * A caption (a short block) stays with the block after it; a table after a caption is split with
+ * the room the caption leaves, so every piece holds whole rows.
+ */
 function bounded(blocks: string[], limit: number): { text: string; cut: boolean }[] {
   const pieces: { text: string; cut: boolean }[] = [];
   let current = '';
-  for (const block of blocks.flatMap((candidate) => tableParts(candidate, limit))) {
-    if (current.length > captionLength && current.length + 2 + block.length > limit) {
-      pieces.push({ text: current, cut: false });
-      current = '';
+  for (const block of blocks) {
+    const captioned = current !== '' && current.length <= captionLength;
+    for (const part of tableParts(block, limit, captioned ? limit - current.length - 2 : limit)) {
+      // A table part goes on its own when it does not fit beside what is gathered, a caption too.
+      if (current !== '' && current.length + 2 + part.length > limit && (current.length > captionLength || isTable(part))) {
+        pieces.push({ text: current, cut: false });
+        current = '';
+      }
+      current = current === '' ? part : `${current}\n\n${part}`;
     }
-    current = current === '' ? block : `${current}\n\n${block}`;
   }
   if (current !== '') pieces.push({ text: current, cut: false });
   return pieces.map((piece) => (piece.text.length > limit ? { text: `${piece.text.slice(0, limit).trimEnd()}…`, cut: true } : piece));
@@ -227,7 +267,7 @@ export function passagesOf(pages: LlmsFullPage[], limit = passageCharacterLimit,
         path.push(heading);
       }
       const body = heading === undefined ? page.markdown.slice(start, end) : page.markdown.slice(start, end).replace(/^.*\n?/, '');
-      const blocks = blocksOf(body)
+      const blocks = labelledBlocks(blocksOf(body))
         .filter((block) => !repeated.has(folded(block)))
         .flatMap((block) => ownRows(block, page.url, rowsRepeated, ownerOf) ?? []);
       for (const piece of bounded(blocks, limit)) {

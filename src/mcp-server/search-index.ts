@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
 import type { ReferenceModel } from '../lib/contract/actions.ts';
 import type { LlmsFullPage } from '../lib/site/llms-txt.ts';
 import { actionPagePath, endpointPagePath, guidePaths, referenceIndexPath } from '../lib/site/navigation.ts';
@@ -25,13 +26,22 @@ const synonymGroups = [
   ['get', 'fetch', 'read', 'retrieve', 'lookup'],
   ['list', 'search', 'enumerate'],
   ['wrong', 'invalid', 'incorrect', 'bad'],
+  ['batch', 'bulk', 'multiple', 'several', 'many', 'mass'],
 ];
 /**
  * Phrases the domain says in its own words: the product has editions, and "version" is the
- * API's; a free or paid "version" is an edition.
+ * API's; a free or paid "version" is an edition. Undoing a cancellation is reactivating, and
+ * acting on many at once is a batch.
  */
-const phraseSynonyms: [RegExp, string][] = [[/\b(free|paid|premium|pro) versions?\b/gi, '$1 edition']];
-const synonymsOf = new Map(synonymGroups.flatMap((group) => group.map((word) => [word, group] as const)));
+const phraseSynonyms: [RegExp, string][] = [
+  [/\b(free|paid|premium|pro) versions?\b/gi, '$1 edition'],
+  [/\b(?:undo|revert|reverse)(?: an?| the| my)? cancel(?:l?ations?|l?ed|l?ing)?\b/gi, 'reactivate cancelled'],
+  [/\bun-?cancel\b/gi, 'reactivate'],
+  [/\b(?:at once|at the same time|in one go|in one request)\b/gi, 'batch'],
+];
+/** Each group as the index keeps its words (stemmed), so a query's stemmed word finds its group. */
+const stemmedGroups = synonymGroups.map((group) => group.map((word) => stem(word)));
+const synonymsOf = new Map(stemmedGroups.flatMap((group) => group.map((word) => [word, group] as const)));
 /** A synonym the query did not say counts half as much as a word it did. */
 const synonymWeight = 0.5;
 
@@ -40,7 +50,7 @@ const synonymWeight = 0.5;
  * and its code. Code counts little: a sample names every word of the policy it follows, and the
  * question is usually answered by the sentence that says it.
  */
-const fieldBoosts = { pageTitle: 1, headings: 2, leads: 2, prose: 1, code: 0.2 } as const;
+const fieldBoosts = { pageTitle: 0.5, headings: 2, leads: 2, prose: 1, code: 0.2 } as const;
 
 /**
  * The bold words that open a paragraph or a list item ("**No read operation.**",
@@ -60,12 +70,13 @@ const inWordsBoost = 10;
 const nearDuplicateShare = 0.8;
 
 /**
- * One word as the index keeps it: lower case, a plural's `s` dropped, so "keys" finds "key", and
- * the `es` of "fetches", "statuses" and "boxes", so they find "fetch", "status" and "box".
+ * One word as the index keeps it: lower case, folded to its stem by the Porter algorithm
+ * (`stemmer`), so "keys" finds "key", "expiration" finds "expire", "reactivation" finds
+ * "reactivate" and "cancellation" finds "cancelled". Identifiers and codes are folded the same way
+ * in the index and in the query, so they still meet.
  */
 function stem(word: string): string {
-  if (word.length > 5 && /(ch|sh|ss|x|z|us)es$/.test(word)) return word.slice(0, -2);
-  return word.length > 3 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') ? word.slice(0, -1) : word;
+  return stemmer(word);
 }
 
 /** The tokens of a text; an identifier such as `pause_subscription` counts whole and by its parts. */
@@ -172,13 +183,37 @@ export interface SearchHit {
 function namedTerms(index: SearchIndex, query: string): { written: string[]; inWords: string[] } {
   const said = tokens(query).filter((token) => index.canonicalPages.has(token));
   const plain = [...query.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((match) => match[0]);
-  const joined = plain.slice(1).map((word, position) => `${plain[position] ?? ''}_${word}`).filter((term) => index.canonicalPages.has(term) && !said.includes(term));
   const written = said.filter((term) => {
     if (/[_\d]/.test(term)) return true;
     const at = plain.indexOf(term);
     return at >= 0 && plain[at + 1] === 'field';
   });
-  return { written: [...new Set(written)], inWords: [...new Set(joined)] };
+  return { written: [...new Set(written)], inWords: [...new Set(wordsJoined(query).filter((term) => index.canonicalPages.has(term) && !said.includes(term)))] };
+}
+
+/**
+ * Neighbouring words of a query joined as an identifier would be ("subscription id" for
+ * `subscription_id`), but only words the query separates by whitespace or an underscore: a word
+ * that is part of a hyphenated one ("pending-cancel") is that word's, so "pending-cancel
+ * subscription" names a status, not `cancel_subscription`.
+ */
+export function wordsJoined(query: string): string[] {
+  // A whitespace-separated word, with its punctuation at either end dropped; `null` when it holds other marks than letters, digits and underscores.
+  const words = query
+    .toLowerCase()
+    .split(/\s+/)
+    .map((word) => word.replace(/^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu, ''))
+    .filter((word) => word.length > 0)
+    .map((word) => (/^[\p{L}\p{N}_]+$/u.test(word) ? word.split('_').filter((part) => part.length > 0) : null));
+  const joined: string[] = [];
+  let run: string[] = [];
+  for (const word of [...words, null]) {
+    if (word === null) {
+      joined.push(...run.slice(1).map((part, position) => `${run[position] ?? ''}_${part}`));
+      run = [];
+    } else run.push(...word);
+  }
+  return joined;
 }
 
 /** The share of `text`'s lines that `other` has too. */
@@ -207,13 +242,13 @@ export function searchPassages(index: SearchIndex, query: string, kinds: readonl
   const phrased = phraseSynonyms.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), query);
   const asked = new Set(words(phrased));
   const synonyms = new Set([...asked].flatMap((word) => synonymsOf.get(word) ?? []).filter((word) => !asked.has(word)));
-  const { written, inWords } = namedTerms(index, query);
-  const terms = [...written, ...inWords];
-  const pagesOf = (named: string[]) => new Set(named.flatMap((term) => index.canonicalPages.get(term) ?? []));
-  const ownersOfWritten = pagesOf(written);
+  const { written: named, inWords } = namedTerms(index, query);
+  const terms = [...named, ...inWords];
+  const pagesOf = (names: string[]) => new Set(names.flatMap((term) => index.canonicalPages.get(term) ?? []));
+  const ownersOfWritten = pagesOf(named);
   const ownersInWords = pagesOf(inWords);
   // The section that owns a term: its heading names it ("409 body"), or a table row of it starts with the term written.
-  const definitions = written.map((term) => new RegExp(`^\\| \`${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``, 'im'));
+  const definitions = named.map((term) => new RegExp(`^\\| \`${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``, 'im'));
   const headingNames = (id: number) => {
     const passage = index.passages[id];
     if (passage === undefined) return false;
@@ -221,9 +256,12 @@ export function searchPassages(index: SearchIndex, query: string, kinds: readonl
   };
   const pageBoost = (pageUrl: string) => (ownersOfWritten.has(pageUrl) ? canonicalBoost : ownersInWords.has(pageUrl) ? inWordsBoost : 1);
   const allowed = new Set(kinds);
+  // The query's words are stemmed already: MiniSearch takes them as they are.
   const results = index.engine.search([...asked, ...synonyms].join(' '), {
+    tokenize: (text) => text.split(' '),
+    processTerm: (term) => term,
     boost: fieldBoosts,
-    prefix: (term) => term.length >= 5,
+    prefix: false,
     boostTerm: (term) => (synonyms.has(term) ? synonymWeight : 1),
     boostDocument: (id: number) => pageBoost(index.passages[id]?.pageUrl ?? '') * (headingNames(id) ? canonicalBoost : 1),
     filter: (result) => allowed.has(index.passages[result.id as number]?.kind ?? 'guides'),

@@ -10,6 +10,7 @@ import { before, describe, test } from 'node:test';
 import type { Element } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import { selectAll } from 'hast-util-select';
+import { toText } from 'hast-util-to-text';
 import type { Root as MdastRoot, Table } from 'mdast';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
@@ -68,6 +69,28 @@ describe('llms-full.txt as GFM', () => {
       compared += expected.length;
     }
     assert.ok(compared > 0, 'some tables were compared');
+  });
+
+  test('holds nothing a page renders hidden until its script shows it (the request builder, Try it)', () => {
+    const pages = llmsFullSections(readFileSync(path.join(distDirectory, llmsFullTxtPath), 'utf8'));
+    const folded = (text: string) => text.replace(/\s+/g, ' ').trim();
+    let hiddenTexts = 0;
+    for (const page of pages) {
+      const htmlFile = path.join(distDirectory, new URL(page.url).pathname, 'index.html');
+      if (!existsSync(htmlFile)) continue;
+      const content = selectAll('.sl-markdown-content', fromHtml(readFileSync(htmlFile, 'utf8')))[0];
+      if (content === undefined) continue;
+      // A tab panel is hidden until chosen, but each is read as its own labelled section.
+      const hidden = selectAll('[hidden]:not([role="tabpanel"])', content);
+      const markdown = folded(page.markdown.replace(/[`*]/g, ''));
+      for (const element of hidden) {
+        for (const paragraph of selectAll('p', element).map((node) => folded(toText(node))).filter((text) => text.length > 20)) {
+          hiddenTexts += 1;
+          assert.ok(!markdown.includes(paragraph), `${page.url} holds hidden text: ${paragraph}`);
+        }
+      }
+    }
+    assert.ok(hiddenTexts > 0, 'some page renders hidden text to check');
   });
 
   test('the parser used here sees the fault it looks for: a list in a cell breaks the table', () => {

@@ -20,6 +20,7 @@ import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { sampleLanguage } from '../../src/lib/samples/code-samples.ts';
 import { retryingClientLanguages } from '../../src/lib/samples/retrying-client-sample.ts';
 import { actionErrorAnswers } from '../../src/lib/contract/error-bodies.ts';
+import { blocksOf, passageUrl } from '../../src/mcp-server/passages.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
 import { useInProcessServer } from '../support/in-process-server.ts';
@@ -114,22 +115,46 @@ describe('questions an agent gets from users', () => {
 });
 
 describe('passages and sections', () => {
-  test('every passage\'s address reaches a heading of its built page', async () => {
-    const search = await ask('search_docs', { query: 'status', limit: 20 });
-    let offset = 0;
-    const urls = new Set<string>();
-    let page = search;
-    for (;;) {
-      for (const result of page.results as { url: string }[]) urls.add(result.url);
-      if (page.nextOffset === undefined) break;
-      offset = Number(page.nextOffset);
-      page = await ask('search_docs', { query: 'status', limit: 20, offset });
-    }
-    for (const url of urls) {
-      const address = new URL(url);
+  test('every passage\'s address reaches a heading of its built page, one id for one heading', async () => {
+    const idsOf = new Map<string, string[]>();
+    for (const passage of server.knowledge.search.passages) {
+      const address = new URL(passageUrl(passage));
       if (address.hash === '') continue;
-      const html = readFileSync(path.join(projectDirectory, 'dist', address.pathname, 'index.html'), 'utf8');
-      assert.ok(html.includes(`id="${decodeURIComponent(address.hash.slice(1))}"`), `${url} names an id of its page`);
+      const ids =
+        idsOf.get(address.pathname) ??
+        [...readFileSync(path.join(projectDirectory, 'dist', address.pathname, 'index.html'), 'utf8').matchAll(/\sid="([^"]+)"/g)].map((match) => match[1] ?? '');
+      idsOf.set(address.pathname, ids);
+      const anchor = decodeURIComponent(address.hash.slice(1));
+      assert.equal(ids.filter((id) => id === anchor).length, 1, `${address.href} names one id of its page`);
+    }
+  });
+
+  test('no passage of the built site cuts a table row: every table line is a whole row', () => {
+    for (const passage of server.knowledge.search.passages) {
+      const tableLines = passage.text.split('\n').filter((line) => line.startsWith('|'));
+      for (const line of tableLines) assert.match(line, /\|$/, `${passageUrl(passage)} ends a row mid-cell: ${line.slice(-60)}`);
+      if (tableLines.length > 0 && !/^\s*(```|~~~)/m.test(passage.text)) assert.equal(passage.cut, false, `${passageUrl(passage)} is cut`);
+    }
+  });
+
+  test('no passage of the built site starts with a code block whose label its page writes above it', () => {
+    const isLabel = (block: string) => !block.includes('\n') && block.startsWith('**');
+    for (const passage of server.knowledge.search.passages) {
+      if (!/^(```|~~~)/.test(passage.text)) continue;
+      const page = server.knowledge.pages.find((candidate) => candidate.url === passage.pageUrl);
+      const blocks = blocksOf(page?.markdown ?? '');
+      const firstLine = passage.text.split('\n').slice(0, 3).join('\n');
+      const at = blocks.findIndex((block) => block.startsWith(firstLine));
+      assert.ok(at >= 0, passageUrl(passage));
+      assert.ok(!isLabel(blocks[at - 1] ?? ''), `${passageUrl(passage)} shows a code block without its label "${blocks[at - 1] ?? ''}"`);
+    }
+  });
+
+  test('read_page reads every passage\'s section by the section path search_docs gives it', async () => {
+    const sections = new Map(server.knowledge.search.passages.map((passage) => [passage.headingPath.join(' › '), passage]));
+    for (const [section, passage] of sections) {
+      const answer = await ask('read_page', { url: passage.pageUrl, section });
+      assert.equal(answer.url, passageUrl(passage), section);
     }
   });
 

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
-import { endpointPagePath, guidePaths } from '../../src/lib/site/navigation.ts';
+import { acceptedStates, refusedStates, targetStates } from '../../src/lib/contract/lifecycle.ts';
+import { actionPagePath, endpointPagePath, guidePaths } from '../../src/lib/site/navigation.ts';
 import { publishedUrl } from '../../src/lib/site/reference-markdown.ts';
 import { endpointSections } from '../../src/lib/site/reference-pages.ts';
 import { loadKnowledge } from '../../src/mcp-server/load-knowledge.ts';
@@ -52,6 +53,40 @@ describe('search, for questions it used to send elsewhere', () => {
     const texts = firstPage('Which MCP protocol versions does the server support?').map((hit) => hit.passage.text);
     const versions = readServerIdentity(projectDirectory).supportedProtocolVersions;
     assert.ok(texts.some((text) => versions.every((version) => text.includes(version))), texts.join('\n---\n'));
+  });
+
+  test('"Can I resume a pending-cancel subscription?" ranks the resume and reactivate passages, not the cancel page alone', () => {
+    const { lifecycle } = knowledge.model;
+    const resume = lifecycle.transitions.find((transition) => transition.action.startsWith('resume'));
+    assert.ok(resume);
+    // A hyphenated status the resume action refuses, from which another action leads where resume does.
+    const status = refusedStates(lifecycle, resume).find((candidate) => candidate.includes('-'));
+    assert.ok(status);
+    const instead = lifecycle.transitions.filter(
+      (transition) => transition.kind !== 'chosen' && transition !== resume && acceptedStates(transition).includes(status) && targetStates(transition).some((target) => targetStates(resume).includes(target)),
+    );
+    assert.ok(instead.length > 0);
+    const hits = firstPage(`Can I resume a ${status} subscription?`);
+    const pagesOfHits = new Set(hits.map((hit) => hit.passage.pageUrl));
+    assert.ok(pagesOfHits.size > 1, `not one page alone: ${[...pagesOfHits].join(', ')}`);
+    assert.ok(pagesOfHits.has(publishedUrl(actionPagePath(resume.action))), [...pagesOfHits].join(', '));
+    assert.ok(
+      hits.some((hit) => instead.some((transition) => hit.passage.text.includes(transition.action)) && hit.passage.text.includes(status)),
+      `a passage names ${instead.map((transition) => transition.action).join(' or ')} with ${status}`,
+    );
+  });
+
+  test('noun forms and everyday words find their action: expiration, reactivation, undoing a cancellation', () => {
+    const pageOfAction = (prefix: string) => publishedUrl(actionPagePath(knowledge.model.actions.find((action) => action.identifier.startsWith(prefix))?.identifier ?? ''));
+    assert.equal(urls('What happens on expiration?')[0]?.split('#')[0], pageOfAction('expire'));
+    assert.equal(urls('reactivation')[0]?.split('#')[0], pageOfAction('reactivate'));
+    assert.ok(urls('How do I undo a cancellation?').some((url) => url.startsWith(pageOfAction('reactivate'))));
+  });
+
+  test('several actions in one request, many subscriptions at once, in bulk: the endpoint says there is no batch', () => {
+    for (const question of ['Can I send several actions in one request?', 'Can I cancel multiple subscriptions at once?', 'bulk cancel subscriptions']) {
+      assert.ok(urls(question).includes(endpointSection(endpointSections.notInThisApi.slug)), `${question}: ${urls(question).join(', ')}`);
+    }
   });
 
   test('an action page\'s table of errors is no near-copy of the errors guide\'s: it keeps only its own rows', () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Client } from '@modelcontextprotocol/client';
 import { siteConfig } from '../../src/site-config.ts';
@@ -247,6 +248,13 @@ describe('raw HTTP', () => {
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), docsOrigin);
     assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /POST/);
+    // It advertises only the methods it serves: a method answered with 405 is not in the list.
+    const advertised = (preflight.headers.get('access-control-allow-methods') ?? '').split(',').map((method) => method.trim());
+    for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
+      const response = await fetch(server.url, { method, headers: { Origin: docsOrigin, Accept: 'application/json, text/event-stream' } });
+      await response.body?.cancel();
+      if (response.status === 405) assert.ok(!advertised.includes(method), `${method} gets 405 but the preflight allows it: ${advertised.join(', ')}`);
+    }
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /mcp-protocol-version/i);
     const call = await post(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }), { Origin: docsOrigin, 'MCP-Protocol-Version': card.remotes[0]?.supportedProtocolVersions.at(-1) ?? '' });
     assert.equal(call.status, 200);
@@ -310,6 +318,42 @@ describe('listening on every interface', () => {
     } finally {
       child.kill('SIGTERM');
     }
+  });
+});
+
+describe('an address it cannot listen on', () => {
+  /** `npm run mcp` with these options: its exit code and what it wrote to stderr. */
+  async function runMcp(args: string[]): Promise<{ code: number | null; stderr: string }> {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, ['scripts/mcp.ts', ...args], { cwd: projectDirectory, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    return { code, stderr };
+  }
+
+  test('a port in use: one line naming --port, exit 1, no stack trace', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = taken.address() as AddressInfo;
+      const { code, stderr } = await runMcp(['--port', String(port)]);
+      assert.equal(code, 1, stderr);
+      const lines = stderr.trim().split('\n');
+      assert.match(lines.at(-1) ?? '', /--port/);
+      assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+  });
+
+  test('a host that is no address of this machine: one line naming --host, exit 1, no stack trace', async () => {
+    // TEST-NET-1 (RFC 5737): never an address of this machine.
+    const { code, stderr } = await runMcp(['--port', '0', '--host', '192.0.2.1']);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr.trim().split('\n').at(-1) ?? '', /--host/);
+    assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
   });
 });
 

@@ -188,6 +188,23 @@ describe('tools/list', () => {
   });
 });
 
+describe('code_sample', () => {
+  test('its description promises the error bodies only with errors: true, as the answers give them', async () => {
+    const [action] = model.actions;
+    assert.ok(action !== undefined);
+    const [language] = sampleLanguageNames;
+    const plain = await ask('code_sample', { action: action.identifier, language });
+    const withErrors = await ask('code_sample', { action: action.identifier, language, errors: true });
+    assert.equal(plain.errors, undefined, 'no error bodies unless asked for');
+    assert.ok(Array.isArray(withErrors.errors) && withErrors.errors.length > 0, 'error bodies with errors: true');
+    const { tools } = await server.client.listTools();
+    const description = tools.find((tool) => tool.name === 'code_sample')?.description ?? '';
+    const promised = /error bodies/i.exec(description);
+    assert.ok(promised !== null, description);
+    assert.match(description.slice(promised.index - 40, promised.index + 60), /errors: true/, description);
+  });
+});
+
 describe('prompts', () => {
   const values: Record<string, Record<string, readonly string[]>> = {
     integrate_action: { action: model.actions.map((action) => action.identifier), language: sampleLanguageNames },

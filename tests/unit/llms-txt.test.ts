@@ -138,8 +138,14 @@ describe('a rendered guide as Markdown', () => {
     '<div class="expressive-code"><figure class="frame"><figcaption class="header"><span class="title">call.sh</span></figcaption><pre data-language="sh"><code><div class="ec-line"><div class="code">curl \\</div></div><div class="ec-line"><div class="code">  --fail</div></div></code></pre><button data-code="x">Copy</button></figure></div>',
     '<starlight-tabs><ul role="tablist"><li><a role="tab" href="#p0">One</a></li><li><a role="tab" href="#p1">Two</a></li></ul><div role="tabpanel" id="p0"><p>First panel</p></div><div role="tabpanel" id="p1" hidden><p>Second panel</p></div></starlight-tabs>',
     '<aside class="starlight-aside starlight-aside--caution"><p class="starlight-aside__title"><svg></svg>Caution</p><div class="starlight-aside__content"><p>Keep the key secret.</p></div></aside>',
+    '<request-builder hidden><form><p><strong>Your values</strong>: typed here.</p></form></request-builder><p data-refused hidden>Quotes are left out.</p>',
   ].join('');
   const markdown = renderedGuideMarkdown(html, published('/errors-and-rate-limits/'));
+
+  test('leaves out what is hidden until a script shows it, and keeps every tab panel', () => {
+    assert.doesNotMatch(markdown, /Your values|Quotes are left out/);
+    assert.match(markdown, /Second panel/);
+  });
 
   test('keeps headings without their anchor links', () => {
     assert.match(markdown, /^## Start$/m);

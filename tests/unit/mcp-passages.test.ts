@@ -56,6 +56,33 @@ describe('passages', () => {
     assert.equal(passages.map((passage) => passage.text.match(/\| row\d+/g)?.length ?? 0).reduce((a, b) => a + b, 0), rows.length);
   });
 
+  test('a table after a short caption is split with the room the caption leaves: every passage holds whole rows, none is cut', () => {
+    const rows = Array.from({ length: 40 }, (_, index) => `| row${index} | ${'cell '.repeat(5)}|`);
+    const caption = 'For each action, the statuses it accepts:';
+    const passages = passagesOf([page('table', `## Which action applies where\n\n${caption}\n\n| Action | Accepted |\n| - | - |\n${rows.join('\n')}`)], 400);
+    assert.ok(passages.length > 1);
+    assert.ok(passages[0]?.text.startsWith(`${caption}\n\n| Action | Accepted |`), 'the caption stays with the first rows');
+    for (const passage of passages) {
+      assert.equal(passage.cut, false);
+      assert.ok(passage.text.length <= 400, `${passage.text.length} characters`);
+      assert.match(passage.text.split('\n').at(-1) ?? '', /^\| row\d+ \| (cell ){5}\|$/, 'ends with a whole row');
+    }
+    assert.equal(passages.map((passage) => passage.text.match(/\| row\d+/g)?.length ?? 0).reduce((a, b) => a + b, 0), rows.length);
+  });
+
+  test('a label and the code it names are one block for the repeated-block filter: an error body never stands without its label', () => {
+    const label = "**400** A field this shop's release does not know";
+    const body = (slug: string) => `\`\`\`\n{ "code": "rest_invalid_param", "action": "${slug}" }\n\`\`\``;
+    const pages = ['a', 'b', 'c'].map((slug) => page(slug, `## Error bodies\n\n${label}\n\n${body(slug)}`));
+    for (const passage of passagesOf(pages).filter((candidate) => candidate.anchor === 'error-bodies')) {
+      assert.ok(passage.text.startsWith(label), passage.text);
+    }
+    const same = ['a', 'b', 'c'].map((slug) => page(slug, `## Error bodies\n\n${label}\n\n${body('all')}\n\nOwn words of ${slug}.`));
+    for (const passage of passagesOf(same).filter((candidate) => candidate.anchor === 'error-bodies')) {
+      assert.ok(!passage.text.includes('rest_invalid_param') && !passage.text.includes(label), 'label and body repeated alike go together');
+    }
+  });
+
   test('a block found on three pages or more is neither indexed nor shown; one on two pages stays', () => {
     const banner = 'This page documents version 1.';
     const pair = 'Said on two pages.';

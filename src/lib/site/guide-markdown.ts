@@ -11,9 +11,11 @@ import { flattenTableCells } from './flat-table-cells.ts';
 /**
  * Elements of a rendered guide that say nothing in text: the heading anchors (whose hidden label
  * reads "Section titled …"), drawings (each has a text alternative beside it), and the scripts,
- * styles and controls that only work in a browser.
+ * styles and controls that only work in a browser, among them whatever the page renders
+ * `hidden` until its script shows it (the request builder's form, the sandbox's Try it): a reader
+ * without JavaScript never sees it, and it is no answer to anything.
  */
-const dropped = ['.sl-anchor-link', 'svg', 'script', 'style', 'link', 'button', 'template'];
+const dropped = ['.sl-anchor-link', 'svg', 'script', 'style', 'link', 'button', 'template', '[hidden]'];
 
 function element(tagName: string, children: ElementContent[], properties: Element['properties'] = {}): Element {
   return { type: 'element', tagName, properties, children };

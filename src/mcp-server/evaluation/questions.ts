@@ -81,6 +81,14 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, 
   const cancel = action('cancel');
   const change = action('change_status');
   const paymentFailed = action('payment_failed');
+  const resume = action('resume');
+  const reactivate = action('reactivate');
+  const expire = action('expire');
+  const insteadOfResume = model.actions
+    .filter((candidate) => candidate.transition.kind === 'fixed' && acceptedStates(candidate.transition).includes(status('pending-cancel')))
+    .filter((candidate) => targetOf(candidate.transition).some((state) => targetOf(resume.transition).includes(state)))
+    .map((candidate) => candidate.identifier);
+  if (insteadOfResume.length === 0) throw new Error(`No action takes a ${status('pending-cancel')} subscription where ${resume.identifier} would`);
   const throttled = actionErrorAnswers(model, pause).throttled;
   const statuses = sampleStatuses(model.responses);
   const samplesOf = (identifier: string) => {
@@ -101,6 +109,8 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, 
   const subjectType = pause.fields.find((field) => field.name === envelope.subject)?.type ?? '';
   const restRoute = `?rest_route=${endpoint.urlPath.replace(/^\/wp-json/, '')}`;
   const docs = (pagePath: string) => new URL(pagePath, siteConfig.docsUrl).href;
+  // What the API does not have (no read, list, events or batch), one section of the endpoint page.
+  const notInThisApi = `${docs(endpointPagePath)}#${endpointSections.notInThisApi.slug}`;
   const notPublished = (value: unknown) => (typeof value === 'string' ? value : '');
   const contractProse = [
     endpoint.description,
@@ -171,7 +181,24 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, 
       question: 'How do I get the status of a subscription?',
       facts: [near(300, `${refusal.detailsMember}.${refusal.currentStatus}`, ...statusShown.map((field) => field.name))],
     },
-    { id: 'list-subscriptions', question: 'Can I list all subscriptions through the API?', facts: [says(`${docs(endpointPagePath)}#${endpointSections.notInThisApi.slug}`)] },
+    { id: 'list-subscriptions', question: 'Can I list all subscriptions through the API?', facts: [says(notInThisApi)] },
+    // Everyday words and noun forms, not the contract's identifiers.
+    {
+      id: 'resume-pending-cancel',
+      question: `Can I resume a ${status('pending-cancel')} subscription?`,
+      facts: [
+        near(400, `"status":"${status('pending-cancel')}"`, `"refused":[`, `"${resume.identifier}"`),
+        listed(refusedLabels, refusedStates(lifecycle, resume.transition), acceptedStates(resume.transition)),
+        // The actions that take it where resuming would.
+        near(400, `"status":"${status('pending-cancel')}"`, ...insteadOfResume.map((name) => `"action":"${name}"`)),
+      ],
+    },
+    { id: 'expiration', question: 'What happens on expiration?', facts: targetOf(expire.transition).map((state) => near(60, quoted(expire.description, /no action leads out/), state)) },
+    { id: 'reactivation', question: 'reactivation', facts: [listed(acceptedLabels, acceptedStates(reactivate.transition), refusedStates(lifecycle, reactivate.transition))] },
+    { id: 'undo-cancellation', question: 'How do I undo a cancellation?', facts: [listed(acceptedLabels, acceptedStates(reactivate.transition), refusedStates(lifecycle, reactivate.transition))] },
+    { id: 'several-actions', question: 'Can I send several actions in one request?', facts: [says(notInThisApi)] },
+    { id: 'cancel-many', question: 'Can I cancel multiple subscriptions at once?', facts: [says(notInThisApi)] },
+    { id: 'bulk-cancel', question: 'bulk cancel subscriptions', facts: [says(notInThisApi)] },
     {
       id: 'conflict-body',
       question: 'What does the 409 body contain?',

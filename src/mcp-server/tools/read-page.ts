@@ -41,10 +41,38 @@ function findPage(pages: LlmsFullPage[], address: string): { page: LlmsFullPage;
   return { page, anchor: decodeURIComponent(url.hash.slice(1)) };
 }
 
-/** The heading a section names, by its anchor or its text, in any letter case. */
-function findHeading(headings: PageHeading[], section: string): number {
+/** What separates the headings of a heading path, as search_docs writes it ("Page › Heading › Subheading"). */
+const headingPathSeparator = /\s*[›»]\s*|\s+>\s+/;
+
+/**
+ * The heading a section names, in any letter case: its anchor, its text, or a heading path as
+ * search_docs gives it ("Errors and rate limits › Rate limits › The retry policy"). Of a path the
+ * last heading must match; where its text repeats on the page, the one whose headings above match
+ * the path's other parts (the page's title may lead it) is meant.
+ */
+function findHeading(headings: PageHeading[], section: string, pageTitle: string): number {
   const wanted = section.trim().replace(/^#+\s*/, '').toLowerCase();
-  return headings.findIndex((heading) => heading.anchor === wanted || heading.text.toLowerCase() === wanted);
+  const exact = headings.findIndex((heading) => heading.anchor === wanted || heading.text.toLowerCase() === wanted);
+  if (exact >= 0) return exact;
+  const parts = wanted.split(headingPathSeparator).filter((part) => part.length > 0);
+  if (parts.length < 2) return -1;
+  const path = parts[0] === pageTitle.toLowerCase() ? parts.slice(1) : parts;
+  const last = path.at(-1) ?? '';
+  const candidates = headings.flatMap((heading, index) => (heading.text.toLowerCase() === last || heading.anchor === last ? [index] : []));
+  const ancestorsOf = (index: number) => {
+    const ancestors: string[] = [];
+    let level = headings[index]?.level ?? 0;
+    for (let above = index - 1; above >= 0; above -= 1) {
+      const heading = headings[above];
+      if (heading !== undefined && heading.level < level) {
+        ancestors.unshift(heading.text.toLowerCase());
+        level = heading.level;
+      }
+    }
+    return ancestors;
+  };
+  const matchesPath = (index: number) => path.slice(0, -1).every((part) => ancestorsOf(index).includes(part));
+  return candidates.find(matchesPath) ?? (candidates.length === 1 ? (candidates[0] ?? -1) : -1);
 }
 
 /** One page exactly as llms-full.txt has it, or one section of it, in parts when it is long. */
@@ -53,7 +81,7 @@ export function readPageTool({ pages }: ProductKnowledge) {
   return defineTool({
     inputSchema: z.object({
       url: z.string().min(1).max(500).describe('The page address or path, for example /errors-and-rate-limits/; an anchor (#rate-limits) reads only that section'),
-      section: z.string().max(200).optional().describe('Only this section: its anchor or its heading'),
+      section: z.string().max(200).optional().describe('Only this section: its anchor, its heading, or the section path search_docs gives'),
       cursor: z.string().max(20).optional().describe('The nextCursor of the previous part, to read on'),
     }),
     outputSchema: z.object({
@@ -67,11 +95,12 @@ export function readPageTool({ pages }: ProductKnowledge) {
     run: ({ url, section, cursor }) => {
       const { page, anchor } = findPage(pages, url);
       const headings = headingsByUrl.get(page.url) ?? [];
-      const wanted = section ?? anchor;
+      // The section search_docs gives a page's opening is the page's title: the whole page.
+      const wanted = section !== undefined && section.trim().toLowerCase() === page.title.toLowerCase() ? '' : (section ?? anchor);
       let text = page.markdown;
       let address = page.url;
       if (wanted !== '') {
-        const index = findHeading(headings, wanted);
+        const index = findHeading(headings, wanted, page.title);
         if (index < 0) throw new ToolRefusal(`No section "${wanted}" on ${page.url}; its sections: ${headings.map((heading) => `#${heading.anchor}`).join(', ')}`);
         const { start, end } = sectionBounds(page.markdown, headings, index);
         text = page.markdown.slice(start, end).replace(/\n+$/, '');
