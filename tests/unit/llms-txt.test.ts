@@ -139,6 +139,7 @@ describe('a rendered guide as Markdown', () => {
     '<starlight-tabs><ul role="tablist"><li><a role="tab" href="#p0">One</a></li><li><a role="tab" href="#p1">Two</a></li></ul><div role="tabpanel" id="p0"><p>First panel</p></div><div role="tabpanel" id="p1" hidden><p>Second panel</p></div></starlight-tabs>',
     '<aside class="starlight-aside starlight-aside--caution"><p class="starlight-aside__title"><svg></svg>Caution</p><div class="starlight-aside__content"><p>Keep the key secret.</p></div></aside>',
     '<request-builder hidden><form><p><strong>Your values</strong>: typed here.</p></form></request-builder><p data-refused hidden>Quotes are left out.</p>',
+    '<ul><li>One endpoint, POST https://{site}/wp-json/service/v1/action, on each site</li></ul>',
   ].join('');
   const markdown = renderedGuideMarkdown(html, published('/errors-and-rate-limits/'));
 
@@ -150,6 +151,10 @@ describe('a rendered guide as Markdown', () => {
   test('keeps headings without their anchor links', () => {
     assert.match(markdown, /^## Start$/m);
     assert.doesNotMatch(markdown, /Section titled/);
+  });
+
+  test('writes an address in prose as it is, without the backslash GFM puts before its colon', () => {
+    assert.ok(markdown.includes('POST https://{site}/wp-json/service/v1/action, on each site'), markdown);
   });
 
   test('makes every link absolute', () => {

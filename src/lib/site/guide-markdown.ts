@@ -123,5 +123,9 @@ export function renderedGuideMarkdown(html: string, pageUrl: string): string {
   explicitAnchors(tree);
   absoluteAddresses(tree, pageUrl);
   flattenTableCells(tree);
-  return toMarkdown(toMdast(tree), { extensions: [gfmToMarkdown({ tablePipeAlign: false })], bullet: '-', rule: '-' }).trim();
+  const markdown = toMarkdown(toMdast(tree), { extensions: [gfmToMarkdown({ tablePipeAlign: false })], bullet: '-', rule: '-' }).trim();
+  // GFM's writer escapes the colon of an address in prose (`https\://{site}/…`) so that a renderer
+  // does not make it a link; agents read and copy the raw text, where the backslash is a wrong
+  // character in the address, and a link made of an address template does no harm.
+  return markdown.replace(/\b(https?)\\:\/\//g, '$1://');
 }
