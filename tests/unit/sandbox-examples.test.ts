@@ -18,6 +18,11 @@ before(() => {
   contract = readExecutableContract(bundledDocument());
 });
 
+/** An action's success example, as the object it is. */
+function success(action: ExecutableContract['model']['actions'][number]): Record<string, unknown> {
+  return action.successExample.value as Record<string, unknown>;
+}
+
 function exampleBody(action: ExecutableContract['model']['actions'][number]): string {
   return JSON.stringify({ ...action.requestExample.value, [contract.model.envelope.credential]: defaultApiKey });
 }
@@ -53,18 +58,18 @@ describe('every action’s example from a fresh sandbox', () => {
     const once = send(exampleBody(first));
     const again = send(exampleBody(first));
     assert.equal(again[result.previousStatus], once[result.status]);
-    assert.equal(again[result.changed], once[result.status] === first.successExample.value[result.previousStatus]);
+    assert.equal(again[result.changed], once[result.status] === success(first)[result.previousStatus]);
   });
 
   test('a seed of the reader’s own is taken as it is', async () => {
     const { model } = contract;
     const resumed = model.actions.find((action) => {
-      const example = action.successExample.value;
-      return model.actions.some((other) => other !== action && other.successExample.value[contract.result.subject] === example[contract.result.subject] && other.successExample.value[contract.result.previousStatus] !== example[contract.result.previousStatus]);
+      const example = success(action);
+      return model.actions.some((other) => other !== action && success(other)[contract.result.subject] === example[contract.result.subject] && success(other)[contract.result.previousStatus] !== example[contract.result.previousStatus]);
     });
     assert.ok(resumed, 'two examples name one subscription from different statuses');
-    const id = Number(resumed.successExample.value[contract.result.subject]);
-    const other = model.lifecycle.states.find((status) => status !== resumed.successExample.value[contract.result.previousStatus] && status !== resumed.successExample.value[contract.result.status]);
+    const id = Number(success(resumed)[contract.result.subject]);
+    const other = model.lifecycle.states.find((status) => status !== success(resumed)[contract.result.previousStatus] && status !== success(resumed)[contract.result.status]);
     assert.ok(other);
     const sandbox = await openSandbox({ contract, seed: [{ id, status: other }] });
     try {
