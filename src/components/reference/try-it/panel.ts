@@ -61,6 +61,8 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   let questions = 0;
   // Not `disabled` while starting or sending: a disabled button drops the keyboard focus the reader had on it.
   let sending = true;
+  // Once the reader has typed or loaded a body, the example never replaces it.
+  let edited = false;
   const waiting = new Map<number, (reply: WorkerReply) => void>();
   worker.onmessage = (event: MessageEvent<WorkerReply>) => {
     const reply = event.data;
@@ -121,6 +123,7 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     const button = element('button', { type: 'button', textContent: preset.label });
     button.addEventListener('click', () => {
       body.value = JSON.stringify(preset.body, null, 2);
+      edited = true;
       // A request of the guide that asks the host for no throttle is sent without one.
       Object.assign(pending, preset.throttle === undefined ? { throttle: 0 } : { throttle: 1, retryAfter: preset.throttle });
       showQueued();
@@ -159,7 +162,6 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   container.replaceChildren(panel);
   // The editor takes the focus at once; a body typed while the sandbox starts is kept.
   body.focus();
-  let edited = false;
 
   let contract: PanelContract | undefined;
   let lastSent: SentRequest | undefined;
