@@ -9,6 +9,7 @@ import type { RouteArgument } from './route-arguments.ts';
 import { routeArguments } from './route-arguments.ts';
 import type { RestRequest } from './rest-request.ts';
 import { readRestRequest, sentMember } from './rest-request.ts';
+import type { ExampleStarts } from './seed.ts';
 import type { SubscriptionStore } from './store.ts';
 import { checkActionFields, checkArguments, invalidJsonAnswer, invalidKeyAnswer, keyAccepted, validRequest } from './validate.ts';
 import { coreAnswer, envelope, frontEndAnswer, restHeaders } from './wordpress-response.ts';
@@ -39,6 +40,11 @@ export interface SandboxSettings {
    * the client's `Host`. Without one (the sandbox answering in process), the `Host` header stands in.
    */
   siteUrl?: string;
+  /**
+   * Given when the sandbox holds its own seed: an example's subscription that no request has
+   * changed yet answers each action's example from the status that example starts from.
+   */
+  exampleStarts?: ExampleStarts;
 }
 
 /**
@@ -88,7 +94,7 @@ function endpointAnswer(contract: ExecutableContract, store: SubscriptionStore, 
   const selected = checkActionFields(contract, checked.value, rest);
   if ('answer' in selected) return selected.answer;
   if (!keyAccepted(contract, rest, settings.apiKey)) return invalidKeyAnswer(contract);
-  return applyAction(contract, store, validRequest(contract, selected.value, checked.value, sentMember(rest, contract.model.envelope.subject)));
+  return applyAction(contract, store, validRequest(contract, selected.value, checked.value, sentMember(rest, contract.model.envelope.subject)), settings.exampleStarts);
 }
 
 const argumentsByContract = new WeakMap<ExecutableContract, RouteArgument[]>();

@@ -3,6 +3,7 @@ import { allowedActions, outcomeOf } from '../lib/contract/lifecycle.ts';
 import { successResponse } from '../lib/contract/responses.ts';
 import type { Answer } from './answer.ts';
 import { errorAnswer, jsonAnswer } from './answer.ts';
+import type { ExampleStarts } from './seed.ts';
 import type { SubscriptionStore } from './store.ts';
 import type { ValidRequest } from './validate.ts';
 
@@ -19,8 +20,12 @@ function refusalMessage(request: ValidRequest, current: string): string {
  * transaction. A changed status is written with an entry in the subscription's history, which
  * keeps the note. An action whose target already holds answers `changed: false` and records
  * nothing, note included: a retried request leaves no trace (openapi/README.md records this).
+ * With `exampleStarts` (the sandbox's own seed), an example's subscription that has no history yet
+ * stands in the status the action's own example starts from, so that every example answers as its
+ * page shows from a fresh sandbox; its first change gives it a history, and from then on its
+ * stored status alone counts.
  */
-export function applyAction(contract: ExecutableContract, store: SubscriptionStore, request: ValidRequest): Answer {
+export function applyAction(contract: ExecutableContract, store: SubscriptionStore, request: ValidRequest, exampleStarts?: ExampleStarts): Answer {
   const { result, errors, model } = contract;
   const { action, subscriptionId } = request;
   const shownId = request.subscriptionIdText ?? String(subscriptionId);
@@ -28,7 +33,10 @@ export function applyAction(contract: ExecutableContract, store: SubscriptionSto
   if (!Number.isSafeInteger(subscriptionId)) {
     return errorAnswer(contract, errors.subscriptionNotFound, `Subscription ${shownId} was not found.`);
   }
-  return store.act(subscriptionId, (current) => {
+  const exampleStart = exampleStarts?.get(subscriptionId)?.get(action.identifier);
+  const untouched = exampleStart !== undefined && store.history(subscriptionId).length === 0;
+  return store.act(subscriptionId, (stored) => {
+    const current = stored !== undefined && untouched ? exampleStart : stored;
     if (current === undefined) {
       return { result: errorAnswer(contract, errors.subscriptionNotFound, `Subscription ${shownId} was not found.`) };
     }

@@ -92,6 +92,30 @@ export function exampleSubscriptions(contract: ExecutableContract): Subscription
   return [...found].map(([id, status]) => ({ id, status }));
 }
 
+/** The statuses the examples' subscriptions start from, by subscription ID and then by action. */
+export type ExampleStarts = ReadonlyMap<number, ReadonlyMap<string, string>>;
+
+/**
+ * For each action, the status its success example moves its subscription from (`previous_status`),
+ * by the subscription's ID: several actions' examples name one subscription from different
+ * statuses (the pause example's from the resume example's), which one seeded status cannot serve.
+ */
+export function exampleStarts(contract: ExecutableContract): ExampleStarts {
+  const { result, model } = contract;
+  const starts = new Map<number, Map<string, string>>();
+  for (const action of model.actions) {
+    const value: unknown = action.successExample.value;
+    if (!isRecord(value)) continue;
+    const id = value[result.subject];
+    const status = value[result.previousStatus];
+    if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof status !== 'string' || !model.lifecycle.states.includes(status)) continue;
+    const byAction = starts.get(id) ?? new Map<string, string>();
+    byAction.set(action.identifier, status);
+    starts.set(id, byAction);
+  }
+  return starts;
+}
+
 /**
  * What a sandbox holds when it is given no seed, in the terminal and in the pages alike: one
  * subscription in every status (IDs 1 up), and the subscriptions the examples name, in the status

@@ -7,7 +7,7 @@ import type { Answer } from './answer.ts';
 import { errorAnswer } from './answer.ts';
 import { answerRequest, type SandboxRequest, type SandboxSettings } from './answer-request.ts';
 import { bodyLimitBytes, hostErrorHeader, throttleHeader } from './host.ts';
-import { checkSeed, defaultApiKey, readSeedFile, sandboxSeed } from './seed.ts';
+import { checkSeed, defaultApiKey, exampleStarts, readSeedFile, sandboxSeed } from './seed.ts';
 import type { HistoryEntry, Subscription } from './store.ts';
 import { openStore } from './store.ts';
 
@@ -135,7 +135,8 @@ export async function openSandbox(options: Omit<SandboxOptions, 'port' | 'host'>
 
   // Host answers a test asked for ahead of time, each standing for the header that asks for it.
   const queuedHostHeaders: Record<string, string>[] = [];
-  const settings: SandboxSettings = { apiKey, basePath };
+  // Without a seed of the reader's, the examples' subscriptions answer each example as its page shows.
+  const settings: SandboxSettings = { apiKey, basePath, ...(fromSeed === undefined ? { exampleStarts: exampleStarts(contract) } : {}) };
 
   return {
     apiKey,

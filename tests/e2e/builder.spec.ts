@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
+import { fillInLead, placeholdersIn, sampleLanguages } from '../../src/lib/samples/code-samples.ts';
+import { guidePaths } from '../../src/lib/site/navigation.ts';
 import { actions } from './support/contract.ts';
 import { actionPath } from './support/site.ts';
 
@@ -10,6 +11,7 @@ import { actionPath } from './support/site.ts';
 
 const typedSite = 'my-own-shop.test';
 const typedKey = 'typed-key-7Hq2xZ';
+const [keyPlaceholder = ''] = placeholdersIn(actions[0]?.requestExample);
 
 async function storedEverywhere(page: Page): Promise<string> {
   const inPage = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie, url: location.href }));
@@ -50,14 +52,24 @@ test('typing a site and a key fills every sample and the request example, and no
   await builder.locator('input[type="text"]').first().pressSequentially(typedSite);
   await keyInput.pressSequentially(typedKey);
 
+  let commentsSeen = 0;
   for (const { language, label } of sampleLanguages) {
     await page.locator('.code-samples').getByRole('tab', { name: label, exact: true }).click();
     const sample = page.locator(`[data-sample-language="${language}"] pre`);
     await expect(sample, `the ${language} sample is shown`).toBeVisible();
     await expect(sample, `the ${language} sample names the typed site`).toContainText(typedSite);
     await expect(sample, `the ${language} sample carries the typed key`).toContainText(typedKey);
-    await expect(sample).not.toContainText('<API_KEY>');
+    // The comment that says what to fill in keeps the placeholders' names; every other line has the typed values.
+    const lines = await sample.locator('.ec-line').allTextContents();
+    const [comment, ...others] = [lines.filter((line) => line.includes(fillInLead)), lines.filter((line) => !line.includes(fillInLead))];
+    expect(others.filter((line) => line.includes(keyPlaceholder)), `the ${language} sample's code`).toEqual([]);
+    for (const line of comment ?? []) {
+      commentsSeen += 1;
+      expect(line, `the ${language} sample's fill-in comment`).toContain(keyPlaceholder);
+      expect(line).not.toContain(typedKey);
+    }
   }
+  expect(commentsSeen, 'the samples say what to fill in').toBeGreaterThan(0);
   const requestExample = page.locator('xpath=//*[@id="request-example"]/following::pre[1]');
   await expect(requestExample).toContainText(typedKey);
 
@@ -84,4 +96,23 @@ test('only action pages carry the builder', async ({ page }) => {
     await page.goto(pagePath);
     await expect(page.locator('request-builder'), pagePath).toHaveCount(0);
   }
+});
+
+test('the builder links the sandbox guide’s section that starts a local sandbox with npx or npm run sandbox', async ({ page }) => {
+  const [action] = actions;
+  await page.goto(actionPath(action?.identifier ?? ''));
+  const link = page.locator('request-builder').getByRole('link', { name: 'start one' });
+  await expect(link).toHaveAttribute('href', `${guidePaths.sandbox}#start-it`);
+  await link.click();
+  await expect(page.locator('#start-it')).toBeVisible();
+  // The section's text: from its heading to the next heading of its level.
+  const startIt = await page.evaluate(() => {
+    const heading = document.getElementById('start-it');
+    let node = heading?.closest('.sl-heading-wrapper') ?? heading;
+    let text = '';
+    for (node = node?.nextElementSibling ?? null; node !== null && !node.matches('h2, .sl-heading-wrapper.level-h2'); node = node.nextElementSibling) text += node.textContent ?? '';
+    return text;
+  });
+  expect(startIt).toContain('npx --package');
+  expect(startIt).toContain('npm run sandbox');
 });

@@ -1,6 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
+import { wordpressRestPrefix } from '../../src/lib/contract/endpoint.ts';
+import { noRouteErrorCode } from '../../src/lib/contract/responses.ts';
 import { readExecutableContractWith, noSchemaValidator } from '../../src/lib/contract/serving-contract.ts';
+import { decodeJson } from '../../src/sandbox/rest-request.ts';
 import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
 import { defaultApiKey, sandboxSeed } from '../../src/sandbox/seed.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
@@ -55,6 +58,20 @@ async function sendWithKeyboard(page: Page): Promise<{ status: number; body: Rec
   return { status, body: JSON.parse(text.slice(text.indexOf('\n\n') + 2)) as Record<string, unknown> };
 }
 
+/** The status line and the answer's first lines, its body included, are on screen, not below the fold. */
+async function expectAnswerInView(page: Page): Promise<void> {
+  const answer = page.locator('[aria-label="The answer as received"]');
+  await expect(page.getByRole('status')).toBeInViewport();
+  await expect(answer).toBeInViewport();
+  // The body comes right after the status line, at the top of its box, not after the headers.
+  expect(await answer.evaluate((element) => element.scrollTop)).toBe(0);
+  expect((await answer.textContent()) ?? '').toMatch(/^HTTP\/1\.1 \d{3}[^\n]*\n\n\S/);
+  const box = await answer.boundingBox();
+  const viewport = page.viewportSize();
+  if (box === null || viewport === null) throw new Error('the answer has no box');
+  expect(box.y + Math.min(box.height, 80), 'the first lines of the answer are above the fold').toBeLessThanOrEqual(viewport.height);
+}
+
 async function replaceBody(page: Page, body: Record<string, unknown>): Promise<void> {
   const editor = page.getByLabel('Request body (JSON)');
   await editor.focus();
@@ -77,9 +94,14 @@ test('the pause and resume pages walk a subscription, meet a 409 and reset, keyb
 
   const firstAnswer = await sendWithKeyboard(page);
   expect(firstAnswer).toEqual({ status: 200, body: first.successExample.value });
+  await expectAnswerInView(page);
+  await expect(page.getByRole('status')).toContainText(`${result.changed}: true`);
   const again = await sendWithKeyboard(page);
   expect(again.status).toBe(200);
   expect(again.body[result.changed]).toBe(false);
+  await expectAnswerInView(page);
+  // The status line tells the repeat from the first pause, for a reader who only hears it.
+  await expect(page.getByRole('status')).toContainText(`${result.changed}: false`);
   await expect(page.getByLabel('Request body (JSON)')).toBeFocused();
 
   // Moving to the next action's page keeps the tab's subscriptions.
@@ -127,7 +149,8 @@ test('the throttle answers the next requests only, with Retry-After, and the hos
     await page.getByLabel('Request body (JSON)').focus();
     await page.keyboard.press('Control+Enter');
     await expect(page.locator('[aria-label="The answer as received"]')).toContainText(`HTTP/1.1 ${contract.throttled.status}`);
-    await expect(page.locator('[aria-label="The answer as received"]')).toContainText(`${contract.retryAfterHeader}:`);
+    // Named as the Node sandbox sends them: in lower case.
+    await expect(page.locator('[aria-label="The headers of the answer"]')).toContainText(`${contract.retryAfterHeader.toLowerCase()}:`);
     await expect(page.locator('[aria-label="The request as sent"]')).toContainText('Sandbox-Throttle:');
   }
   // The third request passes; sent from the Send button with the keyboard, which keeps the focus.
@@ -204,7 +227,8 @@ test('the sandbox guide’s steps run in the page and answer as the guide shows'
     const body = text.slice(text.indexOf('\n\n') + 2);
     if (typeof step.body === 'string') expect(body.trim()).toBe(step.body.trim());
     else expect(JSON.parse(body)).toEqual(step.body);
-    for (const [name, value] of Object.entries(step.headers)) expect(text.toLowerCase()).toContain(`${name}: ${value}`.toLowerCase());
+    const headers = (await page.locator('[aria-label="The headers of the answer"]').textContent()) ?? '';
+    for (const [name, value] of Object.entries(step.headers)) expect(headers.toLowerCase()).toContain(`${name}: ${value}`.toLowerCase());
   }
   expect(requests.map((request) => request.url())).toEqual([]);
 });
@@ -233,12 +257,12 @@ test('what the reader asks of the host lives in the tab, Link names the site as 
   if (action === undefined || next === undefined) throw new Error('the contract has fewer than two actions');
   await page.goto(actionPath(action.identifier));
   const site = page.locator('request-builder input[data-site]').first();
-  await site.fill('https://shop.example/store');
+  const localBase = readWalkthrough(expectedDocument).baseUrl;
+  await site.fill(localBase);
   await openPanel(page);
   await page.keyboard.press('Control+Enter');
-  const answer = page.locator('[aria-label="The answer as received"]');
-  // WordPress names its own URL in Link: the scheme and the subdirectory the reader gave.
-  await expect(answer).toContainText('Link: <https://shop.example/store/wp-json/>');
+  // WordPress names its own URL in Link: the scheme and the host the reader gave.
+  await expect(page.locator('[aria-label="The headers of the answer"]')).toContainText(`link: <${localBase}${wordpressRestPrefix}/>`);
   await page.getByRole('button', { name: 'Throttle' }).click();
   await expect(page.getByText(/^Asked for: the next 1 request/)).toBeVisible();
   await page.goto(actionPath(next.identifier));
@@ -256,4 +280,137 @@ test('a sandbox that cannot load in the page says so', async ({ page }) => {
   await page.goto(actionPath(action?.identifier ?? ''));
   await page.getByRole('button', { name: 'Try it in this page' }).click();
   await expect(page.getByRole('status')).toHaveText(/could not start in this page/);
+});
+
+for (const viewport of [
+  { width: 1280, height: 800 },
+  { width: 375, height: 740 },
+]) {
+  test(`after Send the status and the answer's body are in view, the focus stays, and the status tells a repeat, ${viewport.width}x${viewport.height}`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const { first } = exampleWalk();
+    await page.goto(actionPath(first.identifier));
+    await openPanel(page);
+    await sendWithKeyboard(page);
+    await expectAnswerInView(page);
+    await expect(page.getByLabel('Request body (JSON)')).toBeFocused();
+    const firstStatus = await page.getByRole('status').textContent();
+    await page.getByRole('button', { name: 'Send', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('status')).not.toHaveText(firstStatus ?? '');
+    await expect(page.getByRole('status')).toContainText(`${result.changed}: false`);
+    await expectAnswerInView(page);
+    await expect(page.getByRole('button', { name: 'Send', exact: true })).toBeFocused();
+    await context.close();
+  });
+}
+
+test('the panel answers for the path as sent: the endpoint pasted as the site gets no route, and the builder says why', async ({ page }) => {
+  const [action] = model.actions;
+  await page.goto(actionPath(action?.identifier ?? ''));
+  const localBase = readWalkthrough(expectedDocument).baseUrl;
+  const site = page.locator('request-builder input[data-site]').first();
+  await site.fill(`${localBase}${model.endpoint.urlPath}`);
+  await expect(page.locator('[data-endpoint-pasted]')).toBeVisible();
+  await openPanel(page);
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('[aria-label="The request as sent"]')).toContainText(`${model.endpoint.method} ${model.endpoint.urlPath}${model.endpoint.urlPath} HTTP/1.1`);
+  await expect(page.locator('[aria-label="The answer as received"]')).toContainText(`"code":"${noRouteErrorCode}"`);
+  await expect(page.getByRole('status')).toContainText(noRouteErrorCode);
+  // A site in a subdirectory: the sandbox serves the root, so the path is a page it does not have.
+  await site.fill(`${localBase}/shop`);
+  await expect(page.locator('[data-endpoint-pasted]')).toBeHidden();
+  await page.getByLabel('Request body (JSON)').focus();
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('[aria-label="The answer as received"]')).toContainText('HTTP/1.1 404');
+  await expect(page.locator('[aria-label="The answer as received"]')).toContainText('<!DOCTYPE html>');
+});
+
+test('the verdict says what the next Send carries and gets, names the JSON error, and gives each reason once', async ({ page }) => {
+  const [action] = model.actions;
+  await page.goto(actionPath(action?.identifier ?? ''));
+  await openPanel(page);
+  const verdict = page.locator('.try-check');
+  await expect(verdict).toContainText('would get 200');
+  await page.getByRole('button', { name: 'Throttle' }).click();
+  await expect(verdict).toContainText(`would get ${contract.throttled.status}`);
+  await expect(verdict).toContainText('Sandbox-Throttle');
+  await page.getByRole('button', { name: 'Reset to the seed' }).click();
+
+  await replaceBody(page, {});
+  await page.keyboard.insertText('\n{"broken": ');
+  const syntax = decodeJson(new TextEncoder().encode('{"broken": '));
+  if (syntax.kind !== 'invalid') throw new Error('the sandbox parses a broken body');
+  await expect(verdict).toContainText(syntax.errorMessage);
+  await expect(verdict).toContainText(/line \d+, column \d+/);
+  const deep = `${'['.repeat(600)}${']'.repeat(600)}`;
+  const tooDeep = decodeJson(new TextEncoder().encode(deep));
+  if (tooDeep.kind !== 'invalid') throw new Error('the sandbox parses a body nested 600 deep');
+  await page.getByLabel('Request body (JSON)').fill(deep);
+  await expect(verdict).toContainText(tooDeep.errorMessage);
+
+  await replaceBody(page, { ...(action?.requestExample.value as Record<string, unknown>), [model.envelope.credential]: defaultApiKey, [model.envelope.subject]: 'not-a-number' });
+  await expect(verdict).toContainText(errors.invalidParameter.code);
+  const said = (await verdict.textContent()) ?? '';
+  expect(said).not.toContain(`${model.envelope.subject} ${model.envelope.subject}`);
+});
+
+test('a preset without a throttle clears the one a throttled preset queued', async ({ page }) => {
+  await page.goto('/sandbox/');
+  await page.getByRole('button', { name: 'Run the steps in this page' }).click();
+  await expect(page.getByRole('status')).toHaveText(/ready|not usable/);
+  await page.getByRole('button', { name: 'A throttled request', exact: true }).click();
+  await page.getByRole('button', { name: 'A success', exact: true }).click();
+  await expect(page.locator('.try-check')).not.toContainText('Sandbox-Throttle');
+  await page.keyboard.press('Control+Enter');
+  await expect(page.locator('[aria-label="The request as sent"]')).not.toContainText('Sandbox-Throttle');
+  await expect(page.locator('[aria-label="The answer as received"]')).not.toContainText(`HTTP/1.1 ${contract.throttled.status}`);
+});
+
+test('on a slow connection the panel says it is starting, keeps Send off, focuses the editor and keeps what the reader typed', async ({ page }) => {
+  const [action] = model.actions;
+  let release: () => void = () => undefined;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/sandbox-worker.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto(actionPath(action?.identifier ?? ''));
+  await page.getByRole('button', { name: 'Try it in this page' }).click();
+  await expect(page.getByRole('status')).toContainText('Starting the sandbox');
+  await expect(page.getByLabel('Request body (JSON)')).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).toHaveAttribute('aria-disabled', 'true');
+  const typed = JSON.stringify({ ...(action?.requestExample.value as Record<string, unknown>), [model.envelope.credential]: defaultApiKey, typed: true });
+  await page.keyboard.insertText(typed);
+  release();
+  await expect(page.getByRole('status')).toHaveText(/ready/);
+  await expect(page.getByRole('button', { name: 'Send', exact: true })).not.toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByLabel('Request body (JSON)')).toHaveValue(typed);
+});
+
+test('the tab keeps no note typed in a body, and a tampered stored state gives the seed, not an error', async ({ page }) => {
+  const { first } = exampleWalk();
+  const errorsSeen: string[] = [];
+  page.on('pageerror', (error) => errorsSeen.push(error.message));
+  await page.goto(actionPath(first.identifier));
+  await openPanel(page);
+  const note = 'a-note-typed-by-the-reader-81Qz';
+  await replaceBody(page, { ...(first.requestExample.value as Record<string, unknown>), [model.envelope.credential]: defaultApiKey, note });
+  await sendWithKeyboard(page);
+  const stored = await page.evaluate(() => JSON.stringify({ ...sessionStorage }));
+  expect(stored).toContain(first.identifier);
+  expect(stored).not.toContain(note);
+  // Headers as the Node sandbox sends them.
+  const headers = (await page.locator('[aria-label="The headers of the answer"]').textContent()) ?? '';
+  expect(headers.split('\n').map((line) => line.slice(0, line.indexOf(':'))).filter((name) => name !== name.toLowerCase())).toEqual([]);
+
+  for (const tampered of ['null', '{"simulation":null,"pending":null}', '[]', '{"simulation":{"store":{"subscriptions":"x"}}}']) {
+    await page.evaluate((value) => sessionStorage.setItem('try-it-sandbox', value), tampered);
+    await page.reload();
+    await openPanel(page);
+    await expect(page.locator('.try-subscriptions tbody tr')).toHaveCount(seed.length);
+    await expect(page.getByRole('status')).not.toContainText(/Error|undefined|null/);
+  }
+  expect(errorsSeen).toEqual([]);
 });

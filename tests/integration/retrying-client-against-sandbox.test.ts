@@ -13,12 +13,15 @@ import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
-import { fillIn, missingRunner, runSample } from '../support/run-sample.ts';
+import { baseUrlParts } from '../../src/lib/samples/retrying-client/client-parts.ts';
+import { missingRunner, runSample } from '../support/run-sample.ts';
 
 // Read at the top, so the tests can be declared per language the errors guide shows.
 // The bundle the gate checked (`npm run lint`): the gate itself is tested elsewhere.
 const contract = readExecutableContract(bundledDocument());
 const model: ReferenceModel = contract.model;
+/** The base URL the clients are printed with, which a reader replaces with their own. */
+const siteBaseUrl = baseUrlParts(model.endpoint).example;
 
 
 /**
@@ -51,7 +54,11 @@ describe('[7.1] the retrying clients honour the sandbox’s 429 and Retry-After'
       try {
         const retryAfterSeconds = 2;
         sandbox.throttleNext(1, String(retryAfterSeconds));
-        const run = await runSample(sample, fillIn(sample.code, model.endpoint, { host: new URL(sandbox.url).host, apiKey: sandbox.apiKey }, keyPlaceholder), 60_000);
+        // The client is given the sandbox's base URL as the sandbox prints it, http:// and all.
+        const code = sample.code.replaceAll(keyPlaceholder, sandbox.apiKey).replaceAll(JSON.stringify(siteBaseUrl), JSON.stringify(sandbox.url)).replaceAll(`'${siteBaseUrl}'`, `'${sandbox.url}'`);
+        assert.ok(code.includes(sandbox.url), `the ${language} client is created with the base URL`);
+        assert.ok(!code.includes(`${new URL(siteBaseUrl).protocol}//${new URL(sandbox.url).host}`), 'no scheme is rewritten: the base URL is used as written');
+        const run = await runSample(sample, code, 60_000);
         assert.equal(run.exitCode, 0, `the client failed:\n${run.output}`);
         assert.equal(arrivals.length, 2, `one throttled attempt and one that succeeds:\n${arrivals.map((arrival) => arrival.line).join('\n')}`);
         const [throttled, accepted] = arrivals as [{ at: number; line: string }, { at: number; line: string }];

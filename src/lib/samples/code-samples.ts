@@ -181,8 +181,11 @@ export function placeholdersIn(value: unknown): string[] {
 }
 
 /** The comment that opens a sample: which values the reader must replace. */
+/** How the comment that names what a sample needs filled in begins; the request builder leaves that comment as written. */
+export const fillInLead = 'Fill in your own values:';
+
 export function fillInComment(marker: string, things: string[]): string {
-  return `${marker} Fill in your own values: ${listInWords(things, 'and')}.`;
+  return `${marker} ${fillInLead} ${listInWords(things, 'and')}.`;
 }
 
 export function thingsToFillIn(endpoint: Endpoint, body: unknown): string[] {

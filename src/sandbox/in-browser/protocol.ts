@@ -19,6 +19,8 @@ export interface PanelContract {
   credential: string;
   selector: string;
   subject: string;
+  /** The members of a success body that say what happened, for the panel's status line. */
+  members: { changed: string; status: string };
   /** Each action's request example, by identifier. */
   examples: Record<string, Record<string, unknown>>;
   throttleHeader: string;

@@ -6,7 +6,7 @@ import { utf8Bytes } from '../bytes.ts';
 import { bodyLimitBytes, hostErrorHeader, throttleHeader } from '../host.ts';
 import type { MemoryStore, MemoryStoreState } from '../memory-store.ts';
 import { createMemoryStore } from '../memory-store.ts';
-import { defaultApiKey, sandboxSeed } from '../seed.ts';
+import { defaultApiKey, exampleStarts, sandboxSeed } from '../seed.ts';
 import type { Subscription } from '../store.ts';
 
 /** A request as the page's panel sends it to the simulation: what curl would send. */
@@ -63,6 +63,7 @@ const nothingQueued = (): QueuedHostAnswers => ({ throttle: { count: 0, retryAft
  */
 export function createSimulation(contract: ExecutableContract, from?: SimulationState, siteUrl?: string): Simulation {
   const { lifecycle } = contract.model;
+  const starts = exampleStarts(contract);
   const fresh = (): MemoryStore => {
     const store = createMemoryStore(lifecycle.states);
     store.addMissing(sandboxSeed(contract));
@@ -88,7 +89,7 @@ export function createSimulation(contract: ExecutableContract, from?: Simulation
     let answer: Answer;
     try {
       const site = request.siteUrl ?? siteUrl;
-      answer = answerRequest(contract, target, { apiKey: defaultApiKey, basePath: '', ...(site === undefined ? {} : { siteUrl: site }) }, {
+      answer = answerRequest(contract, target, { apiKey: defaultApiKey, basePath: '', exampleStarts: starts, ...(site === undefined ? {} : { siteUrl: site }) }, {
         method: request.method,
         target: request.target,
         headers: { ...request.headers, ...hostHeaders },

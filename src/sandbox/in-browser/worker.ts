@@ -19,7 +19,7 @@ const scope = globalThis as unknown as WorkerScope;
 const contract = readExecutableContractWith(bundledDocument, noSchemaValidator);
 let simulation: Simulation | undefined;
 
-function panelContract({ model, throttled, retryAfterHeader }: ExecutableContract): PanelContract {
+function panelContract({ model, result, throttled, retryAfterHeader }: ExecutableContract): PanelContract {
   const { endpoint, envelope } = model;
   const retryAfter = throttled.headers.find((header) => header.name === retryAfterHeader)?.examples.find((example) => typeof example.value === 'number');
   return {
@@ -28,6 +28,7 @@ function panelContract({ model, throttled, retryAfterHeader }: ExecutableContrac
     credential: envelope.credential,
     selector: envelope.selector,
     subject: envelope.subject,
+    members: { changed: result.changed, status: result.status },
     examples: Object.fromEntries(model.actions.map((action) => [action.identifier, action.requestExample.value])),
     throttleHeader,
     hostErrorHeader,
@@ -47,9 +48,10 @@ function start(question: WorkerQuestion): Simulation {
   try {
     simulation = createSimulation(contract, question.kind === 'start' ? question.state : undefined, question.kind === 'start' ? question.siteUrl : undefined);
     if (question.kind === 'start') reply(question.id, simulation, { contract: panelContract(contract) });
-  } catch (error) {
+  } catch {
+    // The reader is told what happened, not the engine's message about the tampered or older state.
     simulation = createSimulation(contract);
-    reply(question.id, simulation, { contract: panelContract(contract), problem: `The saved state was not usable, so the sandbox starts from its seed: ${(error as Error).message}` });
+    reply(question.id, simulation, { contract: panelContract(contract), problem: 'The state this tab kept was not usable, so the sandbox starts from its seed.' });
   }
   return simulation;
 }

@@ -33,24 +33,45 @@ export function requestText(request: SentRequest): string {
   return `${lines.join('\n')}\n\n${request.body}`;
 }
 
-/** Header names as WordPress and Node write them on the wire: each word capitalised. */
-function displayName(name: string): string {
-  return name.replace(/(^|-)([a-z])/g, (_, dash: string, letter: string) => `${dash}${letter.toUpperCase()}`);
-}
-
+/** The status line and the body: what the reader looks for first. */
 export function answerText(answer: ReceivedAnswer): string {
-  const status = `HTTP/1.1 ${answer.status} ${reasonPhrase(answer.status) ?? ''}`.trimEnd();
-  const headers = Object.entries(answer.headers).map(([name, value]) => `${displayName(name)}: ${value}`);
-  return `${[status, ...headers].join('\n')}\n\n${answer.body}`;
+  return `HTTP/1.1 ${answer.status} ${reasonPhrase(answer.status) ?? ''}`.trimEnd() + `\n\n${answer.body}`;
 }
 
-/** The curl command that sends exactly this request: same method, URL, headers and body bytes. */
+/** The answer's headers, named as the Node sandbox sends them (in lower case, as Node's server writes what it is given). */
+export function answerHeadersText(answer: ReceivedAnswer): string {
+  return Object.entries(answer.headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+}
+
+/**
+ * Above this many bytes the body goes to curl on its standard input: one argument of a command
+ * may hold at most 128 KiB on Linux (MAX_ARG_STRLEN), quoting included.
+ */
+export const largestBodyArgument = 100_000;
+
+/** A heredoc delimiter that is no line of the body. */
+function delimiterFor(body: string): string {
+  const lines = new Set(body.split('\n'));
+  let delimiter = 'REQUEST_BODY';
+  while (lines.has(delimiter)) delimiter = `${delimiter}_`;
+  return delimiter;
+}
+
+/**
+ * The curl command that sends exactly this request: same method, URL, headers and body bytes. A
+ * large body (the 413 demonstration) comes from a quoted heredoc, which adds one line break after
+ * it: whitespace a JSON body may end with.
+ */
 export function curlCommand(request: SentRequest): string {
   const headers = request.headers.filter(([name]) => !['host', 'content-length'].includes(name.toLowerCase()));
-  return [
+  const lines = [
     `curl --include \\`,
     `  --request ${request.method} ${shellQuote(`${request.baseUrl}${request.target}`)} \\`,
     ...headers.map(([name, value]) => `  --header ${shellQuote(`${name}: ${value}`)} \\`),
-    `  --data-binary ${shellQuote(request.body)}`,
-  ].join('\n');
+  ];
+  if (new TextEncoder().encode(request.body).length <= largestBodyArgument) return [...lines, `  --data-binary ${shellQuote(request.body)}`].join('\n');
+  const delimiter = delimiterFor(request.body);
+  return [...lines, `  --data-binary @- <<'${delimiter}'`, request.body, delimiter].join('\n');
 }

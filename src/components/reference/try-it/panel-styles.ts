@@ -20,6 +20,8 @@ export const panelStyles = `
 .try-panel :focus-visible { outline: 2px solid var(--sl-color-text-accent); outline-offset: 2px; }
 .try-check, .try-hint { color: var(--sl-color-gray-2); }
 .try-status { font-weight: 600; }
+.try-send-row { scroll-margin-top: calc(var(--sl-nav-height, 4rem) + 0.5rem); }
+.try-panel summary { margin-block: 0.25rem; cursor: pointer; }
 .try-subscriptions { font-size: var(--sl-text-xs); }
 .try-subscriptions th, .try-subscriptions td { padding: 0.125rem 0.75rem 0.125rem 0; }
 `;

@@ -4,21 +4,15 @@
  * shows the exchange. Nothing leaves the page: the worker fetches nothing and the panel sends
  * nothing. The tab keeps the sandbox's subscriptions in its session storage (never local storage,
  * never a cookie), so they follow the reader from one action page to the next and through a
- * reload; the body, and the key in it, is never stored.
+ * reload; the body, the key and the notes in it are never stored.
  */
 import type { PanelContract, WorkerQuestion, WorkerReply } from '../../../sandbox/in-browser/protocol.ts';
 import type { SimulationState } from '../../../sandbox/in-browser/simulation.ts';
-import { answerText, baseUrlOf, curlCommand, requestText, type SentRequest } from './exchange.ts';
+import { answerHeadersText, answerText, baseUrlOf, curlCommand, requestText, type SentRequest } from './exchange.ts';
+import { keep, readKept } from './kept-state.ts';
 import { panelStyles } from './panel-styles.ts';
 import { reasonPhrase } from '../../../sandbox/reason-phrases.ts';
-
-/** What the tab keeps: the sandbox's state and the host answers asked for, never a body or a key. */
-interface KeptState {
-  simulation: SimulationState;
-  pending: { throttle: number; retryAfter: string; hostError: number; hostStatus: number };
-}
-
-const storageKey = 'try-it-sandbox';
+import { bodyGist, statusWords } from './verdict.ts';
 
 /** A question before the panel numbers it. */
 type Unnumbered<Q> = Q extends unknown ? Omit<Q, 'id'> : never;
@@ -39,15 +33,6 @@ export interface PanelOptions {
   /** The builder's inputs, read when the panel fills the body and the URL: the site, the key, the fields. */
   inputs: HTMLInputElement[];
   workerUrl: string;
-}
-
-function readKept(): KeptState | undefined {
-  try {
-    const text = sessionStorage.getItem(storageKey);
-    return text === null ? undefined : (JSON.parse(text) as KeptState);
-  } catch {
-    return undefined;
-  }
 }
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, properties: Partial<HTMLElementTagNameMap[K]> = {}, children: (Node | string)[] = []): HTMLElementTagNameMap[K] {
@@ -74,8 +59,10 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   nextPanel += 1;
   const worker = new Worker(options.workerUrl, { type: 'module', name: 'sandbox' });
   let questions = 0;
-  // Not `disabled` while sending: a disabled button drops the keyboard focus the reader had on it.
-  let sending = false;
+  // Not `disabled` while starting or sending: a disabled button drops the keyboard focus the reader had on it.
+  let sending = true;
+  // Once the reader has typed or loaded a body, the example never replaces it.
+  let edited = false;
   const waiting = new Map<number, (reply: WorkerReply) => void>();
   worker.onmessage = (event: MessageEvent<WorkerReply>) => {
     const reply = event.data;
@@ -89,7 +76,9 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
       worker.postMessage({ ...question, id: questions });
     });
   // A worker that cannot load or answer (a dropped connection on a phone) must say so, not leave a panel that never answers.
+  let failed = false;
   const workerFailed = () => {
+    failed = true;
     status.textContent = 'The sandbox could not start in this page. Reload the page to try again.';
     send.setAttribute('aria-disabled', 'true');
     sending = true;
@@ -111,26 +100,41 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   const hostStatus = element('select', { id: id('host-status') });
   const hostError = element('button', { type: 'button', textContent: 'Fail the next request' });
   const queued = element('p', { className: 'try-hint' });
-  const status = element('p', { className: 'try-status', role: 'status' });
+  const status = element('p', { className: 'try-status', role: 'status', textContent: 'Starting the sandbox in this page…' });
   const requestShown = element('pre', { className: 'try-exchange', tabIndex: 0 });
   const answerShown = element('pre', { className: 'try-exchange', tabIndex: 0 });
+  const headersShown = element('pre', { className: 'try-exchange', tabIndex: 0 });
   requestShown.setAttribute('aria-label', 'The request as sent');
   answerShown.setAttribute('aria-label', 'The answer as received');
+  headersShown.setAttribute('aria-label', 'The headers of the answer');
   const copy = element('button', { type: 'button', textContent: 'Copy as curl', disabled: true });
-  const exchange = element('div', { className: 'try-answer', hidden: true }, [element('h4', { textContent: 'Request' }), requestShown, element('h4', { textContent: 'Answer' }), answerShown, copy]);
+  // The answer's status line and body first, right under Send; its headers folded, then the request.
+  const exchange = element('div', { className: 'try-answer', hidden: true }, [
+    element('h4', { textContent: 'Answer' }),
+    answerShown,
+    element('details', {}, [element('summary', { textContent: 'Headers of the answer' }), headersShown]),
+    element('h4', { textContent: 'Request' }),
+    requestShown,
+    copy,
+  ]);
   const table = element('table', { className: 'try-subscriptions' });
   const reset = element('button', { type: 'button', textContent: 'Reset to the seed' });
   const presetButtons = (options.presets ?? []).map((preset) => {
     const button = element('button', { type: 'button', textContent: preset.label });
     button.addEventListener('click', () => {
       body.value = JSON.stringify(preset.body, null, 2);
-      if (preset.throttle !== undefined) Object.assign(pending, { throttle: 1, retryAfter: preset.throttle });
+      edited = true;
+      // A request of the guide that asks the host for no throttle is sent without one.
+      Object.assign(pending, preset.throttle === undefined ? { throttle: 0 } : { throttle: 1, retryAfter: preset.throttle });
       showQueued();
+      keepPending();
       checkBody();
       body.focus();
     });
     return button;
   });
+  const sendRow = element('div', { className: 'try-row try-send-row' }, [send]);
+  send.setAttribute('aria-disabled', 'true');
   const presets = presetButtons.length === 0 ? [] : [element('p', { textContent: 'Load a request of this guide, then send it:' }), element('div', { className: 'try-row' }, presetButtons)];
   const titleId = id('title');
   const panel = element('section', { className: 'try-panel' }, [
@@ -141,21 +145,23 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     body,
     keys,
     check,
-    element('div', { className: 'try-row' }, [send]),
+    sendRow,
+    status,
+    exchange,
     element('fieldset', {}, [
       element('legend', { textContent: 'Answers of the host in front of the site' }),
       element('div', { className: 'try-row' }, [element('label', { htmlFor: throttleCount.id, textContent: 'Requests to throttle' }), throttleCount, element('label', { htmlFor: retryAfter.id, textContent: 'Retry-After (seconds)' }), retryAfter, throttle]),
       element('div', { className: 'try-row' }, [element('label', { htmlFor: hostStatus.id, textContent: 'Host error' }), hostStatus, hostError]),
       queued,
     ]),
-    status,
-    exchange,
     element('h4', { textContent: 'Subscriptions in this tab' }),
     table,
     reset,
   ]);
   panel.setAttribute('aria-labelledby', titleId);
   container.replaceChildren(panel);
+  // The editor takes the focus at once; a body typed while the sandbox starts is kept.
+  body.focus();
 
   let contract: PanelContract | undefined;
   let lastSent: SentRequest | undefined;
@@ -164,11 +170,7 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   let lastState: SimulationState | undefined;
   const save = (simulation: SimulationState) => {
     lastState = simulation;
-    try {
-      sessionStorage.setItem(storageKey, JSON.stringify({ simulation, pending } satisfies KeptState));
-    } catch {
-      // A tab that refuses storage still works; it only forgets on reload.
-    }
+    keep({ simulation, pending });
   };
   /** The host answers asked for live in the tab's storage too, so a reload or another action page keeps them. */
   const keepPending = () => {
@@ -210,8 +212,9 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   };
   const simulated = (request: SentRequest) => ({
     method: request.method,
-    // The sandbox serves the site at its root: a site in a subdirectory is the same endpoint.
-    target: contract?.urlPath ?? request.target,
+    // The target as sent: the sandbox serves the site at its root, so a site in a subdirectory (or
+    // the endpoint pasted as the site) gets the answers `npm run sandbox` gives to that path.
+    target: request.target,
     headers: Object.fromEntries(request.headers.map(([name, value]) => [name.toLowerCase(), value])),
     body: request.body,
     // WordPress names its own URL in `Link`: the site as the reader typed it, subdirectory and scheme included.
@@ -222,25 +225,24 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   const checkBody = () => {
     clearTimeout(checking);
     checking = setTimeout(async () => {
-      const request = requestFor(false);
-      if (request === undefined) return;
+      // What the next Send carries, a queued host answer included.
+      const request = requestFor(true);
+      if (request === undefined || contract === undefined) return;
       const reply = await ask({ kind: 'check', request: simulated(request) });
       const answer = reply.answer;
       if (answer === undefined) return;
-      let said = '';
-      try {
-        const parsed = JSON.parse(answer.body) as { code?: string; message?: string; data?: { params?: Record<string, string> | string[] } };
-        const params = parsed.data?.params;
-        const reasons = params === undefined || Array.isArray(params) ? [] : Object.values(params);
-        said = parsed.code === undefined ? '' : `: ${parsed.code}, ${[parsed.message, ...reasons].join(' ')}`;
-      } catch {
-        said = '';
-      }
-      check.textContent = `As it stands, the sandbox would answer ${answer.status} ${reasonPhrase(answer.status) ?? ''}${said}`;
+      const carried = request.headers.filter(([name]) => [contract?.throttleHeader, contract?.hostErrorHeader].includes(name)).map(([name, value]) => `${name}: ${value}`);
+      const gist = bodyGist(answer.body, contract.members, request.body);
+      check.textContent = `As it stands, the next Send${carried.length === 0 ? '' : ` (with ${carried.join(', ')})`} would get ${statusWords(answer.status)}${gist === '' ? '.' : `: ${gist}`}`;
     }, 250);
   };
 
+  let answers = 0;
   const sendBody = async () => {
+    if (contract === undefined) {
+      if (!failed) status.textContent = 'The sandbox is still starting in this page; Send works once it is ready.';
+      return;
+    }
     const request = requestFor(true);
     if (request === undefined || sending) return;
     if (pending.throttle > 0) pending.throttle -= 1;
@@ -256,10 +258,16 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     lastSent = request;
     requestShown.textContent = requestText(request);
     answerShown.textContent = answerText(answer);
+    answerShown.scrollTop = 0;
+    headersShown.textContent = answerHeadersText(answer);
     exchange.hidden = false;
     copy.disabled = false;
-    const code = /"code":"([^"]+)"/.exec(answer.body)?.[1];
-    status.textContent = `Answer: ${answer.status} ${reasonPhrase(answer.status) ?? ''}${code === undefined ? '' : `, ${code}`}, in ${(reply.elapsedMs ?? 0).toFixed(1)} ms.`;
+    answers += 1;
+    const gist = contract === undefined ? '' : bodyGist(answer.body, contract.members, request.body);
+    // Numbered, so that a repeat with the same answer is still a change a screen reader announces.
+    status.textContent = `Answer ${answers}: ${statusWords(answer.status)}${gist === '' ? '.' : `, ${gist}`} In ${(reply.elapsedMs ?? 0).toFixed(1)} ms.`;
+    // Brought into view without taking the focus off Send or the editor.
+    sendRow.scrollIntoView({ block: 'start' });
     showSubscriptions(reply);
     showQueued();
     checkBody();
@@ -272,7 +280,10 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
       void sendBody();
     }
   });
-  body.addEventListener('input', checkBody);
+  body.addEventListener('input', () => {
+    edited = true;
+    checkBody();
+  });
   throttle.addEventListener('click', () => {
     const most = contract?.maxThrottled ?? 1;
     const asked = Math.trunc(Number(throttleCount.value)) || 1;
@@ -281,6 +292,7 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     showQueued();
     keepPending();
     status.textContent = `The next ${pending.throttle} request(s) will be throttled.${asked > most ? ` (${most} at most, as the terminal sandbox takes.)` : ''}`;
+    checkBody();
   });
   hostError.addEventListener('click', () => {
     pending.hostError = 1;
@@ -288,6 +300,7 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     showQueued();
     keepPending();
     status.textContent = `The next request will get the host's ${pending.hostStatus} page.`;
+    checkBody();
   });
   reset.addEventListener('click', async () => {
     Object.assign(pending, { throttle: 0, hostError: 0 });
@@ -316,16 +329,19 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
       const name = input.id.replace(/^builder-/, '');
       if (name in example && name !== contract.credential && input.value.trim() !== '') filled[name] = typeof example[name] === 'number' && /^\d+$/.test(input.value.trim()) ? Number(input.value.trim()) : input.value.trim();
     }
-    body.value = JSON.stringify(filled, null, 2);
+    if (!edited) body.value = JSON.stringify(filled, null, 2);
     keys.textContent = `Ctrl+Enter (⌘+Enter on a Mac) sends. This sandbox's key is ${reply.apiKey}; any other key gets the answer a site gives to a wrong one.`;
     if (pending.retryAfter === '') pending.retryAfter = contract.retryAfterExample;
     retryAfter.value = pending.retryAfter;
     throttleCount.max = String(contract.maxThrottled);
     hostStatus.replaceChildren(...contract.hostErrorStatuses.map((value) => element('option', { value: String(value), textContent: `${value} ${reasonPhrase(value) ?? ''}` })));
     status.textContent = reply.problem ?? 'The sandbox is ready in this page.';
+    sending = false;
+    send.removeAttribute('aria-disabled');
     showSubscriptions(reply);
     showQueued();
     checkBody();
-    body.focus();
+    // The focus stays where the reader put it while the sandbox started.
+    if (document.activeElement === null || document.activeElement === document.body) body.focus();
   });
 }

@@ -11,9 +11,21 @@ export interface ClientParts {
   example: Record<string, unknown>;
 }
 
+/**
+ * A client takes the site's whole base URL, scheme included (`https://shop.example`, or
+ * the `http://` address a local sandbox prints), and adds the endpoint's path to it.
+ */
+export function baseUrlParts(endpoint: Endpoint): { example: string; path: string } {
+  const base = endpoint.urlTemplate.slice(0, endpoint.urlTemplate.length - endpoint.urlPath.length);
+  if (!endpoint.urlTemplate.endsWith(endpoint.urlPath) || !endpoint.exampleUrl.endsWith(endpoint.urlPath) || endpoint.variables.some((variable) => !base.includes(`{${variable.name}}`))) {
+    throw new Error(`The retrying clients take a base URL, but a variable of ${endpoint.urlTemplate} is in its path`);
+  }
+  return { example: endpoint.exampleUrl.slice(0, endpoint.exampleUrl.length - endpoint.urlPath.length), path: endpoint.urlPath };
+}
+
 export function fillIn(marker: string, { endpoint, example }: ClientParts): string {
   return fillInComment(marker, [
-    ...endpoint.variables.map((variable) => variable.defaultValue),
+    `the site's base URL ${baseUrlParts(endpoint).example}`,
     ...placeholdersIn(example).map((placeholder) => `${placeholder} in the body`),
   ]);
 }

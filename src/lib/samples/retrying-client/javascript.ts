@@ -1,5 +1,5 @@
-import { interpolatedUrl, javascriptLiteral, variableName } from '../code-samples.ts';
-import { fillIn, type ClientParts } from './client-parts.ts';
+import { javascriptLiteral } from '../code-samples.ts';
+import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
 /**
  * A JavaScript client for one site that follows the retry policy exactly: a timeout on every
@@ -11,9 +11,7 @@ import { fillIn, type ClientParts } from './client-parts.ts';
  */
 export function retryingJavascriptClient(parts: ClientParts): string {
   const { endpoint, statuses, policy, example } = parts;
-  const parameters = endpoint.variables.map((variable) => variableName(variable.name));
-  const url = interpolatedUrl(endpoint, (name) => `\${${name}}`);
-  const defaults = endpoint.variables.map((variable) => JSON.stringify(variable.defaultValue)).join(', ');
+  const base = baseUrlParts(endpoint);
   const [throttled, ...others] = [Number(statuses.throttled), ...statuses.retried.filter((status) => status !== Number(statuses.throttled))];
   const code = statuses.codeField;
 
@@ -86,10 +84,14 @@ const sleep = (milliseconds) =>
 const isJson = (response) =>
   (response.headers.get("Content-Type") ?? "").toLowerCase().startsWith("application/json");
 
-/** A client for one site: \`send(body)\` resolves to the success body, or rejects with one of the errors above. */
-export function createClient(${parameters.join(', ')}, options = {}) {
+/**
+ * A client for one site: \`send(body)\` resolves to the success body, or rejects with one of the
+ * errors above. \`baseUrl\` is the site's whole base URL, scheme included: ${JSON.stringify(base.example)},
+ * or the http:// address a local sandbox prints.
+ */
+export function createClient(baseUrl, options = {}) {
   const settings = { ...policy, ...options };
-  const url = \`${url}\`;
+  const url = \`\${baseUrl.replace(/\\/+$/, "")}${base.path}\`;
   // No request goes to this site before this moment, on the monotonic clock: a wall clock that
   // is set back or slewed would shorten the spacing.
   let notBefore = 0;
@@ -152,7 +154,7 @@ export function createClient(${parameters.join(', ')}, options = {}) {
 }
 
 ${fillIn('//', parts)}
-const send = createClient(${defaults});
+const send = createClient(${JSON.stringify(base.example)});
 try {
   console.log(await send(${javascriptLiteral(example, '  ')}));
 } catch (error) {

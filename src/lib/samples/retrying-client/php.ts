@@ -1,12 +1,10 @@
-import { interpolatedUrl, phpHeaderCollector, phpLiteral, phpString, variableName } from '../code-samples.ts';
-import { fillIn, type ClientParts } from './client-parts.ts';
+import { phpHeaderCollector, phpLiteral, phpString } from '../code-samples.ts';
+import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
 /** The retrying client in plain PHP with the curl extension: the JavaScript client's policy, step for step. */
 export function retryingPhpClient(parts: ClientParts): string {
   const { endpoint, statuses, policy, example } = parts;
-  const parameters = endpoint.variables.map((variable) => `string $${variableName(variable.name)}`);
-  const url = interpolatedUrl(endpoint, (name) => `{$${name}}`);
-  const defaults = endpoint.variables.map((variable) => phpString(variable.defaultValue)).join(', ');
+  const base = baseUrlParts(endpoint);
   const code = statuses.codeField;
   const retryAfterName = statuses.retryAfter.toLowerCase();
   if (endpoint.method !== 'POST') throw new Error('The PHP retrying client posts with CURLOPT_POST, but the operation is not a POST');
@@ -91,8 +89,10 @@ final class Client {
     // No request goes to this site before this moment.
     private float $not_before = 0.0;
 
-    public function __construct( ${parameters.join(', ')} ) {
-        $this->url = "${url}";
+    // $base_url: the site's whole base URL, scheme included: ${base.example},
+    // or the http:// address a local sandbox prints.
+    public function __construct( string $base_url ) {
+        $this->url = rtrim( $base_url, '/' ) . ${phpString(base.path)};
     }
 
     public function send( array $body ): array {
@@ -171,7 +171,7 @@ final class Client {
 }
 
 ${fillIn('//', parts)}
-$client = new Client( ${defaults} );
+$client = new Client( ${phpString(base.example)} );
 try {
     print_r( $client->send( ${phpLiteral(example, '    ')} ) );
 } catch ( ServiceError | HostError | GaveUp $error ) {

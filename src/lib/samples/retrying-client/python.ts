@@ -1,12 +1,10 @@
-import { interpolatedUrl, pythonLiteral, variableName } from '../code-samples.ts';
-import { fillIn, type ClientParts } from './client-parts.ts';
+import { pythonLiteral } from '../code-samples.ts';
+import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
 /** The retrying client in Python, with the `requests` library: the JavaScript client's policy, step for step. */
 export function retryingPythonClient(parts: ClientParts): string {
   const { endpoint, statuses, policy, example } = parts;
-  const parameters = endpoint.variables.map((variable) => variableName(variable.name));
-  const url = interpolatedUrl(endpoint, (name) => `{${name}}`);
-  const defaults = endpoint.variables.map((variable) => JSON.stringify(variable.defaultValue)).join(', ');
+  const base = baseUrlParts(endpoint);
   const code = statuses.codeField;
 
   return `"""A client for one site that follows the retry policy of the errors guide."""
@@ -80,8 +78,10 @@ class GaveUp(Exception):
 class Client:
     """A client for one site: \`send(body)\` returns the success body or raises one of the errors above."""
 
-    def __init__(self, ${parameters.join(', ')}):
-        self.url = f"${url}"
+    def __init__(self, base_url):
+        # base_url: the site's whole base URL, scheme included: ${base.example},
+        # or the http:// address a local sandbox prints.
+        self.url = base_url.rstrip("/") + ${JSON.stringify(base.path)}
         self.session = requests.Session()
         # No request goes to this site before this moment.
         self.not_before = 0.0
@@ -135,7 +135,7 @@ class Client:
 
 if __name__ == "__main__":
     ${fillIn('#', parts)}
-    client = Client(${defaults})
+    client = Client(${JSON.stringify(base.example)})
     try:
         print(client.send(${pythonLiteral(example, '        ')}))
     except (ServiceError, HostError, GaveUp) as error:
