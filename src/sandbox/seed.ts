@@ -44,7 +44,10 @@ export function checkSeed(contract: ExecutableContract, value: unknown, source: 
     const { id, status, ...others } = item;
     for (const name of Object.keys(others)) problems.push(`${where}: "${name}" is not a member of a seed item; use only "id" and "status"`);
     const idOk = typeof id === 'number' && Number.isSafeInteger(id) && (validId === undefined || validId(id));
-    if (!idOk) problems.push(`${where}: "id" is ${JSON.stringify(id) ?? 'missing'}; expected a subscription ID, a whole number of at least 1`);
+    if (typeof id === 'number' && Number.isInteger(id) && !Number.isSafeInteger(id)) {
+      // JSON.parse has already rounded such an id, so printing it would name another subscription.
+      problems.push(`${where}: "id" is past ${Number.MAX_SAFE_INTEGER} (2^53 - 1), the largest whole number a seed holds exactly`);
+    } else if (!idOk) problems.push(`${where}: "id" is ${JSON.stringify(id) ?? 'missing'}; expected a subscription ID, a whole number of at least 1`);
     else if (seen.has(id)) problems.push(`${where}: the id ${id} appears twice`);
     const statusOk = typeof status === 'string' && states.includes(status);
     if (!statusOk) problems.push(`${where}: "status" is ${JSON.stringify(status) ?? 'missing'}; expected one of ${listInWords(states, 'or')}`);

@@ -375,6 +375,13 @@ describe('refuses to open', () => {
       assert.match(error.message, /item 3: "id" is 0/);
       return true;
     });
+    writeFileSync(file, '[{"id": 9007199254740993, "status": "active"}]');
+    await assert.rejects(openSandbox({ contract, seed: file }), (error: unknown) => {
+      assert.ok(error instanceof SeedError);
+      assert.match(error.message, /item 1: "id" is past 9007199254740991 \(2\^53 - 1\)/);
+      assert.doesNotMatch(error.message, /9007199254740992/);
+      return true;
+    });
     writeFileSync(file, '[{"id": 1,');
     await assert.rejects(openSandbox({ contract, seed: file }), /is not JSON/);
   });
