@@ -139,7 +139,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   for (const step of steps) {
     const problems = step === redoclyLintStep && earlyLint !== undefined ? earlyLint.problems : step.run(context);
     const fresh = (await problems).filter((problem) => {
-      const key = `${problem.file}\u0000${problem.line ?? ''}\u0000${problem.message}`;
+      const key = `${problem.file}\u0000${problem.line ?? ''}\u0000${problem.cause ?? problem.message}`;
       if (named.has(key)) return false;
       named.add(key);
       return true;

@@ -1,5 +1,6 @@
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Field, LiteralValue } from '../lib/contract/fields.ts';
+import { contractError } from '../lib/contract/schemas.ts';
 
 /**
  * The JSON Schema keywords WordPress's `rest_validate_value_from_schema` understands for a route
@@ -38,7 +39,7 @@ function schemaType(field: Field): string | string[] {
   const types = field.type.split(' or ').map((label) => label.replace(/ \(.*\)$/, ''));
   const unsupported = types.find((type) => !describableTypes.includes(type));
   if (unsupported !== undefined) {
-    throw new Error(`${field.pointer}: the field ${field.name} is of type ${field.type}, which a WordPress route argument does not describe yet`);
+    throw contractError(field.pointer, `the field ${field.name} is of type ${field.type}, which a WordPress route argument does not describe yet`);
   }
   return types.length === 1 ? (types[0] ?? '') : types;
 }
@@ -82,7 +83,8 @@ function schemaOf(field: Field, selectorValues: LiteralValue[] | undefined): Arg
  * every field any action takes, once, with its schema; the selector as the list of identifiers;
  * `required` only where every action requires the field. The credential is never required here:
  * its absence belongs to the permission callback (the 401), which core runs after the arguments.
- * A field whose schema differs between actions cannot be one argument, and is refused.
+ * A field whose schema differs between actions cannot be one argument, and is refused: the gate
+ * runs this derivation (src/gate/model-step.ts), so the sandbox never meets such a contract.
  */
 export function routeArguments(contract: ExecutableContract): RouteArgument[] {
   const { actions, envelope } = contract.model;
@@ -94,7 +96,7 @@ export function routeArguments(contract: ExecutableContract): RouteArgument[] {
       const schema = schemaOf(field, field.name === envelope.selector ? identifiers : undefined);
       const earlier = byName.get(field.name);
       if (earlier !== undefined && JSON.stringify(earlier.argument.schema) !== JSON.stringify(schema)) {
-        throw new Error(`${field.pointer}: ${field.name} has another schema in ${action.identifier} than in an earlier action; one route argument cannot describe both`);
+        throw contractError(field.pointer, `${field.name} has another schema in ${action.identifier} than in an earlier action; one route argument cannot describe both`);
       }
       const entry = earlier ?? { argument: { name: field.name, required: false, schema, description: sharedDescription.get(field.name) ?? field.description.trim() }, requiredBy: 0 };
       if (field.required) entry.requiredBy += 1;
