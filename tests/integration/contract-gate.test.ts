@@ -240,3 +240,42 @@ describe('the gate', () => {
     assert.equal(result.problems.length, 1);
   });
 });
+
+describe('the gate names each problem once, at the file to open and its line', () => {
+  test('an empty or comment-only component file is named once, not at each of its referrers', async () => {
+    for (const text of ['', '# to be written\n']) {
+      const result = await gateOverBrokenCopy((copy) => copy.write('openapi/components/schemas/Note.yaml', text));
+      assert.deepEqual(result.problems.map(formatGateProblem), [
+        `openapi/components/schemas/Note.yaml: line 1: The file ${text === '' ? 'is empty' : 'holds only comments'}: a $ref to it has nothing to read. Write the component it stands for, or remove it and every $ref to it. [empty file]`,
+      ]);
+    }
+  });
+
+  test('a second server error is named in the file that lists the responses, at its line', async () => {
+    const result = await gateOverBrokenCopy((copy) => copy.replace(actionPath, "    '500':\n", "    '503':\n      description: The service is busy.\n    '500':\n"));
+    const line = copyContract();
+    try {
+      const expectedLine = line.read(actionPath).split('\n').indexOf("    '500':") + 1;
+      assertRejected(result, { file: actionPath, message: new RegExp(`^${actionPath}: line ${expectedLine}: POST /action, response \`503\`: exactly one server error \\(5xx\\) response`) });
+    } finally {
+      line.remove();
+    }
+  });
+
+  test('an action without a lifecycle entry is printed once, though two steps find it', async () => {
+    const result = await gateOverBrokenCopy((copy) => copy.replace('openapi/components/transitions.yaml', '  payment_failed:\n    from: [trial, active]\n    to: on-hold\n', ''));
+    const named = result.problems.filter((problem) => /has no entry for payment_failed/.test(problem.message));
+    assert.equal(named.length, 1, result.problems.map(formatGateProblem).join('\n'));
+  });
+
+  test('a success body without `changed` is one problem, at the schema that lost it, with a line', async () => {
+    const result = await gateOverBrokenCopy((copy) => {
+      copy.replace('openapi/components/schemas/ActionResult.yaml', 'status, changed]', 'status]');
+      copy.replace('openapi/components/schemas/ActionResult.yaml', '  changed:\n    type: boolean\n', '  unchanged:\n    type: string\n');
+    });
+    const model = result.problems.filter((problem) => problem.rule === 'reference model');
+    assert.deepEqual(model.map(formatGateProblem), [
+      'openapi/components/schemas/ActionResult.yaml: line 1: Schema ActionResult: exactly one boolean member that is not a constant (changed) is expected, found none [reference model]',
+    ]);
+  });
+});
