@@ -7,6 +7,7 @@ import { contractRulesStep } from './checks.ts';
 import { compatibilityStep } from './compatibility.ts';
 import { referenceModelStep } from './model-step.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
+import { withYamlHints } from './yaml-hints.ts';
 import { oneProblemPerCause, redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type RedoclyLintRun } from './redocly-lint.ts';
 
 /** The steps of `npm run lint`, in the order they run, after the bundle. */
@@ -155,6 +156,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
       earlyLint?.cancel();
       throw error;
     }
+    problems = withYamlHints(problems, projectDirectory);
     return { ok: false, problems, steps: [{ name: bundleStepName, problems }] };
   }
 

@@ -279,3 +279,23 @@ describe('the gate names each problem once, at the file to open and its line', (
     ]);
   });
 });
+
+describe('a YAML syntax error says what to fix', () => {
+  test('a quote left open names the line that opens it, not only the line where the parser stopped', async () => {
+    const result = await gateOverBrokenCopy((copy) => copy.replace(root, 'version: 1.1.0', 'version: "1.1.0'));
+    const copy = copyContract();
+    const opened = copy.read(root).split('\n').indexOf('  version: 1.1.0') + 1;
+    copy.remove();
+    assertRejected(result, { file: root, message: new RegExp(`This file is not valid YAML: .*\\. Line ${opened} opens a quote it does not close \\(\`version: "1\\.1\\.0\`\\): close it there\\. \\[YAML syntax\\]$`) });
+  });
+
+  test('a duplicated key is named, with the line of its first writing, and one $ref reaching the file "leads" there', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace('openapi/components/schemas/ActionResult.yaml', '  previous_status:\n', '  previous_status:\n    type: string\n  previous_status:\n'),
+    );
+    assertRejected(result, {
+      file: 'openapi/components/schemas/ActionResult.yaml',
+      message: /: line 18: This file is not valid YAML: duplicated mapping key `previous_status` at line 18, column 3, first written at line 16 \(1 \$ref leads here, so nothing else could be checked\)\. Keep one of the two\. \[YAML syntax\]$/,
+    });
+  });
+});
