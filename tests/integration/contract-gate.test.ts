@@ -299,3 +299,12 @@ describe('a YAML syntax error says what to fix', () => {
     });
   });
 });
+
+test('a new value in the closed `code` of a response says, besides Redocly\'s words, what it does to a client', async () => {
+  const file = 'openapi/components/schemas/BadRequestError.yaml';
+  const result = await gateOverBrokenCopy((copy) => {
+    copy.replace(file, 'rest_invalid_param]', 'rest_invalid_param, rest_body_too_large]');
+    copy.replace(file, '  message:\n', '      - const: rest_body_too_large\n        description: The body is larger than the site accepts.\n  message:\n');
+  });
+  assertRejected(result, { file, message: /breaks release [\d.]+: `oneOf` subschema of `code` was added: a client that switches on `code` meets a value it does not know\. Version 1/ });
+});
