@@ -308,3 +308,25 @@ test('a new value in the closed `code` of a response says, besides Redocly\'s wo
   });
   assertRejected(result, { file, message: /breaks release [\d.]+: `oneOf` subschema of `code` was added: a client that switches on `code` meets a value it does not know\. Version 1/ });
 });
+
+describe('descriptions are published as written, so the gate reads them as the site renders them', () => {
+  const pause = 'openapi/components/schemas/PauseSubscriptionRequest.yaml';
+  const described = (copy: ContractCopy, sentence: string) => copy.replace(pause, '  cancelled.\n', `  cancelled. ${sentence}\n`);
+
+  test('a link to a path the site does not serve is refused at the description; one to a page it serves passes', async () => {
+    const dead = await gateOverBrokenCopy((copy) => described(copy, 'See [the lifecycle](/lifecycle-states/).'));
+    assertRejected(dead, { file: pause, message: /^openapi\/components\/schemas\/PauseSubscriptionRequest\.yaml: line 2: The description links to \/lifecycle-states\/, which is not a page of the site; .*\[descriptions\]$/ });
+    const live = await gateOverBrokenCopy((copy) => described(copy, 'See [the lifecycle](/states-and-transitions/#final-states) and [the endpoint](/reference/endpoint/).'));
+    assert.deepEqual(live.problems.filter((problem) => problem.rule === 'descriptions'), []);
+  });
+
+  test('raw HTML is refused, each piece named: a placeholder the page would drop, an iframe, a style', async () => {
+    const result = await gateOverBrokenCopy((copy) => described(copy, 'Send it to <your-site>. <iframe src="https://tracker.example/"></iframe>\n\n  <style>body { display: none }</style>'));
+    for (const html of ['<your-site>', '<iframe src="https://tracker.example/">', '<style>body { display: none }</style>']) {
+      assertRejected(result, { file: pause, message: new RegExp(`line 2: The description holds raw HTML \`${html.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`, which a page would drop or run as markup`) });
+    }
+    // Written as code, the same placeholder is text.
+    const code = await gateOverBrokenCopy((copy) => described(copy, 'Send it to `<your-site>`.'));
+    assert.deepEqual(code.problems.filter((problem) => problem.rule === 'descriptions'), []);
+  });
+});
