@@ -49,7 +49,7 @@ test('npm run lint refuses, each at its file and line, what the sandbox, the sam
     assert.match(run.output, /^openapi\/components\/schemas\/PauseSubscriptionRequest\.yaml: line 17: Schema PauseSubscriptionRequest, property `tags`: the field tags is of type object, which a WordPress route argument does not describe yet \[reference model\]$/m);
     assert.match(run.output, /^openapi\/components\/schemas\/NotFoundError\.yaml: line 1: Schema NotFoundError: the error bodies do not all require `message`, which the samples read \[reference model\]$/m);
     assert.match(run.output, /^openapi\/components\/examples\/PauseSubscriptionResult\.yaml: line 7: Response ActionSucceeded, example `pause_subscription`, `status`: pause_subscription leads from active to on-hold in x-transitions, yet the example says `cancelled` \[reference model\]$/m);
-    assert.match(run.output, /^openapi\/components\/responses\/TransitionNotAllowed\.yaml: line 26: Response TransitionNotAllowed, example `trial_cannot_be_paused`, `data`, `allowed_actions` lists .* for a subscription that is trial, but x-transitions allows .*`payment_failed`.* \[reference model\]$/m);
+    assert.match(run.output, /^openapi\/components\/responses\/TransitionNotAllowed\.yaml: line 26: Response TransitionNotAllowed, example `trial_cannot_be_paused`, `data`, `allowed_actions`: for a subscription that is trial, the example leaves out `payment_failed`, which x-transitions allows \[reference model\]$/m);
   } finally {
     copy.remove();
   }

@@ -179,7 +179,7 @@ const breakers: Record<string, ((parts: Parts) => void) | { unreachable: string 
     (followed(d, successExamples.pause_subscription).value.status = 'cancelled'),
   'src/lib/contract/example-truth.ts: ${action.identifier} from ${before} to ${after} answers `${result.changed}: ${String(changed)}`, yet the example says `${String(value[result.changed])}`': ({ d, successExamples }) =>
     (followed(d, successExamples.repeated_action).value.changed = true),
-  "src/lib/contract/example-truth.ts: lists ${example.actions.map((name) => `\\`${name}\\``).join(', ') || 'no action'} for a subscription that is ${example.status}, but x-transitions allows ${expected.map((name) => `\\`${name}\\``).join(', ') || 'none'} from it": ({ conflictExample }) => {
+  'src/lib/contract/example-truth.ts: for a subscription that is ${example.status}, the example ${differences.join(\' and \')}': ({ conflictExample }) => {
     const data = conflictExample.value.data;
     data.allowed_actions = data.allowed_actions.filter((name: string) => name !== 'payment_failed');
   },

@@ -50,12 +50,23 @@ export function checkExamplesAgainstLifecycle(model: ReferenceModel, result: Res
   const details = refusalDetails(model.responses, states);
   for (const example of details.examples) {
     const expected = allowedActions(model.lifecycle, example.status);
-    const same = expected.length === example.actions.length && expected.every((name) => example.actions.includes(name));
-    if (!same) {
+    const missing = expected.filter((name) => !example.actions.includes(name));
+    const extra = example.actions.filter((name) => !expected.includes(name));
+    if (missing.length > 0 || extra.length > 0) {
+      const differences = [
+        ...(missing.length > 0 ? [`leaves out ${shortList(missing)}, which x-transitions allows`] : []),
+        ...(extra.length > 0 ? [`lists ${shortList(extra)}, which x-transitions does not allow`] : []),
+      ];
       report({
         location: childPointer(conflict.pointer, 'content', jsonMediaType, 'examples', example.name, 'value', details.detailsMember, details.allowedActions),
-        message: `lists ${example.actions.map((name) => `\`${name}\``).join(', ') || 'no action'} for a subscription that is ${example.status}, but x-transitions allows ${expected.map((name) => `\`${name}\``).join(', ') || 'none'} from it`,
+        message: `for a subscription that is ${example.status}, the example ${differences.join(' and ')}`,
       });
     }
   }
+}
+
+/** Names for a message, the first five and how many more. */
+function shortList(names: readonly string[]): string {
+  const shown = names.slice(0, 5).map((name) => `\`${name}\``).join(', ');
+  return names.length > 5 ? `${shown} and ${names.length - 5} more` : shown;
 }
