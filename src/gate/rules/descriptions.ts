@@ -62,7 +62,8 @@ function visit(node: MdastNode, each: (node: MdastNode) => void): void {
 export const descriptionsRule: ContractRule = {
   name: 'descriptions',
   rule: 'Descriptions are Markdown without raw HTML, and their links to the site name pages it serves.',
-  rules: [],
+  // Rule 1.4: the publisher's domain carries the documentation, which these descriptions are.
+  rules: ['1.4'],
   check({ document }, report) {
     let routes: Set<string> | undefined;
     for (const { pointer, text } of descriptionsOf(document, '#')) {
