@@ -311,7 +311,8 @@ test('a new value in the closed `code` of a response says, besides Redocly\'s wo
 
 describe('descriptions are published as written, so the gate reads them as the site renders them', () => {
   const pause = 'openapi/components/schemas/PauseSubscriptionRequest.yaml';
-  const described = (copy: ContractCopy, sentence: string) => copy.replace(pause, '  cancelled.\n', `  cancelled. ${sentence}\n`);
+  // The sentence opens the action's description (line 2 of its file), whatever the description says.
+  const described = (copy: ContractCopy, sentence: string) => copy.replace(pause, 'description: |\n', `description: |\n  ${sentence}\n\n`);
 
   test('a link to a path the site does not serve is refused at the description; one to a page it serves passes', async () => {
     const dead = await gateOverBrokenCopy((copy) => described(copy, 'See [the lifecycle](/lifecycle-states/).'));
