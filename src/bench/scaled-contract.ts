@@ -13,6 +13,7 @@ const requestBodyFile = 'openapi/components/requestBodies/ActionRequest.yaml';
 const successResponseFile = 'openapi/components/responses/ActionSucceeded.yaml';
 const actionNameFile = 'openapi/components/schemas/ActionName.yaml';
 const transitionsFile = 'openapi/components/transitions.yaml';
+const conflictResponseFile = 'openapi/components/responses/TransitionNotAllowed.yaml';
 
 type YamlMap = Record<string, unknown>;
 
@@ -131,6 +132,17 @@ export function addActions(projectDirectory: string, actions: readonly AddedActi
       const result = mapAt(files.read(resultCopy).value, `${resultCopy} value`);
       result.previous_status = transition.from[0];
       result.status = transition.to;
+    }
+  }
+  // A refusal lists every action the status accepts (the gate checks the examples against the
+  // lifecycle), so each 409 example gains the added actions that accept its status, in their order.
+  const conflictExamples = mapAt(mapAt(mapAt(files.read(conflictResponseFile).content, 'content')['application/json'], 'the conflict media type').examples, 'the conflict examples');
+  for (const [name, example] of Object.entries(conflictExamples)) {
+    const data = mapAt(mapAt(mapAt(example, `the conflict example ${name}`).value, `${name} value`).data, `${name} data`);
+    const allowed = listAt(data.allowed_actions, `${name} allowed_actions`);
+    for (const { identifier } of actions) {
+      const from = mapAt(table[identifier], `the lifecycle entry of ${identifier}`).from;
+      if (Array.isArray(from) && from.includes(data.current_status)) allowed.push(identifier);
     }
   }
   files.write();

@@ -10,6 +10,7 @@ import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator } from './source-files.ts';
 import { apiKeyInBodyRule } from './rules/api-key-in-body.ts';
 import { contractPartsOf, type ContractRule } from './rules/contract-rule.ts';
+import { descriptionsRule } from './rules/descriptions.ts';
 import { eightActionsRule } from './rules/eight-actions.ts';
 import { placeholderApiKeyRule } from './rules/placeholder-api-key.ts';
 import { requestExamplesRule } from './rules/request-examples.ts';
@@ -32,6 +33,7 @@ export const contractRules: readonly ContractRule[] = [
   placeholderApiKeyRule,
   transitionTableRule,
   tolerantReaderRule,
+  descriptionsRule,
 ];
 
 /** Something a rule found, at a JSON pointer of the bundled document. */

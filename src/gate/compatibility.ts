@@ -156,6 +156,18 @@ const breakingRule = 'compatibility: rule 9.2, 9.3';
 const versionRule = 'compatibility: rule 9.4';
 const releasesRule = 'compatibility: openapi/releases/README.md';
 
+/**
+ * What a breaking change does to a client, where Redocly's words only name the schema's edit: a
+ * value added to a closed list of a response (`oneOf` of constants, `enum`) reaches a client that
+ * switches on that member with a value it has no case for.
+ */
+function consequenceFor(change: DiffChange, verdict: DiffVerdict): string {
+  if (!change.path.includes('/responses/') || change.kind !== 'added') return '';
+  const member = /\/properties\/([^/]+)\/(?:(?:oneOf|anyOf)\/\d+|enum(?:\/\d+)?)$/.exec(change.path)?.[1];
+  if (member === undefined || !['schema-combinator-changed', 'enum-values-added'].includes(verdict.ruleId)) return '';
+  return `: a client that switches on \`${member}\` meets a value it does not know`;
+}
+
 function breakingMessage(release: Release, what: string, where: string): string {
   return `breaks release ${release.version}: ${what.replace(/\.$/, '')}${where}. Version 1 only takes additive changes; a breaking change needs a new version namespace.`;
 }
@@ -220,7 +232,7 @@ export function checkCompatibility(context: GateContext): CompatibilityReport {
         const named = change.path.includes('/oneOf/')
           ? removedActions.map((removed) => ` (${removed.sentence.replace(/\.$/, '')})`).join('')
           : heldBy === '' ? '' : ` (${heldBy})`;
-        problems.push({ ...place, message: breakingMessage(release, `${verdict.message.replace(/\.$/, '')}${named}`, where), rule: `${breakingRule}; Redocly diff rule ${verdict.ruleId}` });
+        problems.push({ ...place, message: breakingMessage(release, `${verdict.message.replace(/\.$/, '')}${consequenceFor(change, verdict)}${named}`, where), rule: `${breakingRule}; Redocly diff rule ${verdict.ruleId}` });
       }
       return impact;
     });

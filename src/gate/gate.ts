@@ -14,6 +14,11 @@ export interface GateProblem {
    * (`Redocly rule no-invalid-media-type-examples`). Every step of the gate sets it.
    */
   rule?: string;
+  /**
+   * What is wrong, without the words a step put before it to name the place: two steps that
+   * find one problem at one place are printed once, however each names the place.
+   */
+  cause?: string;
 }
 
 /** A problem as `npm run lint` and `npm run build` print it: `file: line N: message [rule]`. */

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { redoclyInvocation } from '../lib/contract/bundle.ts';
 import { isRecord, type OpenApiDocument } from '../lib/contract/document.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
+import { yamlSyntaxRule } from './yaml-hints.ts';
 
 /** The API's name in `redocly.yaml`; Redocly reads its root and its rules from there. */
 export const redoclyApiName = 'service@v1';
@@ -101,8 +102,8 @@ export function oneProblemPerCause(problems: readonly GateProblem[]): GateProble
     const found = cause === undefined ? undefined : causes.get(cause);
     if (cause === undefined || found === undefined) return problem;
     const what = cause.replace(/ in "[^"]*" \((\d+):(\d+)\)\s*$/, ' at line $1, column $2');
-    const references = found.references === 0 ? '' : ` (${found.references} $ref${found.references === 1 ? '' : 's'} lead here, so nothing else could be checked)`;
-    return { ...problem, message: `This file is not valid YAML: ${what}${references}.`, rule: 'YAML syntax' };
+    const references = found.references === 0 ? '' : ` (${found.references} $ref${found.references === 1 ? ' leads' : 's lead'} here, so nothing else could be checked)`;
+    return { ...problem, message: `This file is not valid YAML: ${what}${references}.`, rule: yamlSyntaxRule };
   });
 }
 

@@ -1,10 +1,13 @@
+import { globSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseDocument } from 'yaml';
 import { bundleContract, ContractBundleError, contractRoot, type BundledContract } from '../lib/contract/bundle.ts';
 import { asOpenApiDocument, ContractError } from '../lib/contract/document.ts';
 import { contractRulesStep } from './checks.ts';
 import { compatibilityStep } from './compatibility.ts';
 import { referenceModelStep } from './model-step.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
+import { withYamlHints } from './yaml-hints.ts';
 import { oneProblemPerCause, redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type RedoclyLintRun } from './redocly-lint.ts';
 
 /** The steps of `npm run lint`, in the order they run, after the bundle. */
@@ -89,6 +92,24 @@ export function bundleFailureProblems(report: string, projectDirectory: string, 
 }
 
 /**
+ * The files of the contract that hold no value: empty, or only comments. Redocly reports each
+ * `$ref` to such a file as "Can't resolve $ref" at the referrer (eight times for a shared
+ * schema) and never names the file, or bundles it as `null`; the gate names it once instead.
+ */
+export function emptyContractFiles(projectDirectory: string, root: string): GateProblem[] {
+  const contractDirectory = path.dirname(path.resolve(projectDirectory, root));
+  const files = globSync('**/*.{yaml,yml,json}', { cwd: contractDirectory }).sort();
+  return files.flatMap((file): GateProblem[] => {
+    const text = readFileSync(path.join(contractDirectory, file), 'utf8');
+    const parsed = parseDocument(text);
+    if (parsed.errors.length > 0 || parsed.contents !== null) return [];
+    const relative = path.relative(projectDirectory, path.join(contractDirectory, file)).split(path.sep).join('/');
+    const what = text.trim() === '' ? 'is empty' : 'holds only comments';
+    return [{ file: relative, line: 1, message: `The file ${what}: a $ref to it has nothing to read. Write the component it stands for, or remove it and every $ref to it.`, rule: 'empty file' }];
+  });
+}
+
+/**
  * The gate behind `npm run lint`. The contract is bundled first with Redocly's own bundler,
  * because every later step looks at the bundled document; when Redocly refuses (a YAML syntax
  * error, a dangling `$ref`), nothing else can be checked and the gate stops there. Otherwise
@@ -103,6 +124,12 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   // Redocly's lint reads the source files, not the bundle, so it starts at once and runs beside
   // the bundler: two Redocly processes side by side instead of one after the other.
   const earlyLint: RedoclyLintRun | undefined = steps.includes(redoclyLintStep) ? startRedoclyLint(projectDirectory, root) : undefined;
+
+  const empty = emptyContractFiles(projectDirectory, root);
+  if (empty.length > 0) {
+    earlyLint?.cancel();
+    return { ok: false, problems: empty, steps: [{ name: bundleStepName, problems: empty }] };
+  }
 
   let context: GateContext;
   let bundle: BundledContract;
@@ -129,6 +156,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
       earlyLint?.cancel();
       throw error;
     }
+    problems = withYamlHints(problems, projectDirectory);
     return { ok: false, problems, steps: [{ name: bundleStepName, problems }] };
   }
 
@@ -139,7 +167,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   for (const step of steps) {
     const problems = step === redoclyLintStep && earlyLint !== undefined ? earlyLint.problems : step.run(context);
     const fresh = (await problems).filter((problem) => {
-      const key = `${problem.file}\u0000${problem.line ?? ''}\u0000${problem.message}`;
+      const key = `${problem.file}\u0000${problem.line ?? ''}\u0000${problem.cause ?? problem.message}`;
       if (named.has(key)) return false;
       named.add(key);
       return true;

@@ -93,7 +93,9 @@ export function createSourceLocator(projectDirectory: string, root: string): Sou
       if (step === undefined) return current;
       current = { file: current.file, ...step };
     }
-    return followFileReferences(current);
+    // The node the pointer names is where it is written: a `$ref` there is the referring node,
+    // whose target (a shared schema, say) is not where the problem is.
+    return current;
   };
 
   const place = (position: Position): SourcePlace => {
@@ -108,7 +110,8 @@ export function createSourceLocator(projectDirectory: string, root: string): Sou
       if (segments[0] === 'components' && segments.length >= 3) {
         const [, kind = '', name = '', ...inside] = segments;
         const componentFile = path.join(contractDirectory, 'components', kind, `${name}.yaml`);
-        if (existsSync(componentFile)) return place(walk(componentFile, inside));
+        // A component is its whole file: its root is at the file's first line.
+        if (existsSync(componentFile)) return inside.length === 0 ? { ...place(walk(componentFile, inside)), line: 1 } : place(walk(componentFile, inside));
       }
       return place(walk(rootFile, segments));
     } catch {

@@ -7,7 +7,56 @@ import type { ArgumentSchema } from './route-arguments.ts';
  * argument and is handed to the plugin as 12.
  */
 
-const nullCast: Record<string, unknown> = { integer: 0, number: 0, string: '', boolean: false };
+const nullCast: Record<string, unknown> = { integer: 0, number: 0, string: '', boolean: false, array: [] };
+
+/** PHP's string of a scalar, as `wp_parse_list` splits it: `true` is "1", `false` is "". */
+function phpScalarText(value: string | number | boolean): string {
+  if (typeof value === 'boolean') return value ? '1' : '';
+  return String(value);
+}
+
+/**
+ * The list WordPress reads an array argument as (`rest_is_array`, `rest_sanitize_array`): a JSON
+ * array; a scalar split on commas and white space (`wp_parse_list`: "a, b" is two items); an object
+ * whose keys are all integers (PHP's numeric array), its values. Anything else is no list.
+ */
+function listOf(value: unknown): unknown[] | undefined {
+  if (Array.isArray(value)) return value;
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return phpScalarText(value).split(/[\s,]+/).filter((item) => item !== '');
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value);
+    return entries.every(([key]) => /^(0|-?[1-9]\d*)$/.test(key)) ? entries.map(([, item]) => item) : undefined;
+  }
+  return undefined;
+}
+
+/** `rest_validate_array_contains_unique_items`: items compared with their PHP type, so "1" and 1 differ. */
+function hasDuplicates(items: readonly unknown[]): boolean {
+  const seen = new Set(items.map((item) => `${typeof item}:${JSON.stringify(item)}`));
+  return seen.size !== items.length;
+}
+
+/** `rest_validate_array_value_from_schema`: the list, then each item, then its length, then duplicates. */
+function arrayProblem(name: string, value: unknown, schema: ArgumentSchema): ArgumentProblem | undefined {
+  const items = listOf(value);
+  if (items === undefined) return typeProblem(name, 'array');
+  if (schema.items !== undefined) {
+    for (const [index, item] of items.entries()) {
+      const problem = validateArgument(`${name}[${index}]`, item, schema.items);
+      if (problem !== undefined) return problem;
+    }
+  }
+  if (schema.minItems !== undefined && items.length < schema.minItems) {
+    return { code: 'rest_too_few_items', message: `${name} must contain at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}.` };
+  }
+  if (schema.maxItems !== undefined && items.length > schema.maxItems) {
+    return { code: 'rest_too_many_items', message: `${name} must contain at most ${schema.maxItems} item${schema.maxItems === 1 ? '' : 's'}.` };
+  }
+  if (schema.uniqueItems === true && hasDuplicates(items)) return { code: 'rest_duplicate_items', message: `${name} has duplicate items.` };
+  return undefined;
+}
 
 /** One rejected argument, as WordPress reports it in `data.details`. */
 export interface ArgumentProblem {
@@ -105,6 +154,11 @@ export function validateArgument(name: string, value: unknown, schema: ArgumentS
     case 'boolean':
       if (!isBoolean(value)) return typeProblem(name, 'boolean');
       break;
+    case 'array': {
+      const problem = arrayProblem(name, value, schema);
+      if (problem !== undefined) return problem;
+      break;
+    }
     default:
       break;
   }
@@ -119,7 +173,7 @@ export function validateArgument(name: string, value: unknown, schema: ArgumentS
 
 /**
  * The value the plugin receives once WordPress has sanitised an argument. Core skips validating a
- * null but still sanitises it, so a null the plugin receives is PHP's cast of null: 0 or "".
+ * null but still sanitises it, so a null the plugin receives is PHP's cast of null: 0, "" or [].
  */
 export function sanitizeArgument(value: unknown, schema: ArgumentSchema): unknown {
   const type = typeFor(value, schema);
@@ -133,6 +187,11 @@ export function sanitizeArgument(value: unknown, schema: ArgumentSchema): unknow
       return isBoolean(value) ? !['false', '0', 0, false].includes(typeof value === 'string' ? value.toLowerCase() : (value as number | boolean)) : value;
     case 'string':
       return typeof value === 'number' || typeof value === 'boolean' ? String(value) : value;
+    case 'array': {
+      // `rest_sanitize_array`: no list is an empty one; each item sanitised by the items' schema.
+      const items = listOf(value) ?? [];
+      return schema.items === undefined ? items : items.map((item) => sanitizeArgument(item, schema.items as ArgumentSchema));
+    }
     default:
       return value;
   }

@@ -6,6 +6,7 @@ import { acceptedStates } from '../lib/contract/lifecycle.ts';
 import { quickstartExamples } from '../lib/contract/facts.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
 import { errorDataField } from '../lib/contract/responses.ts';
+import { contractError } from '../lib/contract/schemas.ts';
 import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } from './host.ts';
 import { utf8Bytes } from './bytes.ts';
 import { defaultApiKey, sandboxSeed } from './seed.ts';
@@ -89,9 +90,11 @@ export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
     const success = stepOf(curlSample(endpoint, successRequest), successRequest, send(successRequest));
     const repeat = stepOf(curlSample(endpoint, successRequest), successRequest, send(successRequest));
 
-    // The same action on a subscription in a status it refuses: the 409 the document's examples show.
-    const refusedFrom = subscriptions.find((subscription) => quickAction.refusedStates.includes(subscription.status) && !model.lifecycle.finalStates.includes(subscription.status));
-    if (refusedFrom === undefined) throw new Error(`no seeded subscription is in a status ${quickAction.identifier} refuses`);
+    // The same action on a subscription in a status it refuses: the 409 the document's examples show,
+    // from a status that is not final where the action refuses one (its list of allowed actions is not empty).
+    const refused = subscriptions.filter((subscription) => quickAction.refusedStates.includes(subscription.status));
+    const refusedFrom = refused.find((subscription) => !model.lifecycle.finalStates.includes(subscription.status)) ?? refused[0];
+    if (refusedFrom === undefined) throw contractError(quickAction.pointer, `no seeded subscription is in a status ${quickAction.identifier} refuses`);
     const conflictRequest = withSubscription(quickstart, refusedFrom.id);
     const conflict = stepOf(curlSample(endpoint, conflictRequest), conflictRequest, send(conflictRequest));
 

@@ -369,7 +369,8 @@ describe('the contract checks step', () => {
     const transitionsLine = copy.read('openapi/components/transitions.yaml').split('\n').indexOf('  trial_end:') + 1;
     assert.deepEqual(where(/"to" state of trial_end/), { file: 'openapi/components/transitions.yaml', line: transitionsLine + 2 });
     assert.equal(where(/"shop\.com"/)?.file, 'openapi/openapi.yaml');
-    assert.deepEqual(where(/does not use the placeholder/), { file: 'openapi/components/examples/CancelSubscriptionRequest.yaml' });
+    // A component's root is its file's first line.
+    assert.deepEqual(where(/does not use the placeholder/), { file: 'openapi/components/examples/CancelSubscriptionRequest.yaml', line: 1 });
     for (const problem of problems) assert.match(problem.rule ?? '', /^[a-z-]+: rule \d/);
   });
 });
@@ -379,7 +380,11 @@ describe('the source locator', () => {
     const locate = createSourceLocator(copy.directory, contractRoot);
     assert.equal(locate('#/components/schemas/ApiKey').file, 'openapi/components/schemas/ApiKey.yaml');
     assert.equal(locate('#/paths/~1action/post').file, 'openapi/paths/action.yaml');
-    assert.equal(locate('#/paths/~1action/post/responses/429').file, 'openapi/components/responses/TooManyRequests.yaml');
+    // A pointer that ends at a $ref names the referring node, not the file it refers to; one that goes on follows it.
+    assert.equal(locate('#/paths/~1action/post/responses/429').file, 'openapi/paths/action.yaml');
+    assert.equal(locate('#/paths/~1action/post/responses/429/headers').file, 'openapi/components/responses/TooManyRequests.yaml');
+    const result = copy.read('openapi/components/schemas/ActionResult.yaml').split('\n');
+    assert.deepEqual(locate('#/components/schemas/ActionResult/properties/previous_status'), { file: 'openapi/components/schemas/ActionResult.yaml', line: result.indexOf('  previous_status:') + 1 });
     assert.equal(locate('#/components/responses/TooManyRequests/headers/Retry-After').file, 'openapi/components/responses/TooManyRequests.yaml');
     assert.equal(locate('#/components/schemas/RetryAfter').file, 'openapi/components/schemas/RetryAfter.yaml');
     assert.equal(locate('#/x-transitions/final').file, 'openapi/components/transitions.yaml');

@@ -242,3 +242,94 @@ describe('the gate', () => {
     assert.equal(result.problems.length, 1);
   });
 });
+
+describe('the gate names each problem once, at the file to open and its line', () => {
+  test('an empty or comment-only component file is named once, not at each of its referrers', async () => {
+    for (const text of ['', '# to be written\n']) {
+      const result = await gateOverBrokenCopy((copy) => copy.write('openapi/components/schemas/Note.yaml', text));
+      assert.deepEqual(result.problems.map(formatGateProblem), [
+        `openapi/components/schemas/Note.yaml: line 1: The file ${text === '' ? 'is empty' : 'holds only comments'}: a $ref to it has nothing to read. Write the component it stands for, or remove it and every $ref to it. [empty file]`,
+      ]);
+    }
+  });
+
+  test('a second server error is named in the file that lists the responses, at its line', async () => {
+    const result = await gateOverBrokenCopy((copy) => copy.replace(actionPath, "    '500':\n", "    '503':\n      description: The service is busy.\n    '500':\n"));
+    const line = copyContract();
+    try {
+      const expectedLine = line.read(actionPath).split('\n').indexOf("    '500':") + 1;
+      assertRejected(result, { file: actionPath, message: new RegExp(`^${actionPath}: line ${expectedLine}: POST /action, response \`503\`: exactly one server error \\(5xx\\) response`) });
+    } finally {
+      line.remove();
+    }
+  });
+
+  test('an action without a lifecycle entry is printed once, though two steps find it', async () => {
+    const result = await gateOverBrokenCopy((copy) => copy.replace('openapi/components/transitions.yaml', '  payment_failed:\n    from: [trial, active]\n    to: on-hold\n', ''));
+    const named = result.problems.filter((problem) => /has no entry for payment_failed/.test(problem.message));
+    assert.equal(named.length, 1, result.problems.map(formatGateProblem).join('\n'));
+  });
+
+  test('a success body without `changed` is one problem, at the schema that lost it, with a line', async () => {
+    const result = await gateOverBrokenCopy((copy) => {
+      copy.replace('openapi/components/schemas/ActionResult.yaml', 'status, changed]', 'status]');
+      copy.replace('openapi/components/schemas/ActionResult.yaml', '  changed:\n    type: boolean\n', '  unchanged:\n    type: string\n');
+    });
+    const model = result.problems.filter((problem) => problem.rule === 'reference model');
+    assert.deepEqual(model.map(formatGateProblem), [
+      'openapi/components/schemas/ActionResult.yaml: line 1: Schema ActionResult: exactly one boolean member that is not a constant (changed) is expected, found none [reference model]',
+    ]);
+  });
+});
+
+describe('a YAML syntax error says what to fix', () => {
+  test('a quote left open names the line that opens it, not only the line where the parser stopped', async () => {
+    const result = await gateOverBrokenCopy((copy) => copy.replace(root, 'version: 1.1.0', 'version: "1.1.0'));
+    const copy = copyContract();
+    const opened = copy.read(root).split('\n').indexOf('  version: 1.1.0') + 1;
+    copy.remove();
+    assertRejected(result, { file: root, message: new RegExp(`This file is not valid YAML: .*\\. Line ${opened} opens a quote it does not close \\(\`version: "1\\.1\\.0\`\\): close it there\\. \\[YAML syntax\\]$`) });
+  });
+
+  test('a duplicated key is named, with the line of its first writing, and one $ref reaching the file "leads" there', async () => {
+    const result = await gateOverBrokenCopy((copy) =>
+      copy.replace('openapi/components/schemas/ActionResult.yaml', '  previous_status:\n', '  previous_status:\n    type: string\n  previous_status:\n'),
+    );
+    assertRejected(result, {
+      file: 'openapi/components/schemas/ActionResult.yaml',
+      message: /: line 18: This file is not valid YAML: duplicated mapping key `previous_status` at line 18, column 3, first written at line 16 \(1 \$ref leads here, so nothing else could be checked\)\. Keep one of the two\. \[YAML syntax\]$/,
+    });
+  });
+});
+
+test('a new value in the closed `code` of a response says, besides Redocly\'s words, what it does to a client', async () => {
+  const file = 'openapi/components/schemas/BadRequestError.yaml';
+  const result = await gateOverBrokenCopy((copy) => {
+    copy.replace(file, 'rest_invalid_param]', 'rest_invalid_param, rest_body_too_large]');
+    copy.replace(file, '  message:\n', '      - const: rest_body_too_large\n        description: The body is larger than the site accepts.\n  message:\n');
+  });
+  assertRejected(result, { file, message: /breaks release [\d.]+: `oneOf` subschema of `code` was added: a client that switches on `code` meets a value it does not know\. Version 1/ });
+});
+
+describe('descriptions are published as written, so the gate reads them as the site renders them', () => {
+  const pause = 'openapi/components/schemas/PauseSubscriptionRequest.yaml';
+  // The sentence opens the action's description (line 2 of its file), whatever the description says.
+  const described = (copy: ContractCopy, sentence: string) => copy.replace(pause, 'description: |\n', `description: |\n  ${sentence}\n\n`);
+
+  test('a link to a path the site does not serve is refused at the description; one to a page it serves passes', async () => {
+    const dead = await gateOverBrokenCopy((copy) => described(copy, 'See [the lifecycle](/lifecycle-states/).'));
+    assertRejected(dead, { file: pause, message: /^openapi\/components\/schemas\/PauseSubscriptionRequest\.yaml: line 2: The description links to \/lifecycle-states\/, which is not a page of the site; .*\[descriptions: rule 1\.4\]$/ });
+    const live = await gateOverBrokenCopy((copy) => described(copy, 'See [the lifecycle](/states-and-transitions/#final-states) and [the endpoint](/reference/endpoint/).'));
+    assert.deepEqual(live.problems.filter((problem) => problem.rule?.startsWith('descriptions')), []);
+  });
+
+  test('raw HTML is refused, each piece named: a placeholder the page would drop, an iframe, a style', async () => {
+    const result = await gateOverBrokenCopy((copy) => described(copy, 'Send it to <your-site>. <iframe src="https://tracker.example/"></iframe>\n\n  <style>body { display: none }</style>'));
+    for (const html of ['<your-site>', '<iframe src="https://tracker.example/">', '<style>body { display: none }</style>']) {
+      assertRejected(result, { file: pause, message: new RegExp(`line 2: The description holds raw HTML \`${html.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`, which a page would drop or run as markup`) });
+    }
+    // Written as code, the same placeholder is text.
+    const code = await gateOverBrokenCopy((copy) => described(copy, 'Send it to `<your-site>`.'));
+    assert.deepEqual(code.problems.filter((problem) => problem.rule?.startsWith('descriptions')), []);
+  });
+});

@@ -208,7 +208,7 @@ function addRenewAction(copy: ContractCopy): void {
     'openapi/components/examples/RenewSubscriptionResult.yaml',
     stringify({
       summary: 'Subscription 4711 was renewed',
-      value: { success: true, action: 'renew_subscription', subscription_id: 4711, previous_status: 'active', status: 'active', changed: true },
+      value: { success: true, action: 'renew_subscription', subscription_id: 4711, previous_status: 'active', status: 'active', changed: false },
     }),
   );
   copy.editYaml('openapi/components/requestBodies/ActionRequest.yaml', (body) => {

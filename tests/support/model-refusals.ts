@@ -1,7 +1,7 @@
 /**
- * Every refusal the reference model can make, read from its code: each place in
- * src/lib/contract/ that raises a `ContractError` or reports a problem, with the words of its
- * message. A check added to the model is a new place here, so the test of refusals covers it
+ * Every refusal the reference model and the consumers that derive more from the contract can
+ * make, read from their code: each place in src/lib/contract/, src/lib/samples/ and src/sandbox/
+ * that raises a `ContractError` or reports a problem, with the words of its message. A check added to the model is a new place here, so the test of refusals covers it
  * without anyone listing it by hand.
  */
 import { globSync, readFileSync } from 'node:fs';
@@ -93,13 +93,20 @@ function refusalCalls(sourceFile: ts.SourceFile): RefusalCall[] {
   return [...calls.filter((call) => call.kind === 'error'), ...calls.filter((call) => call.kind === 'report')];
 }
 
+/**
+ * Where a contract is refused: the model, and every consumer that derives more from it (the
+ * sandbox's route arguments and guide, the samples' statuses). The gate must refuse first
+ * whatever any of them refuses.
+ */
+const refusingFolders = ['src/lib/contract/*.ts', 'src/lib/samples/**/*.ts', 'src/sandbox/**/*.ts'];
+
 /** The files whose throws only pass another check's problem on, and so are no check of their own. */
 const relays = new Set(['src/lib/contract/problems.ts']);
 /** The one call that builds every `contractError`: it passes its caller's message on. */
 const relayCalls = new Set(['src/lib/contract/schemas.ts: describeLocation(pointer), problem, pointer']);
 
 export function modelRefusalSites(): RefusalSite[] {
-  const files = globSync('src/lib/contract/*.ts', { cwd: projectDirectory }).sort();
+  const files = globSync(refusingFolders, { cwd: projectDirectory }).sort();
   const sites: RefusalSite[] = [];
   for (const file of files) {
     if (relays.has(file)) continue;

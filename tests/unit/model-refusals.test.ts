@@ -171,6 +171,35 @@ const breakers: Record<string, ((parts: Parts) => void) | { unreachable: string 
   'src/lib/contract/schemas.ts: is expected to be an object': ({ responses }) => (responses.NotFound = 'not found'),
   "src/lib/contract/schemas.ts: exactly one ${what} is expected, found ${items.map(nameOf).join(', ') || 'none'}": ({ operation }) => (operation.responses['201'] = operation.responses['200']),
   'src/lib/contract/schemas.ts: ${what} is missing or empty': ({ schemas }) => delete schemas.PauseSubscriptionRequest.title,
+  'src/lib/contract/example-truth.ts: the example of ${action.identifier} names the action `${String(value[result.action])}`': ({ d, successExamples }) =>
+    (followed(d, successExamples.trial_end).value.action = 'pause_subscription'),
+  'src/lib/contract/example-truth.ts: ${action.identifier} refuses a subscription that is ${before}, yet the example shows it answering ${before} → ${after} (x-transitions)': ({ d, successExamples }) =>
+    (followed(d, successExamples.pause_subscription).value.previous_status = 'expired'),
+  'src/lib/contract/example-truth.ts: ${action.identifier} leads from ${before} to ${expectedAfter} in x-transitions, yet the example says `${after}`': ({ d, successExamples }) =>
+    (followed(d, successExamples.pause_subscription).value.status = 'cancelled'),
+  'src/lib/contract/example-truth.ts: ${action.identifier} from ${before} to ${after} answers `${result.changed}: ${String(changed)}`, yet the example says `${String(value[result.changed])}`': ({ d, successExamples }) =>
+    (followed(d, successExamples.repeated_action).value.changed = true),
+  'src/lib/contract/example-truth.ts: for a subscription that is ${example.status}, the example ${differences.join(\' and \')}': ({ conflictExample }) => {
+    const data = conflictExample.value.data;
+    data.allowed_actions = data.allowed_actions.filter((name: string) => name !== 'payment_failed');
+  },
+  'src/lib/contract/facts.ts: repeats ${quickstart.action.identifier}, which refuses no status, so the guides cannot show the conflict its repetition leads to': ({ table, schemas }) => {
+    table.final = [];
+    table.actions.pause_subscription.from = schemas.SubscriptionStatus.enum.filter((state: string) => state !== table.actions.pause_subscription.to);
+  },
+  'src/lib/samples/code-samples.ts: the error bodies do not all require `${member}`, which the samples read': ({ schemas }) => {
+    const error = schemas.NotFoundError;
+    error.required = error.required.filter((name: string) => name !== 'message');
+  },
+  'src/lib/samples/code-samples.ts: the PHP sample posts with wp_remote_post(), but the operation is not a POST': { unreachable: "Redocly lint's rule/post-only (redocly.yaml) refuses any other method before the model step runs" },
+  'src/lib/samples/code-samples.ts: the PHP sample posts with CURLOPT_POST, but the operation is not a POST': { unreachable: "Redocly lint's rule/post-only (redocly.yaml) refuses any other method before the model step runs" },
+  'src/sandbox/route-arguments.ts: the field ${field.name} is of type ${field.type}, which a WordPress route argument does not describe yet': ({ schemas }) =>
+    (schemas.PauseSubscriptionRequest.properties.tags = { type: 'object', properties: { colour: { type: 'string' } }, description: 'Labels.' }),
+  'src/sandbox/route-arguments.ts: ${field.name} has another schema in ${action.identifier} than in an earlier action; one route argument cannot describe both': ({ schemas }) =>
+    (schemas.PauseSubscriptionRequest.properties.note = { type: 'string', maxLength: 3, description: 'A shorter note.' }),
+  'src/sandbox/walkthrough.ts: no seeded subscription is in a status ${quickAction.identifier} refuses': {
+    unreachable: "facts.ts refuses first a quickstart action that refuses no status (its edit above), and the default seed holds one subscription in every status",
+  },
 };
 
 const sites = modelRefusalSites();

@@ -49,14 +49,16 @@ export const requestExamplesRule: ContractRule = {
       const ownBranch = branches.find((branch) => branch.action === action);
       if (typeof action !== 'string' || ownBranch === undefined) {
         report({
-          location: example.pointer,
+          location: `${example.pointer}/value`,
           message: `${label} sends action ${JSON.stringify(action ?? null)}, which is not one of the actions of the request body (${branchActions.join(', ')}).`,
         });
         continue;
       }
       exemplified.add(action);
+      // A problem of the value is at the value, in the example's own file, where it is fixed.
+      const value = `${example.pointer}/value`;
       if (branchActions.includes(example.name) && example.name !== action) {
-        report({ location: example.pointer, message: `${label} is named after ${example.name} but sends action "${action}".` });
+        report({ location: `${value}/action`, message: `${label} is named after ${example.name} but sends action "${action}".` });
       }
       let errors: ErrorObject[] | undefined;
       try {
@@ -66,12 +68,12 @@ export const requestExamplesRule: ContractRule = {
         continue;
       }
       if (errors !== undefined) {
-        report({ location: example.pointer, message: `${label} is not valid for its own action ${action}: ${describeErrors(errors)}.` });
+        report({ location: `${value}${errors[0]?.instancePath ?? ''}`, message: `${label} is not valid for its own action ${action}: ${describeErrors(errors)}.` });
       }
       for (const other of branches.filter((branch) => branch !== ownBranch)) {
         if (validatorFor(other)(example.value) === undefined) {
           report({
-            location: example.pointer,
+            location: value,
             message: `${label} is also valid for the ${other.label} branch; an example must match its own action's branch and no other.`,
           });
         }

@@ -4,6 +4,7 @@ import type { OpenApiDocument } from './document.ts';
 import { plainPermalinkUrl } from './endpoint.ts';
 import { acceptedStates } from './lifecycle.ts';
 import { jsonMediaType } from './request-body.ts';
+import { readResultShape } from './response-shapes.ts';
 import type { NamedExample } from './responses.ts';
 import {
   conflictStatus,
@@ -129,12 +130,13 @@ function quickstartOf(model: ReferenceModel): { action: Action; repeated: NamedE
     action.moreSuccessExamples.filter((example) => example.name === repeatedExampleName).map((repeated) => ({ action, repeated })),
   );
   const success = successResponse(model.responses);
-  return exactlyOne(
-    found,
-    childPointer(success.pointer, 'content', jsonMediaType, 'examples', repeatedExampleName),
-    `\`${repeatedExampleName}\` success example of a known action`,
-    ({ action }) => action.identifier,
-  );
+  const pointer = childPointer(success.pointer, 'content', jsonMediaType, 'examples', repeatedExampleName);
+  const quickstart = exactlyOne(found, pointer, `\`${repeatedExampleName}\` success example of a known action`, ({ action }) => action.identifier);
+  // The sandbox guide sends the quickstart's action once more to a subscription it refuses, to show the 409.
+  if (quickstart.action.refusedStates.length === 0) {
+    throw contractError(pointer, `repeats ${quickstart.action.identifier}, which refuses no status, so the guides cannot show the conflict its repetition leads to`);
+  }
+  return quickstart;
 }
 
 /** The request and the two answers the quickstart shows. */
@@ -150,14 +152,8 @@ export function factsOf(model: ReferenceModel): Facts {
   const actions = model.actions.map((action) => action.identifier);
 
   const success = successResponse(responses);
-  const changed = exactlyOne(
-    model.resultFields.filter(
-      (field) => field.type === 'boolean' && !field.constraints.some((constraint) => constraint.keyword === 'const'),
-    ),
-    success.pointer,
-    'boolean field that is not a constant',
-    (field) => field.name,
-  );
+  // The one reader of which member of the success body is which.
+  const changed = { name: readResultShape(model).changed };
   const rejectedKey = rejectedKeyError(responses);
 
   const throttled = throttledResponse(responses);

@@ -76,17 +76,19 @@ const wordPressCodes = {
 /** Reads which member of the success body is which, checking each against the document's examples. */
 export function readResultShape(model: ReferenceModel): ResultShape {
   const success = successResponse(model.responses);
+  // The members are written in the body's schema, where a problem of them is fixed.
+  const body = success.body?.pointer ?? success.pointer;
   const fields = model.resultFields;
   const named = (name: string, role: string): string => {
     if (!fields.some((field) => field.name === name)) {
-      throw contractError(success.pointer, `the success body has no \`${name}\` member (${role})`);
+      throw contractError(body, `the success body has no \`${name}\` member (${role})`);
     }
     return name;
   };
   const isBoolean = (field: Field) => field.type === 'boolean';
   const isConstant = (field: Field) => field.constraints.some((constraint) => constraint.keyword === 'const');
-  const successFlag = exactlyOne(fields.filter((field) => isBoolean(field) && isConstant(field)), success.pointer, 'constant boolean member (the success flag)', (field) => field.name);
-  const changed = exactlyOne(fields.filter((field) => isBoolean(field) && !isConstant(field)), success.pointer, 'boolean member that is not a constant (changed)', (field) => field.name);
+  const successFlag = exactlyOne(fields.filter((field) => isBoolean(field) && isConstant(field)), body, 'constant boolean member (the success flag)', (field) => field.name);
+  const changed = exactlyOne(fields.filter((field) => isBoolean(field) && !isConstant(field)), body, 'boolean member that is not a constant (changed)', (field) => field.name);
 
   const states = new Set(model.lifecycle.states);
   const statusFields = fields.filter((field) =>
@@ -95,7 +97,7 @@ export function readResultShape(model: ReferenceModel): ResultShape {
     ),
   );
   if (statusFields.length !== 2) {
-    throw contractError(success.pointer, `the success body is expected to carry two subscription statuses (before and after), found ${statusFields.map((field) => field.name).join(', ') || 'none'}`);
+    throw contractError(body, `the success body is expected to carry two subscription statuses (before and after), found ${statusFields.map((field) => field.name).join(', ') || 'none'}`);
   }
   // The member that holds the target of a fixed transition in that action's example is the status after.
   const fixed = model.actions.find((action) => action.transition.kind === 'fixed');

@@ -44,6 +44,8 @@ export interface ResponseRow {
   headers: ResponseHeader[];
   examples: NamedExample[];
   pointer: string;
+  /** Where the operation lists it (`#/paths/~1action/post/responses/409`), which `pointer` may leave for a component. */
+  listedAt?: string;
 }
 
 /** One row of the error table: status, code and when it happens. */
@@ -184,6 +186,7 @@ export function listResponses(document: OpenApiDocument, endpoint: Endpoint, rep
       headers: isRecord(headers) ? (attempt(report, () => headersOf(document, headers, childPointer(response.pointer, 'headers'))) ?? []) : [],
       examples: isRecord(media) ? (attempt(report, () => examplesOf(document, media.examples, childPointer(mediaPointer, 'examples'))) ?? []) : [],
       pointer: response.pointer,
+      listedAt: childPointer(responsesPointer, status),
     };
     return [row];
   });
@@ -203,17 +206,29 @@ function headersOf(document: OpenApiDocument, headers: Record<string, unknown>, 
   });
 }
 
+/**
+ * Where a problem of the list of responses as a whole is written: at the second of several
+ * where one is expected, else at the operation's list of responses, so the message names the
+ * file that lists them rather than the root that only refers to it.
+ */
+function listPointer(responses: ResponseRow[], found: ResponseRow[] = []): string {
+  const extra = found[1]?.listedAt;
+  if (extra !== undefined) return extra;
+  const listed = responses[0]?.listedAt;
+  return listed === undefined ? '#/paths' : listed.slice(0, listed.lastIndexOf('/'));
+}
+
 /** The one success response; an endpoint with none, or several, is not one the pages can explain. */
 export function successResponse(responses: ResponseRow[]): ResponseRow {
   const successes = responses.filter((response) => /^2/.test(response.status));
-  return exactlyOne(successes, '#/paths', 'success (2xx) response', (response) => response.status);
+  return exactlyOne(successes, listPointer(responses, successes), 'success (2xx) response', (response) => response.status);
 }
 
 /** The response a throttled request gets: the one that tells the client to wait with `Retry-After`. */
 export function throttledResponse(responses: ResponseRow[]): ResponseRow {
   const throttled = responses.find((response) => response.headers.some((header) => header.name === retryAfterHeader));
   if (throttled === undefined) {
-    throw contractError('#/paths', `no response carries a \`${retryAfterHeader}\` header, so clients cannot be told how long to wait`);
+    throw contractError(listPointer(responses), `no response carries a \`${retryAfterHeader}\` header, so clients cannot be told how long to wait`);
   }
   return throttled;
 }
@@ -221,13 +236,13 @@ export function throttledResponse(responses: ResponseRow[]): ResponseRow {
 /** The one failure of the service itself (5xx): the plugin failed and changed nothing. */
 export function serviceFailureResponse(responses: ResponseRow[]): ResponseRow {
   const failures = responses.filter((response) => /^5/.test(response.status));
-  return exactlyOne(failures, '#/paths', 'server error (5xx) response of the service itself', (response) => response.status);
+  return exactlyOne(failures, listPointer(responses, failures), 'server error (5xx) response of the service itself', (response) => response.status);
 }
 
 /** The response of a status the pages explain by name; a contract without it cannot be explained. */
 export function responseWithStatus(responses: ResponseRow[], status: string, meaning: string): ResponseRow {
   const found = responses.find((response) => response.status === status);
-  if (found === undefined) throw contractError('#/paths', `no ${status} response is documented, the answer ${meaning}`);
+  if (found === undefined) throw contractError(listPointer(responses), `no ${status} response is documented, the answer ${meaning}`);
   return found;
 }
 
@@ -261,7 +276,7 @@ export function errorTable(responses: ResponseRow[]): ErrorTableRow[] {
 /** A documented error code with its status, or a contract error saying it is missing. */
 export function documentedError(responses: ResponseRow[], code: string, meaning: string): ErrorTableRow & { code: string } {
   const row = errorTable(responses).find((candidate) => candidate.code === code);
-  if (row === undefined) throw contractError('#/paths', `no error response documents the code \`${code}\`, ${meaning}`);
+  if (row === undefined) throw contractError(listPointer(responses), `no error response documents the code \`${code}\`, ${meaning}`);
   return { ...row, code };
 }
 
@@ -290,7 +305,7 @@ export function unknownFieldAnswer(responses: ResponseRow[]): UnknownFieldAnswer
   const found = responses.flatMap((response) =>
     response.isError ? response.examples.filter((example) => example.name === unknownFieldExampleName).map((example) => ({ response, example })) : [],
   );
-  const { response, example } = exactlyOne(found, '#/paths', `\`${unknownFieldExampleName}\` error example`, ({ response }) => response.status);
+  const { response, example } = exactlyOne(found, listPointer(responses, found.map(({ response }) => response)), `\`${unknownFieldExampleName}\` error example`, ({ response }) => response.status);
   const pointer = childPointer(response.pointer, 'content', jsonMediaType, 'examples', unknownFieldExampleName);
   const value = example.value;
   if (!isRecord(value) || typeof value[errorCodeField] !== 'string') throw contractError(pointer, `the example has no \`${errorCodeField}\``);

@@ -83,7 +83,10 @@ export function sampleStatuses(responses: ResponseRow[]): SampleStatuses {
   const failure = serviceFailureResponse(responses);
   const envelope = errorEnvelope(responses);
   for (const member of [errorCodeField, errorMessageField]) {
-    if (!envelope.includes(member)) throw contractError('#/paths', `the error bodies do not all require \`${member}\`, which the samples read`);
+    if (envelope.includes(member)) continue;
+    // Named at the first error body that leaves it out, where the fix goes.
+    const lacking = responses.find((response) => response.isError && response.body !== undefined && !(response.body.schema.required ?? []).includes(member));
+    throw contractError(lacking?.body?.pointer ?? '#/paths', `the error bodies do not all require \`${member}\`, which the samples read`);
   }
   const retried = [...new Set([Number(throttled.status), Number(failure.status), ...retryPolicy.transientHostStatuses])].sort((a, b) => a - b);
   return {
