@@ -75,23 +75,37 @@ export function readSeedFile(contract: ExecutableContract, file: string): Subscr
   return checkSeed(contract, value, file);
 }
 
+interface ExampleStart {
+  action: string;
+  /** Whether the example is the action's own success example, not one of its further ones. */
+  main: boolean;
+  id: number;
+  status: string;
+}
+
+/** Each success example that names its subscription and the status it moves it from (`previous_status`). */
+function startsOfExamples(contract: ExecutableContract): ExampleStart[] {
+  const { result, model } = contract;
+  return model.actions.flatMap((action) =>
+    [action.successExample, ...action.moreSuccessExamples].flatMap((example, index) => {
+      const value: unknown = example.value;
+      if (!isRecord(value)) return [];
+      const id = value[result.subject];
+      const status = value[result.previousStatus];
+      if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof status !== 'string' || !model.lifecycle.states.includes(status)) return [];
+      return [{ action: action.identifier, main: index === 0, id, status }];
+    }),
+  );
+}
+
 /**
  * The subscriptions the contract's success examples name, each in the status its first example
  * moves it from (`previous_status`): added to the seed of the sandbox in the pages, so that the
  * examples a reader sends answer as the examples say.
  */
 export function exampleSubscriptions(contract: ExecutableContract): Subscription[] {
-  const { result, model } = contract;
   const found = new Map<number, string>();
-  for (const action of model.actions) {
-    for (const example of [action.successExample, ...action.moreSuccessExamples]) {
-      const value: unknown = example.value;
-      if (!isRecord(value)) continue;
-      const id = value[result.subject];
-      const status = value[result.previousStatus];
-      if (typeof id === 'number' && Number.isSafeInteger(id) && typeof status === 'string' && model.lifecycle.states.includes(status) && !found.has(id)) found.set(id, status);
-    }
-  }
+  for (const { id, status } of startsOfExamples(contract)) if (!found.has(id)) found.set(id, status);
   return [...found].map(([id, status]) => ({ id, status }));
 }
 
@@ -104,16 +118,11 @@ export type ExampleStarts = ReadonlyMap<number, ReadonlyMap<string, string>>;
  * statuses (the pause example's from the resume example's), which one seeded status cannot serve.
  */
 export function exampleStarts(contract: ExecutableContract): ExampleStarts {
-  const { result, model } = contract;
   const starts = new Map<number, Map<string, string>>();
-  for (const action of model.actions) {
-    const value: unknown = action.successExample.value;
-    if (!isRecord(value)) continue;
-    const id = value[result.subject];
-    const status = value[result.previousStatus];
-    if (typeof id !== 'number' || !Number.isSafeInteger(id) || typeof status !== 'string' || !model.lifecycle.states.includes(status)) continue;
+  for (const { action, main, id, status } of startsOfExamples(contract)) {
+    if (!main) continue;
     const byAction = starts.get(id) ?? new Map<string, string>();
-    byAction.set(action.identifier, status);
+    byAction.set(action, status);
     starts.set(id, byAction);
   }
   return starts;
