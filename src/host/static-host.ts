@@ -5,6 +5,7 @@ import { createSecureServer, type Http2ServerRequest, type Http2Session } from '
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { noneMatchHits } from '../lib/http/entity-tags.ts';
 import { detachedHeadersFor, joinedHeadersFor, parseHeadersFile, type HeaderRule } from '../lib/site/static-headers.ts';
 
 /** Media types by extension, as static hosts send them; `_headers` may set others per path. */
@@ -33,17 +34,6 @@ const contentTypes: Record<string, string> = {
   '.wasm': 'application/wasm',
   '.tgz': 'application/gzip',
 };
-
-/**
- * Whether `If-None-Match` names the representation's tag: `*`, or one of its tags compared weakly
- * (RFC 9110, section 13.1.2), so a `W/` prefix a proxy added does not prevent the match.
- */
-export function noneMatchHits(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (ifNoneMatch === undefined) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  const opaque = (tag: string): string => tag.trim().replace(/^W\//, '');
-  return ifNoneMatch.split(',').some((tag) => opaque(tag) === opaque(etag));
-}
 
 /** Types worth compressing; images, fonts and Pagefind's pre-compressed index are not. */
 function isCompressible(contentType: string): boolean {
@@ -114,12 +104,11 @@ export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0
   const headerRules = headerRulesOf(siteRoot);
   const compressed = new Map<string, Buffer>();
 
-  /** The file's strong tag, a hash of its bytes, computed once per file and modification time. */
+  /** The file's strong tag, a hash of its bytes, computed once per version of the file. */
   const tags = new Map<string, string>();
-  function entityTag(file: string, bytes: Buffer): string {
-    const key = `${file}\0${statSync(file).mtimeMs}`;
-    const tag = tags.get(key) ?? `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
-    tags.set(key, tag);
+  function entityTag(version: string, bytes: Buffer): string {
+    const tag = tags.get(version) ?? `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`;
+    tags.set(version, tag);
     return tag;
   }
 
@@ -149,18 +138,19 @@ export async function serveLikeAStaticHost(root: string, port = 0, host = '127.0
   ): void {
     const defaults: Record<string, string | number> = { 'Cache-Control': 'no-cache', ...extraHeaders };
     let body: Buffer = Buffer.alloc(0);
+    // The caches are keyed by modification time too: a rebuild while the server runs must not serve old bytes.
+    let version = '';
     if (file !== undefined) {
       body = readFileSync(file);
+      version = `${file}\0${statSync(file).mtimeMs}`;
       defaults['Content-Type'] = contentTypes[path.extname(file)] ?? 'application/octet-stream';
     }
     const headers = withRules(defaults, pathname);
-    const etag = status === 200 && file !== undefined ? entityTag(file, body) : undefined;
+    const etag = status === 200 && file !== undefined ? entityTag(version, body) : undefined;
     const contentType = String(Object.entries(headers).find(([key]) => key.toLowerCase() === 'content-type')?.[1] ?? '');
     if (file !== undefined && isCompressible(contentType) && /\bgzip\b/.test(String(request.headers['accept-encoding']))) {
-      // Keyed by modification time too: a rebuild while the server runs must not serve old bytes.
-      const key = `${file}\0${statSync(file).mtimeMs}`;
-      const packed = compressed.get(key) ?? gzipSync(body, { level: 9 });
-      compressed.set(key, packed);
+      const packed = compressed.get(version) ?? gzipSync(body, { level: 9 });
+      compressed.set(version, packed);
       body = packed;
       headers['Content-Encoding'] = 'gzip';
       headers.Vary = 'Accept-Encoding';

@@ -1,4 +1,5 @@
 import { createMcpHandler, isJsonContentType, localhostAllowedHostnames, readRequestBody, validateHostHeader, validateOriginHeader } from '@modelcontextprotocol/server';
+import { noneMatchHits } from '../lib/http/entity-tags.ts';
 import { jsonNesting } from '../lib/http/json-nesting.ts';
 import { serverCardBesideServer } from '../lib/site/discovery.ts';
 import { siteConfig } from '../site-config.ts';
@@ -134,7 +135,7 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
         if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: cardHeaders });
         if (request.method !== 'GET' && request.method !== 'HEAD') return new Response(null, { status: 405, headers: { ...cardHeaders, Allow: 'GET, HEAD, OPTIONS' } });
         const headers = { ...cardHeaders, ETag: identity.etag };
-        if (request.headers.get('if-none-match')?.split(',').some((tag) => tag.trim() === identity.etag)) return new Response(null, { status: 304, headers });
+        if (noneMatchHits(request.headers.get('if-none-match'), identity.etag)) return new Response(null, { status: 304, headers });
         return new Response(request.method === 'HEAD' ? null : identity.cardText, { status: 200, headers });
       }
       // An opaque origin (`null`: a sandboxed frame, a file) names no site to rebind to; the Host check above still holds.
