@@ -6,27 +6,16 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { copyBuildableProject, type ProjectCopy } from '../../src/bench/project-copy.ts';
+import { freePort } from '../../src/lib/local-servers.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 
 const description = 'Runs one lifecycle action on one subscription of this site.';
 const edited = 'Runs one lifecycle action, as a watched edit says, on one subscription of this site.';
 const secureServer = 'url: https://{site}/wp-json/service/v1';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Asks until `check` holds; the dev server restarts and runs the gate in between, so each try may fail. */
 async function eventually<T>(what: string, attempt: () => Promise<T | undefined>, log: () => string): Promise<T> {
