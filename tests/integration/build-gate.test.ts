@@ -12,6 +12,7 @@ import { describe, test } from 'node:test';
 import { formatGateProblem } from '../../src/gate/gate.ts';
 import { ContractRefusedError, loadGatedContract } from '../../src/gate/gated-contract.ts';
 import { copyContract, copyProject, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
+import { runLint } from '../support/lint-run.ts';
 
 const note = 'openapi/components/schemas/Note.yaml';
 const pauseExample = 'openapi/components/examples/PauseSubscriptionRequest.yaml';
@@ -62,7 +63,7 @@ const brokenContracts: BrokenContract[] = [
 
 /** The problem lines `npm run lint` prints, without its summary. */
 function lintLines(directory: string): { status: number | null; lines: string[] } {
-  const run = spawnSync(process.execPath, [path.join(projectDirectory, 'scripts/lint.ts'), '--format', 'stylish', '--project', directory], { encoding: 'utf8' });
+  const run = runLint('--format', 'stylish', '--project', directory);
   return { status: run.status, lines: run.stdout.split('\n').filter((line) => line !== '' && !/^[✔✖] /.test(line)) };
 }
 

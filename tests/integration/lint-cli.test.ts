@@ -2,18 +2,11 @@
  * `scripts/lint.ts` as CI and people run it: a child process, its output and its exit code.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { test } from 'node:test';
 import { copyContract, projectDirectory } from '../support/contract-copy.ts';
+import { runLint } from '../support/lint-run.ts';
 
-const lintScript = path.join(projectDirectory, 'scripts/lint.ts');
-
-function lint(...args: string[]): { status: number | null; stdout: string; stderr: string } {
-  // `process.execPath` is the project's own Node, the one `npm run lint` uses.
-  const run = spawnSync(process.execPath, [lintScript, ...args], { encoding: 'utf8', cwd: projectDirectory });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
+const lint = runLint;
 
 test('exits 0 on the real contract and says so', () => {
   const run = lint('--project', projectDirectory);

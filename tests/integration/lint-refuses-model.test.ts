@@ -6,13 +6,12 @@
  * every problem of the copy is listed, not only the first.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
 import { test } from 'node:test';
-import { copyContract, projectDirectory } from '../support/contract-copy.ts';
+import { copyContract } from '../support/contract-copy.ts';
+import { runLint } from '../support/lint-run.ts';
 
 function lint(directory: string): { status: number | null; output: string } {
-  const run = spawnSync(process.execPath, [path.join(projectDirectory, 'scripts/lint.ts'), '--project', directory], { encoding: 'utf8', cwd: projectDirectory });
+  const run = runLint('--project', directory);
   return { status: run.status, output: `${run.stdout}${run.stderr}` };
 }
 

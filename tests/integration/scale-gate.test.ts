@@ -5,13 +5,13 @@
  * than a child process's default output buffer.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { addActions, spreadCopies } from '../../src/bench/scaled-contract.ts';
 import { checkCopy } from '../support/compatibility-fixture.ts';
 import { copyContract, projectDirectory, type ContractCopy } from '../support/contract-copy.ts';
+import { runLint } from '../support/lint-run.ts';
 
 const actionCount = 200;
 
@@ -31,9 +31,7 @@ describe(`a contract grown to ${actionCount} actions`, () => {
   after(() => copy.remove());
 
   test('passes the whole gate', () => {
-    const run = spawnSync(process.execPath, [path.join(projectDirectory, 'scripts/lint.ts'), '--format', 'stylish', '--project', copy.directory], {
-      encoding: 'utf8',
-    });
+    const run = runLint('--format', 'stylish', '--project', copy.directory);
     assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
     assert.match(run.stdout, /The contract passes the gate/);
   });
