@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Plugin, ViteDevServer } from 'vite';
 import { ContractRefusedError, loadGatedContract } from '../gate/gated-contract.ts';
+import { escapeMarkup } from '../lib/http/escape-markup.ts';
 
 /** Set once a dev server of this process follows the contract; it outlives the configuration's modules, which a restart evaluates anew. */
 const watching = Symbol.for('subscription-lifecycle-docs.contract-watch');
@@ -17,10 +18,6 @@ export function devServerFollowsContract(): boolean {
 /** Files are often saved in several writes; the gate runs once they have settled. */
 const settleMilliseconds = 150;
 
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /**
  * What `astro dev` serves in place of every page while the contract fails the gate: the gate's
  * lines, and Vite's client, which reloads the page once the contract passes again.
@@ -29,7 +26,7 @@ export function refusalPage(message: string): string {
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>The contract fails the gate</title>',
     '<script type="module" src="/@vite/client"></script></head>',
-    `<body><h1>The contract fails the gate</h1><pre>${escapeHtml(message)}</pre></body></html>`,
+    `<body><h1>The contract fails the gate</h1><pre>${escapeMarkup(message)}</pre></body></html>`,
   ].join('');
 }
 
