@@ -11,7 +11,7 @@ import { checkExamplesAgainstLifecycle } from '../lib/contract/example-truth.ts'
 import { attempt, type ContractProblem } from '../lib/contract/problems.ts';
 import { readResultShape } from '../lib/contract/response-shapes.ts';
 import { sampleStatuses } from '../lib/samples/code-samples.ts';
-import { routeArguments } from '../sandbox/route-arguments.ts';
+import { routeArguments } from '../lib/contract/route-arguments.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator, pointerSegments } from './source-files.ts';
 

@@ -1,4 +1,4 @@
-import type { ArgumentSchema } from './route-arguments.ts';
+import type { ArgumentSchema } from '../lib/contract/route-arguments.ts';
 
 /**
  * WordPress's argument validation (`rest_validate_value_from_schema`, then

@@ -6,7 +6,7 @@ import { sanitizeArgument, validateArgument } from './argument-validation.ts';
 import type { RestRequest } from './rest-request.ts';
 import { topLevelMemberNames } from './json-member-order.ts';
 import { getParameter, jsonMembers } from './rest-request.ts';
-import type { RouteArgument } from './route-arguments.ts';
+import type { RouteArgument } from '../lib/contract/route-arguments.ts';
 
 /** A request the sandbox can act on: the action, the subscription, and what the action needs. */
 export interface ValidRequest {

@@ -5,7 +5,7 @@ import type { RestRequest } from './rest-request.ts';
 import { firstHeader } from './rest-request.ts';
 import type { MatchedRoute } from './route.ts';
 import { endpointNamespace, endpointRoute, methodsOf } from './route.ts';
-import type { RouteArgument } from './route-arguments.ts';
+import type { RouteArgument } from '../lib/contract/route-arguments.ts';
 
 /**
  * What WordPress core adds around any plugin's answer: the headers `WP_REST_Server::serve_request`

@@ -6,7 +6,7 @@ import { allowedActions } from '../lib/contract/lifecycle.ts';
 import { successResponse } from '../lib/contract/responses.ts';
 import type { ServiceError } from '../lib/contract/response-shapes.ts';
 import { endpointNamespace, endpointRoute } from '../sandbox/route.ts';
-import { routeArguments } from '../sandbox/route-arguments.ts';
+import { routeArguments } from '../lib/contract/route-arguments.ts';
 
 /** Where the plugin looks for its contract, relative to the project. */
 export const pluginDirectory = 'wordpress-plugin/service-reference';

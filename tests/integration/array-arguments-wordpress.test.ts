@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { sanitizeArgument, validateArgument } from '../../src/sandbox/argument-validation.ts';
-import type { ArgumentSchema } from '../../src/sandbox/route-arguments.ts';
+import type { ArgumentSchema } from '../../src/lib/contract/route-arguments.ts';
 import { wordpressRoot } from '../../src/wordpress/host-system.ts';
 
 const schema: ArgumentSchema = { type: 'array', items: { type: 'string', maxLength: 8 }, minItems: 1, maxItems: 3, uniqueItems: true };

@@ -9,7 +9,7 @@ import { validBody } from '../../src/conformance/cases.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { wordpressRestPrefix } from '../../src/lib/contract/endpoint.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
-import { routeArguments } from '../../src/sandbox/route-arguments.ts';
+import { routeArguments } from '../../src/lib/contract/route-arguments.ts';
 
 export interface BatteryRequest {
   name: string;

@@ -13,7 +13,7 @@ import { readExecutableContract } from '../../src/lib/contract/executable-contra
 import { jsonMediaType } from '../../src/lib/contract/request-body.ts';
 import { answerRequest } from '../../src/sandbox/answer-request.ts';
 import { utf8Bytes } from '../../src/sandbox/bytes.ts';
-import { routeArguments } from '../../src/sandbox/route-arguments.ts';
+import { routeArguments } from '../../src/lib/contract/route-arguments.ts';
 import { defaultApiKey, defaultSeed } from '../../src/sandbox/seed.ts';
 import { openStore } from '../../src/sandbox/store.ts';
 import { bundledDocument } from '../support/contract-copy.ts';

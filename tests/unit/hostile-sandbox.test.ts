@@ -14,7 +14,7 @@ import { readExecutableContract } from '../../src/lib/contract/executable-contra
 import { wordpressRestPrefix } from '../../src/lib/contract/endpoint.ts';
 import type { Answer } from '../../src/sandbox/answer.ts';
 import { bodyLimitBytes } from '../../src/sandbox/host.ts';
-import { routeArguments } from '../../src/sandbox/route-arguments.ts';
+import { routeArguments } from '../../src/lib/contract/route-arguments.ts';
 import { defaultApiKey, defaultSeed } from '../../src/sandbox/seed.ts';
 import { answerRequest } from '../../src/sandbox/server.ts';
 import { openStore } from '../../src/sandbox/store.ts';

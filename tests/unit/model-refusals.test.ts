@@ -193,9 +193,9 @@ const breakers: Record<string, ((parts: Parts) => void) | { unreachable: string 
   },
   'src/lib/samples/code-samples.ts: the PHP sample posts with wp_remote_post(), but the operation is not a POST': { unreachable: "Redocly lint's rule/post-only (redocly.yaml) refuses any other method before the model step runs" },
   'src/lib/samples/code-samples.ts: the PHP sample posts with CURLOPT_POST, but the operation is not a POST': { unreachable: "Redocly lint's rule/post-only (redocly.yaml) refuses any other method before the model step runs" },
-  'src/sandbox/route-arguments.ts: the field ${field.name} is of type ${field.type}, which a WordPress route argument does not describe yet': ({ schemas }) =>
+  'src/lib/contract/route-arguments.ts: the field ${field.name} is of type ${field.type}, which a WordPress route argument does not describe yet': ({ schemas }) =>
     (schemas.PauseSubscriptionRequest.properties.tags = { type: 'object', properties: { colour: { type: 'string' } }, description: 'Labels.' }),
-  'src/sandbox/route-arguments.ts: ${field.name} has another schema in ${action.identifier} than in an earlier action; one route argument cannot describe both': ({ schemas }) =>
+  'src/lib/contract/route-arguments.ts: ${field.name} has another schema in ${action.identifier} than in an earlier action; one route argument cannot describe both': ({ schemas }) =>
     (schemas.PauseSubscriptionRequest.properties.note = { type: 'string', maxLength: 3, description: 'A shorter note.' }),
   'src/sandbox/walkthrough.ts: no seeded subscription is in a status ${quickAction.identifier} refuses': {
     unreachable: "facts.ts refuses first a quickstart action that refuses no status (its edit above), and the default seed holds one subscription in every status",

@@ -2,7 +2,7 @@ import type { OpenApiDocument } from '../../lib/contract/document.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { noSchemaValidator, readExecutableContractWith } from '../../lib/contract/serving-contract.ts';
 import { hostErrorHeader, hostErrorStatuses, maxThrottledRequests, throttleHeader } from '../host.ts';
-import { routeArguments } from '../route-arguments.ts';
+import { routeArguments } from '../../lib/contract/route-arguments.ts';
 import type { PanelContract, WorkerQuestion, WorkerReply } from './protocol.ts';
 import type { Simulation } from './simulation.ts';
 import { createSimulation } from './simulation.ts';

@@ -1,7 +1,7 @@
-import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
-import { resolvePointer, type OpenApiDocument } from '../lib/contract/document.ts';
-import { constraintsOf, typeLabel, type Field, type LiteralValue } from '../lib/contract/fields.ts';
-import { childPointer, contractError, resolveSchema } from '../lib/contract/schemas.ts';
+import type { ExecutableContract } from './executable-contract.ts';
+import { resolvePointer, type OpenApiDocument } from './document.ts';
+import { constraintsOf, typeLabel, type Field, type LiteralValue } from './fields.ts';
+import { childPointer, contractError, resolveSchema } from './schemas.ts';
 
 /**
  * The JSON Schema keywords WordPress's `rest_validate_value_from_schema` understands for a route
