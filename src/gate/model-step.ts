@@ -10,7 +10,7 @@ import { factsOf } from '../lib/contract/facts.ts';
 import { checkExamplesAgainstLifecycle } from '../lib/contract/example-truth.ts';
 import { attempt, type ContractProblem } from '../lib/contract/problems.ts';
 import { readResultShape } from '../lib/contract/response-shapes.ts';
-import { sampleStatuses } from '../lib/samples/code-samples.ts';
+import { sampleStatuses } from '../lib/samples/sample-statuses.ts';
 import { routeArguments } from '../lib/contract/route-arguments.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator, pointerSegments } from './source-files.ts';

@@ -1,6 +1,7 @@
 import { completable } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { sampleLanguage, sampleLanguageNames, sampleStatuses, type SampleLanguage } from '../lib/samples/code-samples.ts';
+import { sampleLanguage, sampleLanguageNames, type SampleLanguage } from '../lib/samples/code-samples.ts';
+import { sampleStatuses } from '../lib/samples/sample-statuses.ts';
 import { retryingClientLanguages, retryingClientSamples } from '../lib/samples/retrying-client-sample.ts';
 import { guidePaths } from '../lib/site/navigation.ts';
 import type { ProductKnowledge } from './knowledge.ts';

@@ -1,5 +1,5 @@
 import type { Answer } from './answer.ts';
-import { curlSample } from '../lib/samples/code-samples.ts';
+import { curlSample } from '../lib/samples/action-sample/curl.ts';
 import { oncePerBundle, type OpenApiDocument } from '../lib/contract/document.ts';
 import { readExecutableContract } from '../lib/contract/executable-contract.ts';
 import { acceptedStates } from '../lib/contract/lifecycle.ts';

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { fillInLead, placeholdersIn, sampleLanguages } from '../../src/lib/samples/code-samples.ts';
+import { fillInLead, placeholdersIn } from '../../src/lib/samples/sample-parts.ts';
+import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
 import { guidePaths } from '../../src/lib/site/navigation.ts';
 import { actions } from './support/contract.ts';
 import { actionPath } from './support/site.ts';

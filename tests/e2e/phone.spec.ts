@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { sampleStatuses } from '../../src/lib/samples/code-samples.ts';
+import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { loadReferenceModel } from '../../src/lib/contract/actions.ts';
 import { aiCatalogPath, aiCatalogType, mcpCatalogPath, serverCardType } from '../../src/lib/site/discovery.ts';

@@ -11,7 +11,7 @@ import { before, test } from 'node:test';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { builtPageElements, overBoundMessage, pageElementBound } from '../../src/lib/site/page-elements.ts';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
-import { sampleStatuses } from '../../src/lib/samples/code-samples.ts';
+import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import type { SampleLanguage } from '../../src/lib/samples/code-samples.ts';
-import { sampleStatuses } from '../../src/lib/samples/code-samples.ts';
+import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { jsonMediaType } from '../../src/lib/contract/request-body.ts';
 import { serviceFailureResponse, successResponse } from '../../src/lib/contract/responses.ts';
 import { backoffRangeSeconds, retryPolicy } from '../../src/lib/samples/retry-policy.ts';

@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ReferenceModel } from '../../src/lib/contract/actions.ts';
-import { placeholdersIn, sampleStatuses } from '../../src/lib/samples/code-samples.ts';
+import { placeholdersIn } from '../../src/lib/samples/sample-parts.ts';
+import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';

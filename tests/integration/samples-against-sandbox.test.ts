@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Action, ReferenceModel } from '../../src/lib/contract/actions.ts';
-import { placeholdersIn, sampleLanguages, type CodeSample } from '../../src/lib/samples/code-samples.ts';
+import { placeholdersIn } from '../../src/lib/samples/sample-parts.ts';
+import { sampleLanguages, type CodeSample } from '../../src/lib/samples/code-samples.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { actionReferencePages, type ActionPage } from '../../src/lib/site/reference-pages.ts';

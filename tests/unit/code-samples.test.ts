@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
-import { codeSamples, phpLiteral, sampleStatuses, type CodeSample, type SampleLanguage } from '../../src/lib/samples/code-samples.ts';
+import { codeSamples, type CodeSample, type SampleLanguage } from '../../src/lib/samples/code-samples.ts';
+import { phpLiteral } from '../../src/lib/samples/literals.ts';
+import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
 

@@ -187,12 +187,12 @@ const breakers: Record<string, ((parts: Parts) => void) | { unreachable: string 
     table.final = [];
     table.actions.pause_subscription.from = schemas.SubscriptionStatus.enum.filter((state: string) => state !== table.actions.pause_subscription.to);
   },
-  'src/lib/samples/code-samples.ts: the error bodies do not all require `${member}`, which the samples read': ({ schemas }) => {
+  'src/lib/samples/sample-statuses.ts: the error bodies do not all require `${member}`, which the samples read': ({ schemas }) => {
     const error = schemas.NotFoundError;
     error.required = error.required.filter((name: string) => name !== 'message');
   },
-  'src/lib/samples/code-samples.ts: the PHP sample posts with wp_remote_post(), but the operation is not a POST': { unreachable: "Redocly lint's rule/post-only (redocly.yaml) refuses any other method before the model step runs" },
-  'src/lib/samples/code-samples.ts: the PHP sample posts with CURLOPT_POST, but the operation is not a POST': { unreachable: "Redocly lint's rule/post-only (redocly.yaml) refuses any other method before the model step runs" },
+  'src/lib/samples/action-sample/wordpress.ts: the PHP sample posts with wp_remote_post(), but the operation is not a POST': { unreachable: "Redocly lint's rule/post-only (redocly.yaml) refuses any other method before the model step runs" },
+  'src/lib/samples/action-sample/php.ts: the PHP sample posts with CURLOPT_POST, but the operation is not a POST': { unreachable: "Redocly lint's rule/post-only (redocly.yaml) refuses any other method before the model step runs" },
   'src/lib/contract/route-arguments.ts: the field ${field.name} is of type ${field.type}, which a WordPress route argument does not describe yet': ({ schemas }) =>
     (schemas.PauseSubscriptionRequest.properties.tags = { type: 'object', properties: { colour: { type: 'string' } }, description: 'Labels.' }),
   'src/lib/contract/route-arguments.ts: ${field.name} has another schema in ${action.identifier} than in an earlier action; one route argument cannot describe both': ({ schemas }) =>

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
-import { sampleStatuses } from '../../src/lib/samples/code-samples.ts';
+import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { isRetryAfter, parseHttpDate, retryAfterDelay } from '../../src/lib/http/retry-after.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { bundledDocument } from '../support/contract-copy.ts';

@@ -1,5 +1,5 @@
 import type { Action, ReferenceModel } from '../contract/actions.ts';
-import { placeholdersIn } from './code-samples.ts';
+import { placeholdersIn } from './sample-parts.ts';
 
 /** One input of the request builder: what the reader types, and the example text it stands in for. */
 export interface BuilderInput {

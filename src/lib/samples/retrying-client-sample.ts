@@ -3,7 +3,8 @@
  * `retrying-client/`, all written from the same endpoint, statuses and retry policy.
  */
 import type { Endpoint } from '../contract/endpoint.ts';
-import type { CodeSample, SampleLanguage, SampleStatuses } from './code-samples.ts';
+import type { CodeSample, SampleLanguage } from './code-samples.ts';
+import type { SampleStatuses } from './sample-statuses.ts';
 import { sampleLanguages } from './code-samples.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import { retryPolicy } from './retry-policy.ts';

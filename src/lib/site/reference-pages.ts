@@ -1,6 +1,7 @@
 import type { Action, ReferenceModel } from '../contract/actions.ts';
 import type { CodeSample } from '../samples/code-samples.ts';
-import { codeSamples, sampleStatuses } from '../samples/code-samples.ts';
+import { codeSamples } from '../samples/code-samples.ts';
+import { sampleStatuses } from '../samples/sample-statuses.ts';
 import { actionPagePath, endpointPagePath } from './navigation.ts';
 
 /** A heading of a generated page, in the shape Starlight's table of contents takes. */

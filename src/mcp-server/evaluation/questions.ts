@@ -1,7 +1,8 @@
 import type { ReferenceModel } from '../../lib/contract/actions.ts';
 import { acceptedStates, allowedActions, refusedStates } from '../../lib/contract/lifecycle.ts';
 import type { ProductFacts } from '../../lib/product-facts.ts';
-import { codeSamples, sampleLanguage, sampleStatuses } from '../../lib/samples/code-samples.ts';
+import { codeSamples, sampleLanguage } from '../../lib/samples/code-samples.ts';
+import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { countInWords, listInWords } from '../../lib/prose.ts';
 import { refusalDetails } from '../../lib/contract/responses.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { factsOf } from '../../lib/contract/facts.ts';
 import { actionPagePath, guidePaths } from '../../lib/site/navigation.ts';
-import { sampleStatuses } from '../../lib/samples/code-samples.ts';
+import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
 import { backoffSchedule, policyPhrases, retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { specRule, type SpecRuleId } from '../../lib/spec-rules.ts';
 import { siteConfig } from '../../site-config.ts';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { codeSamples, sampleLanguage, sampleLanguageNames, sampleStatuses, thingsToFillIn } from '../../lib/samples/code-samples.ts';
+import { codeSamples, sampleLanguage, sampleLanguageNames } from '../../lib/samples/code-samples.ts';
+import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
+import { thingsToFillIn } from '../../lib/samples/sample-parts.ts';
 import { retryingClientLanguages } from '../../lib/samples/retrying-client-sample.ts';
 import { listInWords } from '../../lib/prose.ts';
 import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';

@@ -1,5 +1,6 @@
 import type { Endpoint } from '../../contract/endpoint.ts';
-import { fillInComment, placeholdersIn, type SampleStatuses } from '../code-samples.ts';
+import { fillInComment, placeholdersIn } from '../sample-parts.ts';
+import type { SampleStatuses } from '../sample-statuses.ts';
 import type { RetryPolicy } from '../retry-policy.ts';
 
 /** What every retrying client are written from. */

@@ -1,4 +1,4 @@
-import { javascriptLiteral } from '../code-samples.ts';
+import { javascriptLiteral } from '../literals.ts';
 import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
 /**

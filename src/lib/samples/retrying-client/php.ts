@@ -1,4 +1,5 @@
-import { phpHeaderCollector, phpLiteral, phpString } from '../code-samples.ts';
+import { phpHeaderCollector } from '../action-sample/php.ts';
+import { phpLiteral, phpString } from '../literals.ts';
 import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
 /** The retrying client in plain PHP with the curl extension: the JavaScript client's policy, step for step. */

@@ -1,4 +1,4 @@
-import { pythonLiteral } from '../code-samples.ts';
+import { pythonLiteral } from '../literals.ts';
 import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
 /** The retrying client in Python, with the `requests` library: the JavaScript client's policy, step for step. */
