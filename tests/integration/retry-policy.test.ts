@@ -150,6 +150,25 @@ for (const { language, skip } of languages) {
       }
     });
 
+    test('an unreadable Retry-After (-1) is no wait of its own: the backoff applies and the next attempt succeeds', async () => {
+      const { firstAction, success } = contractParts();
+      const server = await startRecordingServer([
+        { status: Number(statuses.throttled), headers: { ...html, [statuses.retryAfter]: '-1' }, body: '<html><body>Slow down</body></html>' },
+        { status: Number(statuses.success), headers: json, body: JSON.stringify(success.value) },
+      ]);
+      try {
+        const result = await runClient(language, server.host);
+        assert.ok(result.ok, `the client failed:\n${result.stderr}`);
+        assert.match(result.stdout, new RegExp(firstAction.identifier));
+        assert.equal(server.requests.length, 2);
+        const [afterThrottle = 0] = gaps(server.requests);
+        const first = backoffRangeSeconds(retryPolicy, 1);
+        assert.ok(afterThrottle >= first.shortest * 1000, `waited ${afterThrottle} ms; the backoff asks at least ${first.shortest} s`);
+      } finally {
+        await server.close();
+      }
+    });
+
     test('a Retry-After longer than the cap ends the attempts at once, and says so', async () => {
       const tooLong = retryPolicy.retryAfterCapSeconds + 1;
       const server = await startRecordingServer([{ status: Number(statuses.throttled), headers: { [statuses.retryAfter]: String(tooLong) } }]);

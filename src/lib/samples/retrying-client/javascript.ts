@@ -36,16 +36,19 @@ export const policy = {
 const retried = new Set([${statuses.retried.join(', ')}]);
 
 /**
- * Milliseconds to wait, from a ${statuses.retryAfter} header: a number of
- * seconds or an HTTP date (RFC 9110, section 10.2.3). Null when the
- * header is missing or unreadable.
+ * Milliseconds to wait, from a ${statuses.retryAfter} header: whole seconds, or an
+ * HTTP date in its one current form, "Fri, 20 Nov 2026 14:05:00 GMT" (RFC 9110,
+ * section 10.2.3), none once it has passed. Null when the header is missing or
+ * anything else (-1, 1.5, now, an older date form): then the backoff applies.
  */
 export function retryAfter(value, now = Date.now()) {
   if (value === null) return null;
   const text = value.trim();
-  if (/^\\d+$/.test(text)) return Number(text) * 1000;
+  if (/^[0-9]+$/.test(text)) return Number(text) * 1000;
+  // Date.parse reads far more than HTTP dates; only one it writes back unchanged is one.
   const date = Date.parse(text);
-  return Number.isNaN(date) ? null : Math.max(0, date - now);
+  if (Number.isNaN(date) || new Date(date).toUTCString() !== text) return null;
+  return Math.max(0, date - now);
 }
 
 /** The wait after failed attempt number \`attempt\`: exponential, with jitter. */

@@ -26,19 +26,22 @@ const INTERVAL            = ${policy.courtesyIntervalSeconds}; // about one requ
 const RETRIED = array( ${statuses.retried.join(', ')} );
 
 /**
- * Seconds to wait, from a ${statuses.retryAfter} header: a number of seconds or an
- * HTTP date (RFC 9110, section 10.2.3). Null when missing or unreadable.
+ * Seconds to wait, from a ${statuses.retryAfter} header: whole seconds, or an HTTP
+ * date in its one current form, "Fri, 20 Nov 2026 14:05:00 GMT" (RFC 9110,
+ * section 10.2.3), none once it has passed. Null when missing or anything else
+ * (-1, 1.5, now, an older date form): then the backoff applies.
  */
 function retry_after( ?string $value, ?float $now = null ): ?float {
     if ( null === $value ) {
         return null;
     }
     $text = trim( $value );
-    if ( ctype_digit( $text ) ) {
+    if ( 1 === preg_match( '/^[0-9]+$/', $text ) ) {
         return (float) $text;
     }
+    // strtotime() reads "-1" and "now" too; only a date it writes back unchanged is an HTTP date.
     $moment = strtotime( $text );
-    if ( false === $moment ) {
+    if ( false === $moment || gmdate( 'D, d M Y H:i:s \\G\\M\\T', $moment ) !== $text ) {
         return null;
     }
     return max( 0.0, $moment - ( $now ?? microtime( true ) ) );

@@ -10,8 +10,8 @@ export function retryingPythonClient(parts: ClientParts): string {
   return `"""A client for one site that follows the retry policy of the errors guide."""
 import email.utils
 import random
+import re
 import time
-from datetime import timezone
 
 import requests  # pip install requests
 
@@ -27,19 +27,23 @@ RETRIED = {${statuses.retried.join(', ')}}  # ${statuses.throttled} after ${stat
 
 
 def retry_after(value, now=None):
-    """Seconds to wait, from a ${statuses.retryAfter} header: a number of seconds or an
-    HTTP date (RFC 9110, section 10.2.3). None when missing or unreadable."""
+    """Seconds to wait, from a ${statuses.retryAfter} header: whole seconds, or an HTTP
+    date in its one current form, "Fri, 20 Nov 2026 14:05:00 GMT" (RFC 9110, section
+    10.2.3), none once it has passed. None when missing or anything else (-1, 1.5,
+    now, an older date form): then the backoff applies."""
     if value is None:
         return None
     text = value.strip()
-    if text.isdigit():
+    # Not str.isdigit(), which takes other scripts' digits and superscripts.
+    if re.fullmatch(r"[0-9]+", text):
         return float(text)
+    # The parser reads looser dates too; only one it writes back unchanged is an HTTP date.
     try:
         moment = email.utils.parsedate_to_datetime(text)
+        if email.utils.format_datetime(moment, usegmt=True) != text:
+            return None
     except (TypeError, ValueError):
         return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
     return max(0.0, moment.timestamp() - (time.time() if now is None else now))
 
 
