@@ -1,6 +1,7 @@
 import type { Endpoint } from '../../contract/endpoint.ts';
 import { contractError } from '../../contract/schemas.ts';
 import { phpLiteral, phpString } from '../literals.ts';
+import { phpFloorPhrase } from '../php-floor.ts';
 import { retryPolicy } from '../retry-policy.ts';
 import { answerComment, fillInComment, interpolatedUrl, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';
 import type { SampleStatuses } from '../sample-statuses.ts';
@@ -26,7 +27,7 @@ export function phpSample(endpoint: Endpoint, body: unknown, statuses: SampleSta
   const code = statuses.codeField;
   if (endpoint.method !== 'POST') throw contractError(endpoint.pointer, 'the PHP sample posts with CURLOPT_POST, but the operation is not a POST');
   return `<?php
-// Plain PHP with the curl extension (ext-curl): no Composer package to add.
+// Plain ${phpFloorPhrase} with the curl extension (ext-curl): no Composer package to add.
 ${fillInComment('//', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)};`)}
 

@@ -1,5 +1,6 @@
 import { phpHeaderCollector } from '../action-sample/php.ts';
 import { phpLiteral, phpString } from '../literals.ts';
+import { phpFloorPhrase } from '../php-floor.ts';
 import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
 /** The retrying client in plain PHP with the curl extension: the JavaScript client's policy, step for step. */
@@ -12,7 +13,7 @@ export function retryingPhpClient(parts: ClientParts): string {
 
   return `<?php
 // A client for one site that follows the retry policy of the errors guide.
-// Plain PHP with the curl extension (ext-curl): no Composer package to add.
+// Plain ${phpFloorPhrase} with the curl extension (ext-curl): no Composer package to add.
 
 const CONNECT_TIMEOUT     = ${policy.connectTimeoutSeconds}; // seconds to connect
 const ATTEMPT_TIMEOUT     = ${policy.attemptTimeoutSeconds}; // seconds one attempt may take in all
@@ -59,9 +60,10 @@ function backoff( int $attempt ): float {
  * Sending it again unchanged would fail again.
  */
 final class ServiceError extends RuntimeException {
-    public readonly int $status;
-    public readonly string $error_code;
-    public readonly mixed $data;
+    public int $status;
+    public string $error_code;
+    /** @var mixed The error's details, as the service sent them. */
+    public $data;
 
     public function __construct( int $status, array $answer ) {
         $message = $answer['${statuses.messageField}'] ?? '';
@@ -74,7 +76,7 @@ final class ServiceError extends RuntimeException {
 
 /** The host, a firewall or a CDN answered, not the service: a block, a redirect, a wrong address. */
 final class HostError extends RuntimeException {
-    public readonly int $status;
+    public int $status;
 
     public function __construct( int $status, array $headers ) {
         $type  = $headers['content-type'] ?? 'no body type';
@@ -133,8 +135,12 @@ final class Client {
         throw new GaveUp( 'No success after ' . MAX_ATTEMPTS . " attempts; the last got {$last}" );
     }
 
-    /** One attempt: [status, headers with names in lower case, body], or what went wrong. */
-    private function attempt( array $body ): array|string {
+    /**
+     * One attempt: [status, headers with names in lower case, body], or what went wrong.
+     *
+     * @return array|string
+     */
+    private function attempt( array $body ) {
         $headers = array();
         $collect = ${phpHeaderCollector('        ')};
         $curl    = curl_init( $this->url );

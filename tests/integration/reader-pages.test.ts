@@ -1,0 +1,35 @@
+/**
+ * What a reader new to the site meets on the built pages: each statement a page owes them, read
+ * from dist/ as the host serves it.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { before, test } from 'node:test';
+import { ensureBuiltSite } from '../../src/host/built-site.ts';
+import { phpFloor, phpFloorPhrase } from '../../src/lib/samples/php-floor.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
+
+before(() => ensureBuiltSite(projectDirectory));
+
+function builtPage(page: string): string {
+  return readFileSync(path.join(projectDirectory, 'dist', page), 'utf8');
+}
+
+/** The page's text without its tags, spaces collapsed. */
+function pageText(page: string): string {
+  return builtPage(page)
+    .replace(/<script[\s\S]*?<\/script>|<style[\s\S]*?<\/style>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .replaceAll('&#39;', "'")
+    .replaceAll('&quot;', '"')
+    .replaceAll('&lt;', '<')
+    .replaceAll('&gt;', '>')
+    .replaceAll('&amp;', '&');
+}
+
+test('the errors guide says which PHP the PHP samples and the client run on', () => {
+  const text = pageText('errors-and-rate-limits/index.html');
+  assert.ok(text.includes(`runs on ${phpFloorPhrase} (${phpFloor.reason})`), `the errors guide names ${phpFloorPhrase}`);
+});
