@@ -1,5 +1,5 @@
-import type { ConformanceReport, SetupFailureKind } from './runner.ts';
-import { isUnreached } from './runner.ts';
+import type { ConformanceReport, SetupFailureKind } from './results.ts';
+import { isUnreached } from './results.ts';
 
 /**
  * The exit codes of `npm run conformance`. A set-up that cannot work gets a code of its own, found

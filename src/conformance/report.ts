@@ -1,7 +1,7 @@
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { TransitionOutcome } from '../lib/contract/lifecycle.ts';
-import type { CaseResult, CaseStatus, ConformanceReport } from './runner.ts';
-import { isUnreached } from './runner.ts';
+import type { CaseResult, CaseStatus, ConformanceReport } from './results.ts';
+import { isUnreached } from './results.ts';
 import { answerBodyText, describeRequest, hideKey } from './shown-text.ts';
 import { escapeMarkup } from '../lib/http/escape-markup.ts';
 
