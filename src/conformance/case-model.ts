@@ -1,7 +1,9 @@
 import type { Action } from '../lib/contract/actions.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { ChosenTransition, TransitionOutcome } from '../lib/contract/lifecycle.ts';
+import { allowedActions, outcomeOf } from '../lib/contract/lifecycle.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
+import { successResponse } from '../lib/contract/responses.ts';
 
 /**
  * The vocabulary of the suite's cases (what a case sends, what it expects, what came back) and the
@@ -45,7 +47,11 @@ export interface Expectation {
   refusals?: { status: number; code: string }[];
 }
 
-export type CaseGroup = 'lifecycle' | 'request' | 'route' | 'host';
+/**
+ * `lifecycle`: every action from every status; `acceptance`: valid requests at the edges of what the
+ * document allows (each bound's last valid value, each optional field left out), which must succeed.
+ */
+export type CaseGroup = 'lifecycle' | 'acceptance' | 'request' | 'route' | 'host';
 
 /** What a case needs from the subscriptions it may use. */
 export type CaseNeeds =
@@ -116,5 +122,33 @@ export function postRequest(contract: ExecutableContract, body: Record<string, u
     path: contract.model.endpoint.urlPath,
     headers,
     body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
+  };
+}
+
+/**
+ * What the document says of a valid request for `action` sent to a subscription in `fromStatus`:
+ * the success with the status the lifecycle table gives, or its refusal naming the status and the
+ * actions it accepts.
+ */
+export function lifecycleExpectation(contract: ExecutableContract, action: Action, fromStatus: string, requestedStatus: string | undefined, subscriptionId: number): Expectation {
+  const { model, result, errors } = contract;
+  const outcome = outcomeOf(action.transition, fromStatus, requestedStatus);
+  if (outcome.kind === 'refused') {
+    return {
+      status: errors.transitionNotAllowed.status,
+      code: errors.transitionNotAllowed.code,
+      conflict: { currentStatus: fromStatus, allowedActions: allowedActions(model.lifecycle, fromStatus) },
+    };
+  }
+  return {
+    status: Number(successResponse(model.responses).status),
+    result: {
+      [result.successFlag]: true,
+      [result.action]: action.identifier,
+      [result.subject]: subscriptionId,
+      [result.previousStatus]: fromStatus,
+      [result.status]: outcome.kind === 'changed' ? outcome.to : fromStatus,
+      [result.changed]: outcome.kind === 'changed',
+    },
   };
 }

@@ -1,17 +1,16 @@
 import type { Action } from '../lib/contract/actions.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Field } from '../lib/contract/fields.ts';
-import { allowedActions, outcomeOf } from '../lib/contract/lifecycle.ts';
-import { successResponse } from '../lib/contract/responses.ts';
+import { outcomeOf } from '../lib/contract/lifecycle.ts';
+import { acceptanceCases } from './acceptance-cases.ts';
 import type { CaseRequest, CaseSettings, ConformanceCase, Expectation } from './case-model.ts';
-import { jsonHeaders, postRequest, probeTarget, unknownFieldName, validBody } from './case-model.ts';
+import { jsonHeaders, lifecycleExpectation, postRequest, probeTarget, unknownFieldName, validBody } from './case-model.ts';
 
 export type { CaseGroup, CaseNeeds, CaseRequest, CaseSettings, ConformanceCase, Expectation } from './case-model.ts';
 export { postRequest, probeTarget, validBody } from './case-model.ts';
 
 function lifecycleCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
-  const { model, result, errors } = contract;
-  const successStatus = Number(successResponse(model.responses).status);
+  const { model } = contract;
   const cases: ConformanceCase[] = [];
   for (const action of model.actions) {
     const transition = action.transition;
@@ -29,24 +28,7 @@ function lifecycleCases(contract: ExecutableContract, settings: CaseSettings): C
           outcome: outcome.kind,
           needs: { kind: 'status', status: fromStatus },
           request: (id) => postRequest(contract, validBody(contract, action, settings, id, requestedStatus)),
-          expect: (id) =>
-            outcome.kind === 'refused'
-              ? {
-                  status: errors.transitionNotAllowed.status,
-                  code: errors.transitionNotAllowed.code,
-                  conflict: { currentStatus: fromStatus, allowedActions: allowedActions(model.lifecycle, fromStatus) },
-                }
-              : {
-                  status: successStatus,
-                  result: {
-                    [result.successFlag]: true,
-                    [result.action]: action.identifier,
-                    [result.subject]: id,
-                    [result.previousStatus]: fromStatus,
-                    [result.status]: outcome.kind === 'changed' ? outcome.to : fromStatus,
-                    [result.changed]: outcome.kind === 'changed',
-                  },
-                },
+          expect: (id) => lifecycleExpectation(contract, action, fromStatus, requestedStatus, id),
         });
       }
     }
@@ -65,6 +47,8 @@ function badValues(field: Field): { label: string; value: unknown }[] {
     if (constraint.keyword === 'enum') values.push({ label: 'a value not listed', value: `not-a-${field.name}` });
     if (constraint.keyword === 'minimum' && Number.isFinite(limit)) values.push({ label: `below ${limit}`, value: limit - 1 });
     if (constraint.keyword === 'maximum' && Number.isFinite(limit)) values.push({ label: `above ${limit}`, value: limit + 1 });
+    if (constraint.keyword === 'exclusiveMinimum' && Number.isFinite(limit)) values.push({ label: `equal to ${limit}, which it must exceed`, value: limit });
+    if (constraint.keyword === 'exclusiveMaximum' && Number.isFinite(limit)) values.push({ label: `equal to ${limit}, which it must stay below`, value: limit });
     if (constraint.keyword === 'maxLength' && Number.isFinite(limit)) values.push({ label: `longer than ${limit} characters`, value: 'x'.repeat(limit + 1) });
     if (constraint.keyword === 'minLength' && Number.isFinite(limit) && limit > 0) values.push({ label: `shorter than ${limit} characters`, value: 'x'.repeat(limit - 1) });
   }
@@ -323,5 +307,11 @@ function hostCases(contract: ExecutableContract, settings: CaseSettings): Confor
 
 /** Every case the document gives, in the order the suite reports them. */
 export function generateCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
-  return [...lifecycleCases(contract, settings), ...requestCases(contract, settings), ...routeCases(contract, settings), ...hostCases(contract, settings)];
+  return [
+    ...lifecycleCases(contract, settings),
+    ...acceptanceCases(contract, settings),
+    ...requestCases(contract, settings),
+    ...routeCases(contract, settings),
+    ...hostCases(contract, settings),
+  ];
 }
