@@ -49,9 +49,10 @@ export interface Expectation {
 
 /**
  * `lifecycle`: every action from every status; `acceptance`: valid requests at the edges of what the
- * document allows (each bound's last valid value, each optional field left out), which must succeed.
+ * document allows (each bound's last valid value, each optional field left out), which must succeed;
+ * `generated`: the seeded pass of valid bodies generated from the request schemas.
  */
-export type CaseGroup = 'lifecycle' | 'acceptance' | 'request' | 'route' | 'host';
+export type CaseGroup = 'lifecycle' | 'acceptance' | 'generated' | 'request' | 'route' | 'host';
 
 /** What a case needs from the subscriptions it may use. */
 export type CaseNeeds =

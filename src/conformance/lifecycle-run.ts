@@ -1,5 +1,8 @@
 import type { ConformanceCase } from './case-model.ts';
-import { postRequest, validBody } from './case-model.ts';
+import { lifecycleExpectation, postRequest, validBody } from './case-model.ts';
+import type { AllowedRefusal } from './allowed-refusal.ts';
+import { allowedRefusal } from './allowed-refusal.ts';
+import type { Exchange } from './client.ts';
 import { revealedStatus } from './answer-reading.ts';
 import type { Forecast } from './plan.ts';
 import type { ConformanceReport } from './results.ts';
@@ -8,6 +11,23 @@ import type { RunState } from './run-state.ts';
 import { runCase } from './run-state.ts';
 import { learnStatus } from './setup.ts';
 import { answerSummary } from './shown-text.ts';
+
+/** A move of the set-up refused though the lifecycle table allows it: judged as the lifecycle case of that move. */
+function refusedMove(state: RunState, id: number, from: string, to: string, exchange: Exchange): AllowedRefusal | undefined {
+  const { contract, probe } = state;
+  if (probe === undefined || exchange.answer === undefined) return undefined;
+  const moveCase: ConformanceCase = {
+    name: `${probe.action.identifier} to ${to} from ${from}`,
+    group: 'lifecycle',
+    action: probe.action.identifier,
+    fromStatus: from,
+    requestedStatus: to,
+    needs: { kind: 'status', status: from },
+    request: () => exchange.request,
+    expect: (subscriptionId) => lifecycleExpectation(contract, probe.action, from, to, subscriptionId),
+  };
+  return allowedRefusal(contract, moveCase, moveCase.expect(id), exchange.request, exchange.answer);
+}
 
 /** Moves a subscription along a chain of `change_status` moves; false when a move went wrong. */
 export async function move(state: RunState, id: number, path: readonly string[]): Promise<boolean> {
@@ -21,6 +41,15 @@ export async function move(state: RunState, id: number, path: readonly string[])
     const now = revealedStatus(contract, exchange.answer);
     known.set(id, now);
     if (now !== status) {
+      // A refusal that finds the subscription elsewhere is a change not kept, said below; one that finds it where it was refuses the move.
+      const refused = from === undefined || (now !== undefined && now !== from) ? undefined : refusedMove(state, id, from, status, exchange);
+      if (refused !== undefined) {
+        // The same move refused again on another subscription is the same finding.
+        if (!state.fatal.some((line) => line.startsWith(refused.finding))) {
+          state.fatal.push(`${refused.finding}: moving subscription ${id} from ${from} to ${status} with ${moveAction.identifier}, to place it for a case, got ${answerSummary(exchange, apiKey)} (${refused.allowedBy})`);
+        }
+        return false;
+      }
       const notKept =
         from !== undefined && now !== undefined && now !== from
           ? `: the last answer left subscription ${id} ${from}, but this one finds it ${now}, so a change answered was not kept (or another client changed it)`

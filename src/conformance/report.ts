@@ -118,6 +118,7 @@ function example(result: CaseResult, apiKey: string, withExpectation: boolean): 
     ...(result.exchange === undefined ? [] : [`    request:  ${describeRequest(result.exchange, apiKey)}`]),
     ...(withExpectation && result.expectedText !== undefined ? [`    expected: ${result.expectedText}`] : []),
     `    got:      ${answerText(result, apiKey)}`,
+    ...(result.allowedBy === undefined ? [] : [`    allowed:  ${result.allowedBy}`]),
   ];
 }
 
@@ -200,8 +201,11 @@ export function summaryLine(report: ConformanceReport): string {
   ];
   const requests = (count: number) => `${count} ${count === 1 ? 'request' : 'requests'}`;
   const seconds = `${(report.durationMs / 1000).toFixed(1)} s`;
-  // Before the cases, the requests only read where the named subscriptions stand; none is moved.
-  if (report.setup !== undefined) return `${verdict}: ${parts.join(', ')} (${requests(report.requestCount)}, before any case, none of them changing a subscription; ${seconds}).`;
+  // Before the cases, the requests only read where the named subscriptions stand; none is moved, and no case ran.
+  if (report.setup !== undefined) {
+    const cause = report.setup.kind === 'off-document-at-setup' ? 'the set-up met an answer off the document; ' : '';
+    return `${verdict}: ${cause}none of the ${report.results.length} cases was run (${requests(report.requestCount)}, before any case, none of them changing a subscription; ${seconds}).`;
+  }
   return `${verdict}: ${parts.join(', ')} (${requests(report.requestCount)}, ${report.setupRequests} of them to place subscriptions; ${seconds}).`;
 }
 
@@ -249,6 +253,8 @@ export function junitXml(report: ConformanceReport, apiKey: string): string {
 
 /** Which statuses the run lacked a subscription in, and for how many cases each. */
 export function notReachedHint(report: ConformanceReport): string | undefined {
+  // A set-up that stopped the run is the cause, never the number of named subscriptions.
+  if (report.setup !== undefined) return undefined;
   const wanted = new Map<string, number>();
   for (const result of report.results) {
     // Not for want of a subscription: a refusal the deployment accepted moved one (its finding says so).

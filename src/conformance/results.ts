@@ -20,6 +20,8 @@ export interface CaseResult {
   following?: string[];
   /** Members the document does not name: reported, never a failure. */
   notes: string[];
+  /** For a refused request the document allows: the rule that allows it, as it applies to this request. */
+  allowedBy?: string;
   /** Why a skipped case was not run. */
   reason?: string;
   /**
@@ -30,7 +32,7 @@ export interface CaseResult {
 }
 
 /** What stopped a run before a single case was judged: the set-up, not the deployment's answers. */
-export type SetupFailureKind = 'cannot-connect' | 'host-refused' | 'not-wordpress' | 'key-refused' | 'unknown-subscription';
+export type SetupFailureKind = 'cannot-connect' | 'host-refused' | 'not-wordpress' | 'key-refused' | 'unknown-subscription' | 'off-document-at-setup';
 
 export interface SetupFailure {
   kind: SetupFailureKind;

@@ -1,6 +1,7 @@
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { CaseRequest, ConformanceCase } from './case-model.ts';
 import { postRequest, probeTarget, validBody } from './case-model.ts';
+import { allowedRefusal } from './allowed-refusal.ts';
 import { actedOn, keyEchoed, revealedStatus, statusFound } from './answer-reading.ts';
 import { judgeAnswer, reviewAnswer } from './check-answer.ts';
 import type { Exchange } from './client.ts';
@@ -56,6 +57,11 @@ export function judge(state: RunState, testCase: ConformanceCase, exchange: Exch
     return { ...base, status: 'skipped', problems: [], following: [], notes: reviewAnswer(contract, exchange.answer).notes, reason: 'the deployment does not imitate a throttling host' };
   }
   const { problems, following, notes } = judgeAnswer(contract, exchange.answer, expected);
+  const refused = allowedRefusal(contract, testCase, expected, exchange.request, exchange.answer);
+  if (refused !== undefined) {
+    // One fault: what else differs in the refusal (its schema, its members) follows from it.
+    return { ...base, status: 'failed', problems: [refused.finding], following: [...problems, ...following], notes, allowedBy: refused.allowedBy };
+  }
   const echoed = keyEchoed(exchange.answer, apiKey) ? [`the answer sends the ${contract.model.envelope.credential} back, which the document says the service never does`] : [];
   return { ...base, status: problems.length + echoed.length === 0 ? 'passed' : 'failed', problems: [...problems, ...echoed], following, notes };
 }

@@ -27,6 +27,7 @@ export async function placeSubscriptions(state: RunState): Promise<SetupFailure 
   const { contract, apiKey, probe } = state;
   const { errors } = contract;
   const unknown: number[] = [];
+  const offDocument: { id: number; got: string }[] = [];
   for (const [index, id] of state.subscriptions.entries()) {
     const request = probeRequest(state, id);
     if (request === undefined) {
@@ -69,7 +70,7 @@ export async function placeSubscriptions(state: RunState): Promise<SetupFailure 
       unknown.push(id);
       continue;
     }
-    state.fatal.push(`subscription ${id}: the request that only reads its status (${probe?.action.identifier} to ${probe?.status}) got ${answerSummary(exchange, apiKey)}${unreadableStatus(contract, answer)}`);
+    offDocument.push({ id, got: `${answerSummary(exchange, apiKey)}${unreadableStatus(contract, answer)}` });
   }
   if (unknown.length > 0) {
     const list = unknown.join(', ');
@@ -78,7 +79,28 @@ export async function placeSubscriptions(state: RunState): Promise<SetupFailure 
       message: `The site has no subscription ${list}: it answered ${errors.subscriptionNotFound.status} ${errors.subscriptionNotFound.code}${unknown.length < state.subscriptions.length ? ' (the other named subscriptions exist)' : ''}. Name with --subscription the IDs of test subscriptions as the site's administration shows them. No case was run.`,
     };
   }
+  if (offDocument.length > 0) return offDocumentAtSetup(state, offDocument);
   return undefined;
+}
+
+/**
+ * The run's one finding when the request that only reads a status is answered off the document:
+ * the suite cannot tell where the subscriptions stand, so no case can run, and the answer is what
+ * to fix, not the named subscriptions.
+ */
+function offDocumentAtSetup(state: RunState, offDocument: readonly { id: number; got: string }[]): SetupFailure {
+  const [first] = offDocument;
+  const others = offDocument.slice(1).map(({ id }) => id);
+  const read = state.subscriptions.length - offDocument.length;
+  const probe = `${state.probe?.action.identifier ?? 'the probe'} to ${state.probe?.status ?? '?'}`;
+  const spread = [
+    ...(others.length === 0 ? [] : [`so did subscription${others.length === 1 ? '' : 's'} ${others.join(', ')}`]),
+    ...(read === 0 ? [] : [`the other ${read} named subscription${read === 1 ? ' was' : 's were'} read`]),
+  ];
+  return {
+    kind: 'off-document-at-setup',
+    message: `The site answered the request that only reads where a subscription stands off the document: subscription ${first?.id ?? ''} (${probe}, a request that changes no subscription) got ${first?.got ?? ''}${spread.length === 0 ? '' : ` (${spread.join('; ')})`}. This is the run's one finding: the suite reads each subscription's status from that answer before the first case, so without it no case could run. Make the plugin answer that request as the document says and run the suite again; the named subscriptions were not changed, and naming others would not help.`,
+  };
 }
 
 /** Why the first answer is not the endpoint's: no WordPress REST API at all, or one without the plugin's route. */

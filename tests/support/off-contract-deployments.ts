@@ -25,6 +25,8 @@ export interface OffContract {
   answer?: (answer: Answer, request: SandboxRequest) => Answer;
   /** How many findings the report has, where one fault must make one finding whatever the values. */
   findings?: number;
+  /** The exit code the run must end with, where not 1 (a mismatch): an answer off the document at set-up has its own. */
+  exit?: 'setupMismatch';
   /** The store the sandbox answers from, changed. */
   store?: (store: SubscriptionStore) => SubscriptionStore;
 }
@@ -192,7 +194,9 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: `a refusal without \`${errors.currentStatusMember}\``,
-      finding: new RegExp(`\`${data(errors.currentStatusMember)}\` is missing from the ${refused.status} answer|its status cannot be read: \`${data(errors.currentStatusMember)}\` is missing`),
+      // The request that reads where each subscription stands meets it first: the run's one finding, at set-up.
+      finding: new RegExp(`^✖ The site answered the request that only reads where a subscription stands off the document: .*its status cannot be read: \`${data(errors.currentStatusMember)}\` is missing`),
+      exit: 'setupMismatch',
       answer: (answer) => (isAnswer(answer, refused) ? rewriteData(answer, (details) => delete details[errors.currentStatusMember]) : answer),
     },
     {
