@@ -47,30 +47,38 @@ function namedFields(contract: ExecutableContract, answer: ReceivedAnswer): stri
   return isRecord(params) ? Object.keys(params) : [];
 }
 
+/** A rule of the document that allows a request; `byField` when a field's schema allows it, whatever the lifecycle answers. */
+interface Rule {
+  rule: string;
+  detail: string;
+  byField?: boolean;
+}
+
 function sentValue(value: unknown): string {
   if (typeof value === 'string') return `a string of ${[...value].length} characters`;
   return JSON.stringify(value);
 }
 
 /** The rule that lets the request carry (or leave out) this field, in words that do not depend on the value sent. */
-function fieldRule(field: Field, body: Record<string, unknown>, actionPointer: string): { rule: string; detail: string } {
+function fieldRule(field: Field, body: Record<string, unknown>, actionPointer: string): Rule {
   if (!(field.name in body)) {
-    return { rule: `\`${field.name}\` is optional, and it was left out`, detail: `${actionPointer} does not require \`${field.name}\`` };
+    return { rule: `\`${field.name}\` is optional, and it was left out`, detail: `${actionPointer} does not require \`${field.name}\``, byField: true };
   }
   const value = body[field.name];
   const enumeration = field.constraints.find((constraint) => constraint.keyword === 'enum');
   if (enumeration?.values?.includes(value as never) === true) {
-    return { rule: `\`${field.name}\` ${JSON.stringify(value)} is a value its enumeration lists`, detail: `${field.pointer} lists ${JSON.stringify(value)} among ${enumeration.values.map((item) => JSON.stringify(item)).join(', ')}` };
+    return { rule: `\`${field.name}\` ${JSON.stringify(value)} is a value its enumeration lists`, detail: `${field.pointer} lists ${JSON.stringify(value)} among ${enumeration.values.map((item) => JSON.stringify(item)).join(', ')}`, byField: true };
   }
   const bounds = field.constraints.filter((constraint) => constraint.limit !== undefined).map((constraint) => constraint.label);
   return {
     rule: `\`${field.name}\` within its bounds (${[field.type, ...bounds].join(', ')})`,
     detail: `${field.pointer} allows ${sentValue(value)}${bounds.length === 0 ? '' : `: ${bounds.join(', ')}`}`,
+    byField: true,
   };
 }
 
 /** Why the document allows this request: a field the refusal names, a move of the lifecycle table, or the body's schema. */
-function allowingRule(contract: ExecutableContract, testCase: ConformanceCase, body: Record<string, unknown>, answer: ReceivedAnswer): { rule: string; detail: string } {
+function allowingRule(contract: ExecutableContract, testCase: ConformanceCase, body: Record<string, unknown>, answer: ReceivedAnswer): Rule {
   const action = contract.action(String(body[contract.model.envelope.selector]));
   if (action === undefined) return { rule: 'the request is valid by the document', detail: 'the request body' };
   for (const name of namedFields(contract, answer)) {
@@ -102,6 +110,8 @@ export function allowedRefusal(contract: ExecutableContract, testCase: Conforman
   if (expected.code !== undefined && parsedCode(answer) === expected.code) return undefined;
   const body = parseBody(request.body);
   if (body === undefined) return undefined;
-  const { rule, detail } = allowingRule(contract, testCase, body, answer);
-  return { finding: `refused a request the contract allows: ${rule}; expected status ${expected.status}, got ${answer.status}`, allowedBy: detail };
+  const { rule, detail, byField } = allowingRule(contract, testCase, body, answer);
+  // A field refused is one fault whatever the lifecycle would have answered: the case's expectation is in its example.
+  const answered = byField === true ? `answered ${answer.status}` : `expected status ${expected.status}, got ${answer.status}`;
+  return { finding: `refused a request the contract allows: ${rule}; ${answered}`, allowedBy: detail };
 }

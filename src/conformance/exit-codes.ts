@@ -1,5 +1,5 @@
 import type { ConformanceReport, SetupFailureKind } from './results.ts';
-import { isUnreached } from './results.ts';
+import { hasMismatch, isUnreached } from './results.ts';
 
 /**
  * The exit codes of `npm run conformance`. A set-up that cannot work gets a code of its own, found
@@ -58,7 +58,7 @@ const setupExitCodes: Record<SetupFailureKind, number> = {
 /** The exit code a report calls for: a set-up failure first, then mismatches, then cases not reached. */
 export function exitCodeOf(report: ConformanceReport, allowUnreached: boolean): number {
   if (report.setup !== undefined) return setupExitCodes[report.setup.kind];
-  if (report.fatal.length > 0 || report.results.some((result) => result.status === 'failed')) return exitCodes.mismatch;
+  if (hasMismatch(report)) return exitCodes.mismatch;
   if (!allowUnreached && report.results.some(isUnreached)) return exitCodes.unreached;
   return exitCodes.passed;
 }

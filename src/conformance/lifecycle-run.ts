@@ -1,23 +1,24 @@
 import type { ConformanceCase } from './case-model.ts';
 import { lifecycleExpectation, postRequest, validBody } from './case-model.ts';
-import type { AllowedRefusal } from './allowed-refusal.ts';
-import { allowedRefusal } from './allowed-refusal.ts';
 import type { Exchange } from './client.ts';
 import { revealedStatus } from './answer-reading.ts';
 import type { Forecast } from './plan.ts';
-import type { ConformanceReport } from './results.ts';
+import type { CaseResult, ConformanceReport } from './results.ts';
 import { isUnreached } from './results.ts';
 import type { RunState } from './run-state.ts';
-import { runCase } from './run-state.ts';
+import { judge, runCase } from './run-state.ts';
 import { learnStatus } from './setup.ts';
 import { answerSummary } from './shown-text.ts';
 
-/** A move of the set-up refused though the lifecycle table allows it: judged as the lifecycle case of that move. */
-function refusedMove(state: RunState, id: number, from: string, to: string, exchange: Exchange): AllowedRefusal | undefined {
+/**
+ * A move of the set-up refused though the lifecycle table allows it, judged as the lifecycle case
+ * of that move (the same request): a finding like that case's, counted with it.
+ */
+function refusedMove(state: RunState, id: number, from: string, to: string, exchange: Exchange): CaseResult | undefined {
   const { contract, probe } = state;
-  if (probe === undefined || exchange.answer === undefined) return undefined;
+  if (probe === undefined) return undefined;
   const moveCase: ConformanceCase = {
-    name: `${probe.action.identifier} to ${to} from ${from}`,
+    name: `${probe.action.identifier} to ${to} from ${from}, a move of the set-up`,
     group: 'lifecycle',
     action: probe.action.identifier,
     fromStatus: from,
@@ -26,7 +27,8 @@ function refusedMove(state: RunState, id: number, from: string, to: string, exch
     request: () => exchange.request,
     expect: (subscriptionId) => lifecycleExpectation(contract, probe.action, from, to, subscriptionId),
   };
-  return allowedRefusal(contract, moveCase, moveCase.expect(id), exchange.request, exchange.answer);
+  const result = judge(state, moveCase, exchange, id);
+  return result.allowedBy === undefined ? undefined : result;
 }
 
 /** Moves a subscription along a chain of `change_status` moves; false when a move went wrong. */
@@ -44,10 +46,7 @@ export async function move(state: RunState, id: number, path: readonly string[])
       // A refusal that finds the subscription elsewhere is a change not kept, said below; one that finds it where it was refuses the move.
       const refused = from === undefined || (now !== undefined && now !== from) ? undefined : refusedMove(state, id, from, status, exchange);
       if (refused !== undefined) {
-        // The same move refused again on another subscription is the same finding.
-        if (!state.fatal.some((line) => line.startsWith(refused.finding))) {
-          state.fatal.push(`${refused.finding}: moving subscription ${id} from ${from} to ${status} with ${moveAction.identifier}, to place it for a case, got ${answerSummary(exchange, apiKey)} (${refused.allowedBy})`);
-        }
+        state.setupFindings.push(refused);
         return false;
       }
       const notKept =

@@ -52,9 +52,16 @@ export interface ConformanceReport {
   setup?: SetupFailure;
   /** Answers off the document that stopped or hampered the placing of subscriptions: mismatches. */
   fatal: string[];
+  /** Moves of the set-up refused though the lifecycle table allows them, judged as the lifecycle case of the move: findings like a case's. */
+  setupFindings: CaseResult[];
   /** What the run needs and could reach, forecast before it ran. */
   forecast?: Forecast;
   durationMs: number;
+}
+
+/** Whether the run found a mismatch: a case failed, or the set-up met an answer off the document. */
+export function hasMismatch(report: ConformanceReport): boolean {
+  return report.fatal.length > 0 || report.setupFindings.length > 0 || report.results.some((result) => result.status === 'failed');
 }
 
 /** A case the run did not reach, as opposed to the throttling case a real host need not imitate. */

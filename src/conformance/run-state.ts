@@ -36,6 +36,8 @@ export interface RunState {
   results: CaseResult[];
   /** Answers off the document that stopped or hampered the placing of subscriptions. */
   fatal: string[];
+  /** Moves of the set-up refused though the lifecycle table allows them. */
+  setupFindings: CaseResult[];
   /** Requests that only placed a subscription: read its status, or moved it. */
   setupRequests: number;
 }

@@ -10,7 +10,7 @@ import { runCase } from './run-state.ts';
 import { placeSubscriptions } from './setup.ts';
 
 export type { CaseResult, CaseStatus, ConformanceReport, SetupFailure, SetupFailureKind } from './results.ts';
-export { isUnreached } from './results.ts';
+export { hasMismatch, isUnreached } from './results.ts';
 export { describeRequest } from './shown-text.ts';
 export { forecastLine } from './setup-messages.ts';
 
@@ -76,6 +76,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     changedByRefusal: new Map(),
     results: [],
     fatal: [],
+    setupFindings: [],
     setupRequests: 0,
   };
 
@@ -110,6 +111,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     subscriptions,
     ...(setup === undefined ? {} : { setup }),
     fatal: state.fatal,
+    setupFindings: state.setupFindings,
     ...(forecast === undefined ? {} : { forecast }),
     durationMs: Date.now() - started,
   };

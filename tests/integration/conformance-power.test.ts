@@ -27,7 +27,7 @@ async function check(breakage: Pick<OffContract, 'request' | 'answer' | 'store'>
     const details = [...(report.setup === undefined ? [] : [`✖ ${report.setup.message}`]), ...report.fatal.map((line) => `✖ ${line}`), ...mismatchDetails(report, deployment.apiKey)].join('\n');
     // What the suite prints and writes never holds the key, whatever the deployment sends back.
     const printed = [details, ...noteDetails(report, deployment.apiKey), junitXml(report, deployment.apiKey)].join('\n');
-    return { code: exitCodeOf(report, true), details, unreachedAdvice: report.fatal.length === 0 ? notReachedHint(report) : undefined, keyShown: printed.toLowerCase().includes(deployment.apiKey.toLowerCase()) || printed.includes(deployment.apiKey.slice(0, -1)) };
+    return { code: exitCodeOf(report, true), details, unreachedAdvice: report.fatal.length + report.setupFindings.length === 0 ? notReachedHint(report) : undefined, keyShown: printed.toLowerCase().includes(deployment.apiKey.toLowerCase()) || printed.includes(deployment.apiKey.slice(0, -1)) };
   } finally {
     await deployment.close();
   }
