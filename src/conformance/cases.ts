@@ -1,117 +1,16 @@
 import type { Action } from '../lib/contract/actions.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Field } from '../lib/contract/fields.ts';
-import type { ChosenTransition, TransitionOutcome } from '../lib/contract/lifecycle.ts';
-import { allowedActions, outcomeOf } from '../lib/contract/lifecycle.ts';
-import { jsonMediaType } from '../lib/contract/request-body.ts';
-import { successResponse } from '../lib/contract/responses.ts';
+import { outcomeOf } from '../lib/contract/lifecycle.ts';
+import { acceptanceCases } from './acceptance-cases.ts';
+import type { CaseRequest, CaseSettings, ConformanceCase, Expectation } from './case-model.ts';
+import { jsonHeaders, lifecycleExpectation, postRequest, probeTarget, unknownFieldName, validBody } from './case-model.ts';
 
-/** A request as the suite sends it; `path` is appended to the base URL. */
-export interface CaseRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  /** The body as sent: text, or bytes for a body that is not even UTF-8. */
-  body?: string | Uint8Array;
-}
-
-/** What the document says the answer to a case must be, beyond what every answer must be. */
-export interface Expectation {
-  status: number;
-  code?: string;
-  /** Members of the success body and the values they must have. */
-  result?: Record<string, unknown>;
-  /** The 409's details: the current status and the actions it accepts. */
-  conflict?: { currentStatus: string; allowedActions: string[] };
-  /** A 400's `params`: the missing fields, or the fields rejected. */
-  missing?: string[];
-  rejected?: string[];
-  /** The `Retry-After` value the answer must carry. */
-  retryAfter?: string;
-  /**
-   * Any of these refusals will do (`status` and `code` are then the first): a request the document
-   * refuses for more than one reason, such as the key sent where the contract does not read it.
-   */
-  refusals?: { status: number; code: string }[];
-}
-
-export type CaseGroup = 'lifecycle' | 'request' | 'route' | 'host';
-
-/** What a case needs from the subscriptions it may use. */
-export type CaseNeeds =
-  /** A subscription in this status; the case may change it. */
-  | { kind: 'status'; status: string }
-  /** Any subscription: the request is refused before its status matters. */
-  | { kind: 'any' }
-  /** No subscription at all. */
-  | { kind: 'none' };
-
-export interface ConformanceCase {
-  /** Unique, readable: `pause_subscription from trial`. */
-  name: string;
-  group: CaseGroup;
-  /** For the coverage matrix: the action and the status it was sent to, and the outcome expected. */
-  action?: string;
-  fromStatus?: string;
-  requestedStatus?: string;
-  outcome?: TransitionOutcome['kind'];
-  needs: CaseNeeds;
-  request(subscriptionId: number): CaseRequest;
-  expect(subscriptionId: number): Expectation;
-  /** Only a deployment that imitates its host (the sandbox) must answer this case as expected. */
-  hostImitation?: boolean;
-}
-
-/** What the cases are built from besides the contract. */
-export interface CaseSettings {
-  apiKey: string;
-  /** The ID used where no subscription may exist. */
-  unknownSubscriptionId: number;
-  /** The header that asks the sandbox to answer as a throttling host, and its value. */
-  throttleHeader: string;
-}
-
-const jsonHeaders = { 'content-type': jsonMediaType };
-
-/** An unknown member name no version of the document will give a field: the suite's own prefix. */
-const unknownFieldName = 'conformance_unknown_field';
-
-/**
- * The request that never changes a subscription: `change_status` to a status no move leads to.
- * It answers the current status either way (a `changed: false` success, or a 409 that names it),
- * so the suite learns where each subscription stands without moving it.
- */
-export function probeTarget(contract: ExecutableContract): { transition: ChosenTransition; action: Action; status: string } | undefined {
-  for (const action of contract.model.actions) {
-    const transition = action.transition;
-    if (transition.kind !== 'chosen') continue;
-    const targets = new Set(transition.moves.flatMap((move) => move.to));
-    const status = contract.model.lifecycle.states.find((state) => !targets.has(state));
-    if (status !== undefined) return { transition, action, status };
-  }
-  return undefined;
-}
-
-/** A valid body for an action, built from the document's example with the site's key and the subscription. */
-export function validBody(contract: ExecutableContract, action: Action, settings: Pick<CaseSettings, 'apiKey'>, subscriptionId: number, requestedStatus?: string): Record<string, unknown> {
-  const { envelope } = contract.model;
-  const body: Record<string, unknown> = { ...action.requestExample.value, [envelope.credential]: settings.apiKey, [envelope.subject]: subscriptionId };
-  if (action.transition.kind === 'chosen' && requestedStatus !== undefined) body[action.transition.field] = requestedStatus;
-  return body;
-}
-
-export function postRequest(contract: ExecutableContract, body: Record<string, unknown> | string | Uint8Array, headers: Record<string, string> = jsonHeaders): CaseRequest {
-  return {
-    method: contract.model.endpoint.method,
-    path: contract.model.endpoint.urlPath,
-    headers,
-    body: typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body),
-  };
-}
+export type { CaseGroup, CaseNeeds, CaseRequest, CaseSettings, ConformanceCase, Expectation } from './case-model.ts';
+export { postRequest, probeTarget, validBody } from './case-model.ts';
 
 function lifecycleCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
-  const { model, result, errors } = contract;
-  const successStatus = Number(successResponse(model.responses).status);
+  const { model } = contract;
   const cases: ConformanceCase[] = [];
   for (const action of model.actions) {
     const transition = action.transition;
@@ -129,24 +28,7 @@ function lifecycleCases(contract: ExecutableContract, settings: CaseSettings): C
           outcome: outcome.kind,
           needs: { kind: 'status', status: fromStatus },
           request: (id) => postRequest(contract, validBody(contract, action, settings, id, requestedStatus)),
-          expect: (id) =>
-            outcome.kind === 'refused'
-              ? {
-                  status: errors.transitionNotAllowed.status,
-                  code: errors.transitionNotAllowed.code,
-                  conflict: { currentStatus: fromStatus, allowedActions: allowedActions(model.lifecycle, fromStatus) },
-                }
-              : {
-                  status: successStatus,
-                  result: {
-                    [result.successFlag]: true,
-                    [result.action]: action.identifier,
-                    [result.subject]: id,
-                    [result.previousStatus]: fromStatus,
-                    [result.status]: outcome.kind === 'changed' ? outcome.to : fromStatus,
-                    [result.changed]: outcome.kind === 'changed',
-                  },
-                },
+          expect: (id) => lifecycleExpectation(contract, action, fromStatus, requestedStatus, id),
         });
       }
     }
@@ -165,6 +47,8 @@ function badValues(field: Field): { label: string; value: unknown }[] {
     if (constraint.keyword === 'enum') values.push({ label: 'a value not listed', value: `not-a-${field.name}` });
     if (constraint.keyword === 'minimum' && Number.isFinite(limit)) values.push({ label: `below ${limit}`, value: limit - 1 });
     if (constraint.keyword === 'maximum' && Number.isFinite(limit)) values.push({ label: `above ${limit}`, value: limit + 1 });
+    if (constraint.keyword === 'exclusiveMinimum' && Number.isFinite(limit)) values.push({ label: `equal to ${limit}, which it must exceed`, value: limit });
+    if (constraint.keyword === 'exclusiveMaximum' && Number.isFinite(limit)) values.push({ label: `equal to ${limit}, which it must stay below`, value: limit });
     if (constraint.keyword === 'maxLength' && Number.isFinite(limit)) values.push({ label: `longer than ${limit} characters`, value: 'x'.repeat(limit + 1) });
     if (constraint.keyword === 'minLength' && Number.isFinite(limit) && limit > 0) values.push({ label: `shorter than ${limit} characters`, value: 'x'.repeat(limit - 1) });
   }
@@ -423,5 +307,11 @@ function hostCases(contract: ExecutableContract, settings: CaseSettings): Confor
 
 /** Every case the document gives, in the order the suite reports them. */
 export function generateCases(contract: ExecutableContract, settings: CaseSettings): ConformanceCase[] {
-  return [...lifecycleCases(contract, settings), ...requestCases(contract, settings), ...routeCases(contract, settings), ...hostCases(contract, settings)];
+  return [
+    ...lifecycleCases(contract, settings),
+    ...acceptanceCases(contract, settings),
+    ...requestCases(contract, settings),
+    ...routeCases(contract, settings),
+    ...hostCases(contract, settings),
+  ];
 }

@@ -4,16 +4,11 @@ import { isRetryAfter } from '../lib/http/retry-after.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
 import { errorDataField } from '../lib/contract/responses.ts';
-import type { Expectation } from './cases.ts';
+import type { Expectation, ReceivedAnswer } from './case-model.ts';
 import { expectationProblems } from './expectation.ts';
 import { unnamedMembers } from './unnamed-members.ts';
 
-/** An answer as it came back: status, headers (names in lower case) and the body's text. */
-export interface ReceivedAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
-}
+export type { ReceivedAnswer } from './case-model.ts';
 
 /** What the document alone says of an answer: mismatches, and members it does not name. */
 export interface DocumentCheck {

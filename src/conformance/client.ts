@@ -1,6 +1,5 @@
 import { retryAfterHeader } from '../lib/contract/responses.ts';
-import type { CaseRequest } from './cases.ts';
-import type { ReceivedAnswer } from './check-answer.ts';
+import type { CaseRequest, ReceivedAnswer } from './case-model.ts';
 import { jsonNesting } from '../lib/http/json-nesting.ts';
 import { retryAfterDelay } from '../lib/http/retry-after.ts';
 

@@ -1,10 +1,11 @@
-import type { ConformanceReport, SetupFailureKind } from './runner.ts';
-import { isUnreached } from './runner.ts';
+import type { ConformanceReport, SetupFailureKind } from './results.ts';
+import { hasMismatch, isUnreached } from './results.ts';
 
 /**
  * The exit codes of `npm run conformance`. A set-up that cannot work gets a code of its own, found
  * before a single case is judged, so that CI tells "the install is wrong" (1) from "the run was
- * pointed at the wrong place" (3 to 6) and from "the run was incomplete" (7).
+ * pointed at the wrong place" (3 to 6), from "the run was incomplete" (7) and from "the install
+ * answered off the document before the first case, so none could run" (8).
  */
 export const exitCodes = {
   /** Every case answered as the document says, and every case was reached. */
@@ -23,6 +24,8 @@ export const exitCodes = {
   unknownSubscription: 6,
   /** Every case reached passed, but some were not reached (unless `--allow-unreached`). */
   unreached: 7,
+  /** The request that only reads where a subscription stands was answered off the document: the run's one finding. */
+  setupMismatch: 8,
 } as const;
 
 /** Each exit code in a few words, for the usage text and the package's README: one wording, beside the codes. */
@@ -35,6 +38,7 @@ export const exitCodeMeanings: Record<keyof typeof exitCodes, string> = {
   keyRefused: 'the key is refused on a request that is otherwise valid',
   unknownSubscription: 'a named subscription does not exist on the site',
   unreached: 'every case reached passed, but some were not reached (0 instead with --allow-unreached)',
+  setupMismatch: 'an answer off the document at set-up, before any case: the request that only reads where a subscription stands got an answer the document does not give (the run\'s one finding; no case was run)',
 };
 
 /** Every exit code with its meaning, in the order of the codes. */
@@ -48,12 +52,13 @@ const setupExitCodes: Record<SetupFailureKind, number> = {
   'not-wordpress': exitCodes.notWordPress,
   'key-refused': exitCodes.keyRefused,
   'unknown-subscription': exitCodes.unknownSubscription,
+  'off-document-at-setup': exitCodes.setupMismatch,
 };
 
 /** The exit code a report calls for: a set-up failure first, then mismatches, then cases not reached. */
 export function exitCodeOf(report: ConformanceReport, allowUnreached: boolean): number {
   if (report.setup !== undefined) return setupExitCodes[report.setup.kind];
-  if (report.fatal.length > 0 || report.results.some((result) => result.status === 'failed')) return exitCodes.mismatch;
+  if (hasMismatch(report)) return exitCodes.mismatch;
   if (!allowUnreached && report.results.some(isUnreached)) return exitCodes.unreached;
   return exitCodes.passed;
 }

@@ -1,7 +1,7 @@
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { ChosenTransition } from '../lib/contract/lifecycle.ts';
 import { outcomeOf, reachableByMoves } from '../lib/contract/lifecycle.ts';
-import type { ConformanceCase } from './cases.ts';
+import type { ConformanceCase } from './case-model.ts';
 
 /**
  * Which lifecycle case to run next, on which subscription, after which moves. Shared by the run

@@ -1,7 +1,7 @@
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { TransitionOutcome } from '../lib/contract/lifecycle.ts';
-import type { CaseResult, CaseStatus, ConformanceReport } from './runner.ts';
-import { isUnreached } from './runner.ts';
+import type { CaseResult, CaseStatus, ConformanceReport } from './results.ts';
+import { hasMismatch, isUnreached } from './results.ts';
 import { answerBodyText, describeRequest, hideKey } from './shown-text.ts';
 import { escapeMarkup } from '../lib/http/escape-markup.ts';
 
@@ -118,6 +118,7 @@ function example(result: CaseResult, apiKey: string, withExpectation: boolean): 
     ...(result.exchange === undefined ? [] : [`    request:  ${describeRequest(result.exchange, apiKey)}`]),
     ...(withExpectation && result.expectedText !== undefined ? [`    expected: ${result.expectedText}`] : []),
     `    got:      ${answerText(result, apiKey)}`,
+    ...(result.allowedBy === undefined ? [] : [`    allowed:  ${result.allowedBy}`]),
   ];
 }
 
@@ -139,7 +140,7 @@ function followingLine(group: FindingGroup): string[] {
   if (following.size === 0) return [];
   const [first] = group.results;
   const answered = first?.exchange?.answer?.status;
-  const source = /^expected status /.test(group.text) && answered !== undefined ? `the document's checks of the ${answered} answered instead` : 'the document\'s checks of the same members';
+  const source = /^(expected status |refused a request the contract allows)/.test(group.text) && answered !== undefined ? `the document's checks of the ${answered} answered instead` : 'the document\'s checks of the same members';
   return [`    follows:  ${following.size} more ${following.size === 1 ? 'mismatch' : 'mismatches'} of ${source}, not listed, as ${following.size === 1 ? 'it follows' : 'they follow'} from this one`];
 }
 
@@ -157,7 +158,8 @@ function countWord(count: number): string {
 
 /** Every kind of mismatch once, with how many cases it was found in and the first example in full. */
 export function mismatchDetails(report: ConformanceReport, apiKey: string): string[] {
-  const failed = report.results.filter((result) => result.status === 'failed');
+  // A move of the set-up refused is counted with the lifecycle case of that move, and shown first when it came first.
+  const failed = [...report.setupFindings, ...report.results.filter((result) => result.status === 'failed')];
   return groupFindings(failed, (result) => result.problems).flatMap((group) => {
     const [first] = group.results;
     return [`✖ ${countWord(group.results.length)}: ${hideKey(group.text, apiKey)}`, ...(first === undefined ? [] : example(first, apiKey, true)), ...followingLine(group), ...knockOnLine(group, report), ...otherCases(group)];
@@ -186,7 +188,7 @@ export function summaryLine(report: ConformanceReport): string {
   const verdict =
     report.setup !== undefined
       ? '✖ The run could not start'
-      : report.fatal.length > 0 || failed > 0
+      : hasMismatch(report)
         ? '✖ The deployment does not answer as the document says'
         : unreached > 0
           ? '✔ The cases reached answer as the document says, but not every case was reached'
@@ -200,8 +202,11 @@ export function summaryLine(report: ConformanceReport): string {
   ];
   const requests = (count: number) => `${count} ${count === 1 ? 'request' : 'requests'}`;
   const seconds = `${(report.durationMs / 1000).toFixed(1)} s`;
-  // Before the cases, the requests only read where the named subscriptions stand; none is moved.
-  if (report.setup !== undefined) return `${verdict}: ${parts.join(', ')} (${requests(report.requestCount)}, before any case, none of them changing a subscription; ${seconds}).`;
+  // Before the cases, the requests only read where the named subscriptions stand; none is moved, and no case ran.
+  if (report.setup !== undefined) {
+    const cause = report.setup.kind === 'off-document-at-setup' ? 'the set-up met an answer off the document; ' : '';
+    return `${verdict}: ${cause}none of the ${report.results.length} cases was run (${requests(report.requestCount)}, before any case, none of them changing a subscription; ${seconds}).`;
+  }
   return `${verdict}: ${parts.join(', ')} (${requests(report.requestCount)}, ${report.setupRequests} of them to place subscriptions; ${seconds}).`;
 }
 
@@ -236,7 +241,7 @@ export function junitXml(report: ConformanceReport, apiKey: string): string {
     });
     return `  <testsuite name="conformance.${xml(group)}" tests="${results.length}" failures="${failures}" errors="0" skipped="${skipped}">\n${testCases.join('\n')}\n  </testsuite>`;
   });
-  const setupErrors = [...(report.setup === undefined ? [] : [report.setup.message]), ...report.fatal];
+  const setupErrors = [...(report.setup === undefined ? [] : [report.setup.message]), ...report.fatal, ...report.setupFindings.map((result) => `${result.problems[0] ?? ''} (${caseLabel(result)})`)];
   if (setupErrors.length > 0) {
     suites.unshift(
       `  <testsuite name="conformance.setup" tests="1" failures="0" errors="1" skipped="0">\n    <testcase classname="conformance.setup" name="place the named subscriptions" time="0">\n      <error message="${xml(hideKey(setupErrors[0] ?? '', apiKey))}">${xml(hideKey(setupErrors.join('\n'), apiKey))}</error>\n    </testcase>\n  </testsuite>`,
@@ -249,6 +254,8 @@ export function junitXml(report: ConformanceReport, apiKey: string): string {
 
 /** Which statuses the run lacked a subscription in, and for how many cases each. */
 export function notReachedHint(report: ConformanceReport): string | undefined {
+  // A set-up that stopped the run is the cause, never the number of named subscriptions.
+  if (report.setup !== undefined) return undefined;
   const wanted = new Map<string, number>();
   for (const result of report.results) {
     // Not for want of a subscription: a refusal the deployment accepted moved one (its finding says so).
@@ -257,6 +264,10 @@ export function notReachedHint(report: ConformanceReport): string | undefined {
     }
   }
   if (wanted.size === 0) return undefined;
+  if (report.setupFindings.length > 0) {
+    const count = [...wanted.values()].reduce((sum, cases) => sum + cases, 0);
+    return `${count} ${count === 1 ? 'case was' : 'cases were'} not reached because the deployment refused a move of the lifecycle table that the set-up needed to place a subscription (the finding above); naming more subscriptions would not help.`;
+  }
   const list = [...wanted].map(([status, count]) => `${status} (${count} ${count === 1 ? 'case' : 'cases'})`).join(', ');
   const toAdd = [...(report.forecast?.toAdd ?? [])];
   const total = toAdd.reduce((sum, [, count]) => sum + count, 0);

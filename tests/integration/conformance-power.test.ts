@@ -24,10 +24,10 @@ async function check(breakage: Pick<OffContract, 'request' | 'answer' | 'store'>
   const deployment = await serveOffContract(contract, breakage);
   try {
     const report = await runConformance({ contract, baseUrl: deployment.url, apiKey: deployment.apiKey, subscriptions: deployment.subscriptions, throttleHeader });
-    const details = [...report.fatal.map((line) => `✖ ${line}`), ...mismatchDetails(report, deployment.apiKey)].join('\n');
+    const details = [...(report.setup === undefined ? [] : [`✖ ${report.setup.message}`]), ...report.fatal.map((line) => `✖ ${line}`), ...mismatchDetails(report, deployment.apiKey)].join('\n');
     // What the suite prints and writes never holds the key, whatever the deployment sends back.
     const printed = [details, ...noteDetails(report, deployment.apiKey), junitXml(report, deployment.apiKey)].join('\n');
-    return { code: exitCodeOf(report, true), details, unreachedAdvice: report.fatal.length === 0 ? notReachedHint(report) : undefined, keyShown: printed.toLowerCase().includes(deployment.apiKey.toLowerCase()) || printed.includes(deployment.apiKey.slice(0, -1)) };
+    return { code: exitCodeOf(report, true), details, unreachedAdvice: report.fatal.length + report.setupFindings.length === 0 ? notReachedHint(report) : undefined, keyShown: printed.toLowerCase().includes(deployment.apiKey.toLowerCase()) || printed.includes(deployment.apiKey.slice(0, -1)) };
   } finally {
     await deployment.close();
   }
@@ -51,7 +51,8 @@ describe('the suite against deployments off the contract', () => {
       if (unreachedAdvice !== undefined) missed.push(`${deployment.kind}: the report blames the named subscriptions: ${unreachedAdvice}`);
       if (process.env.CONFORMANCE_POWER_VERBOSE === '1') console.log(`— ${deployment.kind}\n${details.split('\n').slice(0, 6).join('\n')}`);
       const findings = details.split('\n').filter((line) => line.startsWith('✖ ')).length;
-      if (code !== exitCodes.mismatch || !deployment.finding.test(details)) {
+      const exit = deployment.exit === undefined ? exitCodes.mismatch : exitCodes[deployment.exit];
+      if (code !== exit || !deployment.finding.test(details)) {
         missed.push(`${deployment.kind}: exit ${code}, the report does not match ${deployment.finding}:\n${details.split('\n').slice(0, 12).join('\n')}`);
       } else if (deployment.findings !== undefined && findings !== deployment.findings) {
         missed.push(`${deployment.kind}: ${findings} findings where one fault must make ${deployment.findings}:\n${details.split('\n').filter((line) => line.startsWith('✖ ')).join('\n')}`);

@@ -18,6 +18,8 @@ import { throttleHeader } from '../../src/sandbox/host.ts';
 import type { Sandbox } from '../../src/sandbox/server.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
+import { offContractDeployments, serveOffContract } from '../support/off-contract-deployments.ts';
+import { errorDataField } from '../../src/lib/contract/responses.ts';
 import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
 
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'conformance-test-'));
@@ -354,6 +356,24 @@ describe('set-up failures, told apart from mismatches before a case is judged', 
       assert.doesNotMatch(output, /not-the-key|another-key/, 'no key is printed');
     } finally {
       await other.close();
+    }
+  });
+
+  test('8: the request that reads where a subscription stands is answered off the document: one set-up finding, said as such', async () => {
+    const [withoutCurrentStatus] = offContractDeployments(sandbox.contract).filter((deployment) => deployment.kind.startsWith(`a refusal without \`${sandbox.contract.errors.currentStatusMember}\``));
+    assert.ok(withoutCurrentStatus !== undefined);
+    const deployment = await serveOffContract(sandbox.contract, withoutCurrentStatus);
+    try {
+      const { code, output } = await runCommand(['--base-url', deployment.url, '--api-key', deployment.apiKey, '--subscription', deployment.subscriptions.join(',')]);
+      assert.equal(code, exitCodes.setupMismatch, output);
+      const member = `${errorDataField}.${sandbox.contract.errors.currentStatusMember}`;
+      assert.match(output, new RegExp(`^✖ The site answered the request that only reads where a subscription stands off the document[^\\n]*\`${member.replace('.', '\\.')}\` is missing`, 'm'));
+      assert.equal(output.split('\n').filter((line) => line.startsWith('✖ ')).length, 2, 'the finding and the verdict, nothing else');
+      // None of what misled: no count of cases not reached, no advice to name more subscriptions, no matrix, no expectation of "?".
+      assert.doesNotMatch(output, /not reached|name \d+ more|--subscription:|Documented but not provoked|request: \?|Coverage:/);
+      assert.match(output, /The run could not start: the set-up met an answer off the document; none of the \d+ cases was run/);
+    } finally {
+      await deployment.close();
     }
   });
 

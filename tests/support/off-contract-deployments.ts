@@ -25,6 +25,8 @@ export interface OffContract {
   answer?: (answer: Answer, request: SandboxRequest) => Answer;
   /** How many findings the report has, where one fault must make one finding whatever the values. */
   findings?: number;
+  /** The exit code the run must end with, where not 1 (a mismatch): an answer off the document at set-up has its own. */
+  exit?: 'setupMismatch';
   /** The store the sandbox answers from, changed. */
   store?: (store: SubscriptionStore) => SubscriptionStore;
 }
@@ -98,6 +100,19 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
   const plainAction = otherActions.find((action) => action.transition.kind !== 'chosen') ?? model.actions[0];
   const data = (member: string) => `${errorDataField}\\.${member}`;
   const bounded = (keyword: string) => model.actions.flatMap((action) => action.fields).filter((field) => field.constraints.some((constraint) => constraint.keyword === keyword));
+  const chosen = model.actions.map((action) => ({ identifier: action.identifier, transition: action.transition })).find((action) => action.transition.kind === 'chosen');
+  const chosenMoves = chosen?.transition.kind === 'chosen' ? chosen.transition : undefined;
+  const chosenAction = chosenMoves === undefined ? undefined : { identifier: chosen?.identifier ?? '', field: chosenMoves.field, moves: chosenMoves.moves };
+  // The last move of the table, and a value of the chosen status that is neither where the probe asks to go nor final.
+  const lastMove = (chosenAction?.moves.slice(-1) ?? []).flatMap((move) => move.to.slice(-1).map((to) => ({ from: move.from, to })));
+  const moveTargets = new Set(chosenAction?.moves.flatMap((move) => move.to));
+  const enumValue = lifecycle.states.filter((status) => moveTargets.has(status) && !lifecycle.finalStates.includes(status)).slice(-1);
+  const optionalField = model.actions
+    .flatMap((action) => action.fields.filter((field) => !field.required).map((field) => ({ action, field })))
+    .sort((left, right) => fieldUses(left.field.name) - fieldUses(right.field.name));
+  function fieldUses(name: string): number {
+    return model.actions.filter((action) => action.fields.some((field) => field.name === name)).length;
+  }
   const limitOf = (name: string, keyword: string) =>
     model.actions
       .flatMap((action) => action.fields)
@@ -192,7 +207,9 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
     },
     {
       kind: `a refusal without \`${errors.currentStatusMember}\``,
-      finding: new RegExp(`\`${data(errors.currentStatusMember)}\` is missing from the ${refused.status} answer|its status cannot be read: \`${data(errors.currentStatusMember)}\` is missing`),
+      // The request that reads where each subscription stands meets it first: the run's one finding, at set-up.
+      finding: new RegExp(`^✖ The site answered the request that only reads where a subscription stands off the document: .*its status cannot be read: \`${data(errors.currentStatusMember)}\` is missing`),
+      exit: 'setupMismatch',
       answer: (answer) => (isAnswer(answer, refused) ? rewriteData(answer, (details) => delete details[errors.currentStatusMember]) : answer),
     },
     {
@@ -330,6 +347,61 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
             }),
         }),
       ),
+    // Refusals of what the contract allows: each must be caught, with the report leading with it.
+    ...bounded('maxLength')
+      .slice(0, 1)
+      .map((field): OffContract => {
+        const limit = limitOf(field.name, 'maxLength') ?? 0;
+        const tighter = Math.floor(limit / 2);
+        return {
+          kind: `\`${field.name}\` bounded tighter than the contract (at most ${tighter} characters, not ${limit})`,
+          finding: new RegExp(`^✖ \\d+ cases?: refused a request the contract allows: \`${field.name}\` within its bounds \\(${field.type}, at most ${limit} characters\\); answered ${errors.invalidParameter.status}\\n\\s+e\\.g\\.\\s+\\S+ with ${field.name} of ${limit} characters[\\s\\S]*allowed:\\s+${field.pointer} allows a string of ${limit} characters`),
+          findings: 1,
+          // Past its own bound, the value is sent on as one past the contract's, which the sandbox refuses naming the field.
+          request: (request) =>
+            withBody(request, (body) => {
+              const value = body[field.name];
+              return typeof value === 'string' && [...value].length > tighter && [...value].length <= limit ? { ...body, [field.name]: 'x'.repeat(limit + 1) } : undefined;
+            }),
+        };
+      }),
+    ...optionalField
+      .slice(0, 1)
+      .map(
+        ({ action, field }): OffContract => ({
+          kind: `${action.identifier} without \`${field.name}\` refused, though the contract makes it optional`,
+          finding: new RegExp(`^✖ \\d+ cases?: refused a request the contract allows: \`${field.name}\` is optional, and it was left out; answered ${errors.missingParameter.status}\\n\\s+e\\.g\\.\\s+${action.identifier} without ${field.name}`),
+          findings: 1,
+          answer: (answer, request) => {
+            const body = parse(request.body);
+            if (actionOf(request) !== action || body === undefined || field.name in body || answer.status >= 400) return answer;
+            const { status, code } = errors.missingParameter;
+            return { ...answer, status, body: JSON.stringify({ code, message: `Missing parameter(s): ${field.name}`, data: { [errors.statusMember]: status, [errors.paramsMember]: [field.name] } }) };
+          },
+        }),
+      ),
+    ...lastMove.map(({ from, to }): OffContract => {
+      let store: SubscriptionStore | undefined;
+      // A status the table does not let the subscription move to from there: the sandbox's own refusal, naming where it is.
+      const refusedTarget = lifecycle.states.find((status) => status !== from && status !== to && !chosenAction?.moves.find((move) => move.from === from)?.to.includes(status)) ?? from;
+      return {
+        kind: `${chosenAction?.identifier} from ${from} to ${to} refused, a move of the lifecycle table`,
+        finding: new RegExp(`^✖ (\\d+ cases?: )?refused a request the contract allows: the lifecycle table \\(#/x-transitions\\) accepts ${chosenAction?.identifier} to ${to} from ${from}; expected status ${successStatus}, got ${refused.status}`),
+        store: (opened) => (store = opened),
+        request: (request) =>
+          withBody(request, (body) => {
+            const current = store?.list().find((subscription) => subscription.id === body[envelope.subject])?.status;
+            return body[envelope.selector] === chosenAction?.identifier && body[chosenAction?.field ?? ''] === to && current === from ? { ...body, [chosenAction?.field ?? '']: refusedTarget } : undefined;
+          }),
+      };
+    }),
+    ...enumValue.map((value): OffContract => ({
+      kind: `\`${chosenAction?.field}\` "${value}" refused, a value of its enumeration`,
+      finding: new RegExp(`^✖ (\\d+ cases?: )?refused a request the contract allows: \`${chosenAction?.field}\` "${value}" is a value its enumeration lists; answered ${errors.invalidParameter.status}`),
+      findings: 1,
+      // Sent on as a value the enumeration does not list: the sandbox's own refusal, naming the field.
+      request: (request) => withBody(request, (body) => (body[chosenAction?.field ?? ''] === value ? { ...body, [chosenAction?.field ?? '']: `not-${value}` } : undefined)),
+    })),
     {
       kind: `a body that is not JSON answered ${errors.internalError.status}`,
       finding: new RegExp(`expected status ${errors.invalidJson.status}, got ${errors.internalError.status}`),

@@ -46,7 +46,7 @@ export interface LifecycleEdge {
 }
 
 const statusSchemaPointer = '#/components/schemas/SubscriptionStatus';
-const transitionsPointer = '#/x-transitions';
+export const transitionsPointer = '#/x-transitions';
 
 /** The statuses an action accepts: any other status makes the service refuse it. */
 export function acceptedStates(transition: ActionTransition): string[] {
