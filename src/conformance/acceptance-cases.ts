@@ -1,6 +1,5 @@
-import type { Action } from '../lib/contract/actions.ts';
+import type { Action, Field } from '../lib/contract/model.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
-import type { Field } from '../lib/contract/fields.ts';
 import { reachableByMoves } from '../lib/contract/lifecycle.ts';
 import type { CaseSettings, ConformanceCase } from './case-model.ts';
 import { lifecycleExpectation, postRequest, validBody } from './case-model.ts';

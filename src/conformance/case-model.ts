@@ -1,6 +1,6 @@
-import type { Action } from '../lib/contract/actions.ts';
+import type { Action, ChosenTransition } from '../lib/contract/model.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
-import type { ChosenTransition, TransitionOutcome } from '../lib/contract/lifecycle.ts';
+import type { TransitionOutcome } from '../lib/contract/lifecycle.ts';
 import { allowedActions, outcomeOf } from '../lib/contract/lifecycle.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
 import { successResponse } from '../lib/contract/responses.ts';

@@ -1,5 +1,5 @@
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
-import type { ChosenTransition } from '../lib/contract/lifecycle.ts';
+import type { ChosenTransition } from '../lib/contract/model.ts';
 import { outcomeOf, reachableByMoves } from '../lib/contract/lifecycle.ts';
 import type { ConformanceCase } from './case-model.ts';
 

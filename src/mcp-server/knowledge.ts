@@ -1,4 +1,5 @@
-import { readReferenceModel, type ReferenceModel } from '../lib/contract/actions.ts';
+import { readReferenceModel } from '../lib/contract/actions.ts';
+import type { ReferenceModel } from '../lib/contract/model.ts';
 import type { OpenApiDocument } from '../lib/contract/document.ts';
 import { llmsFullSections, type LlmsFullPage } from '../lib/site/llms-txt.ts';
 import type { ProductFacts } from '../lib/product-facts.ts';

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
-import type { ReferenceModel } from '../lib/contract/actions.ts';
+import type { ReferenceModel } from '../lib/contract/model.ts';
 import type { LlmsFullPage } from '../lib/site/llms-txt.ts';
 import { actionPagePath, endpointPagePath, guidePaths, referenceIndexPath } from '../lib/site/navigation.ts';
 import { publishedUrl } from '../lib/site/reference-markdown.ts';

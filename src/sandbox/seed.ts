@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { isRecord } from '../lib/contract/document.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { listInWords } from '../lib/prose.ts';
-import type { Lifecycle } from '../lib/contract/lifecycle.ts';
+import type { Lifecycle } from '../lib/contract/model.ts';
 import type { Subscription } from './store.ts';
 
 /** The key the sandbox accepts unless told another: visibly not a secret. */

@@ -1,4 +1,4 @@
-import type { Action } from '../lib/contract/actions.ts';
+import type { Action } from '../lib/contract/model.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Answer, StageResult } from './answer.ts';
 import { errorAnswer } from './answer.ts';

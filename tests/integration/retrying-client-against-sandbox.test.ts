@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { ReferenceModel } from '../../src/lib/contract/actions.ts';
+import type { ReferenceModel } from '../../src/lib/contract/model.ts';
 import { placeholdersIn } from '../../src/lib/samples/sample-parts.ts';
 import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';

@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { Action, ReferenceModel } from '../../src/lib/contract/actions.ts';
+import type { Action, ReferenceModel } from '../../src/lib/contract/model.ts';
 import { placeholdersIn } from '../../src/lib/samples/sample-parts.ts';
 import { sampleLanguages, type CodeSample } from '../../src/lib/samples/code-samples.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';

@@ -13,7 +13,7 @@ import { validBody } from '../../src/conformance/cases.ts';
 import { conformanceSeed } from '../../src/conformance/own-sandbox.ts';
 import { mismatchDetails, noteDetails, summaryLine } from '../../src/conformance/report.ts';
 import { isUnreached, runConformance } from '../../src/conformance/runner.ts';
-import type { Action } from '../../src/lib/contract/actions.ts';
+import type { Action } from '../../src/lib/contract/model.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';

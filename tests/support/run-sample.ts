@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sampleFileName, type CodeSample, type SampleLanguage } from '../../src/lib/samples/code-samples.ts';
-import type { Endpoint } from '../../src/lib/contract/endpoint.ts';
+import type { Endpoint } from '../../src/lib/contract/model.ts';
 
 /** What a sample printed and how it ended. */
 export interface SampleRun {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import { readReferenceModel, type ReferenceModel } from '../../src/lib/contract/actions.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
+import type { ReferenceModel } from '../../src/lib/contract/model.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
 import { actionErrorAnswers, exampleForAction } from '../../src/lib/contract/error-bodies.ts';
 import { bundledDocument } from '../support/contract-copy.ts';

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { drawActionDiagram } from '../../src/lib/site/diagrams/action-diagram.ts';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
-import { lifecycleEdges, type Lifecycle } from '../../src/lib/contract/lifecycle.ts';
+import { lifecycleEdges } from '../../src/lib/contract/lifecycle.ts';
+import type { Lifecycle } from '../../src/lib/contract/model.ts';
 import { drawStateDiagram } from '../../src/lib/site/diagrams/state-diagram.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
 

@@ -1,79 +1,15 @@
 import type { OpenApiDocument } from './document.ts';
 import { isRecord, oncePerBundle } from './document.ts';
-import type { Endpoint } from './endpoint.ts';
+import type { Action, ActionError, BodyEnvelope, Field, NamedExample, ReferenceModel, RequestExample, ResponseRow } from './model.ts';
 import { readEndpoint } from './endpoint.ts';
-import type { Field } from './fields.ts';
 import { fieldsOf } from './fields.ts';
-import type { ActionTransition, Lifecycle } from './lifecycle.ts';
 import { readLifecycle, refusedStates } from './lifecycle.ts';
 import type { RequestBody } from './request-body.ts';
 import { readRequestBody } from './request-body.ts';
-import type { ErrorTableRow, NamedExample, ResponseRow } from './responses.ts';
 import { conflictStatus, errorTable, listResponses, successResponse } from './responses.ts';
 import { attempt, readOrThrow, type ContractProblem, type ReportProblem } from './problems.ts';
 import { childPointer, contractError, exactlyOne, requiredString, resolveObject } from './schemas.ts';
-
-export interface RequestExample extends NamedExample {
-  value: Record<string, unknown>;
-}
-
-/** An error that applies to an action; a refused transition also lists the statuses behind it. */
-export interface ActionError extends ErrorTableRow {
-  /** For the conflict response: the statuses this action does not accept. */
-  refusedStates?: string[];
-}
-
-export interface Action {
-  /** The value of the selector field, e.g. `pause_subscription`. */
-  identifier: string;
-  /** The schema's `title`: what the action does, in a few words. */
-  title: string;
-  /** Markdown from the schema. */
-  description: string;
-  deprecated: boolean;
-  fields: Field[];
-  requestExample: RequestExample;
-  successExample: NamedExample;
-  /** Other success examples of this action, such as a repeated request that changed nothing. */
-  moreSuccessExamples: NamedExample[];
-  transition: ActionTransition;
-  /** The statuses from which the action is refused. */
-  refusedStates: string[];
-  errors: ActionError[];
-  pointer: string;
-}
-
-/** What every request carries, whichever action it selects. */
-export interface BodyEnvelope {
-  /** Markdown from the request body object. */
-  description: string;
-  /** The field whose value selects the action. */
-  selector: string;
-  /** The field that carries the API key: the one string besides the selector that every action requires. */
-  credential: string;
-  /** The field that names the subscription: the one other field every action requires. */
-  subject: string;
-  /** The fields every action has, with the selector listing every identifier. */
-  sharedFields: Field[];
-  /**
-   * The optional text every action takes for the subscription's history: the one optional
-   * string field all actions share. Undefined when the document has none, or several.
-   */
-  note?: string;
-}
-
-/** The whole reference, read once from the bundled document. */
-export interface ReferenceModel {
-  /** `info.version`: the version of the document, which changes with every release of it. */
-  documentVersion: string;
-  endpoint: Endpoint;
-  envelope: BodyEnvelope;
-  actions: Action[];
-  lifecycle: Lifecycle;
-  responses: ResponseRow[];
-  /** The fields of the success response's body. */
-  resultFields: Field[];
-}
+export type { RequestExample, ActionError, Action, BodyEnvelope, ReferenceModel } from './model.ts';
 
 function requestExampleOf(
   document: OpenApiDocument,

@@ -5,40 +5,8 @@ import { pointerFrom } from './json-pointer.ts';
 import { child, follow, isOperation, isPathItem, narrowed, type Located } from './located.ts';
 import { childPointer, contractError, requiredString } from './schemas.ts';
 import { httpMethods } from '../http/methods.ts';
-
-export interface ServerVariable {
-  name: string;
-  defaultValue: string;
-  /** Markdown from the contract. */
-  description: string;
-}
-
-/** The one endpoint of the service: where it answers and which operation it runs. */
-export interface Endpoint {
-  /** Upper case, as written in HTTP (`POST`). */
-  method: string;
-  /** The path as the contract writes it, relative to the server URL (`/action`). */
-  path: string;
-  /** The full URL with its server variables left in braces (`https://{site}/…/action`). */
-  urlTemplate: string;
-  /** The full URL with every server variable replaced by its default. */
-  exampleUrl: string;
-  /** The path part of the full URL (`/wp-json/service/v1/action`). */
-  urlPath: string;
-  /** The segment of the server URL's path that names the major version (`v1`). */
-  versionSegment: string;
-  /** The server URL's path up to and including the version segment (`/wp-json/service/v1/`). */
-  versionNamespace: string;
-  variables: ServerVariable[];
-  /** Markdown: what the server is, from `servers[0].description`. */
-  serverDescription: string;
-  summary: string;
-  /** Markdown from the operation. */
-  description: string;
-  operation: OpenAPIV3_1.OperationObject;
-  /** JSON pointer of the operation in the bundled document. */
-  pointer: string;
-}
+import type { Endpoint } from './model.ts';
+export type { ServerVariable, Endpoint } from './model.ts';
 
 /**
  * The endpoint's path item and its POST operation as written, never refused: `/action` when it is

@@ -1,4 +1,4 @@
-import type { Action, ReferenceModel } from './actions.ts';
+import type { Action, ReferenceModel } from './model.ts';
 import { isRecord } from './document.ts';
 import { allowedActions } from './lifecycle.ts';
 import { conflictStatus, errorCodeField, errorDataField, retryAfterHeader, throttledResponse } from './responses.ts';

@@ -1,4 +1,4 @@
-import type { ReferenceModel } from './actions.ts';
+import type { ReferenceModel } from './model.ts';
 import { isRecord } from './document.ts';
 import { childPointer } from './json-pointer.ts';
 import { allowedActions, outcomeOf } from './lifecycle.ts';

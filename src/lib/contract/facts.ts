@@ -1,11 +1,10 @@
-import type { Action, ReferenceModel } from './actions.ts';
+import type { Action, NamedExample, ReferenceModel } from './model.ts';
 import { loadReferenceModel, readReferenceModel } from './actions.ts';
 import type { OpenApiDocument } from './document.ts';
 import { plainPermalinkUrl } from './endpoint.ts';
 import { acceptedStates } from './lifecycle.ts';
 import { jsonMediaType } from './request-body.ts';
 import { readResultShape } from './response-shapes.ts';
-import type { NamedExample } from './responses.ts';
 import {
   conflictStatus,
   documentedError,

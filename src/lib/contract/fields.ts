@@ -2,38 +2,8 @@ import type { OpenApiDocument, SchemaObject } from './document.ts';
 import { extensibleValues, withoutExtensibleMarker } from './extensible-enum.ts';
 import type { ResolvedSchema } from './schemas.ts';
 import { alternatives, childPointer, contractError, resolveSchema } from './schemas.ts';
-
-export type LiteralValue = string | number | boolean | null;
-
-/**
- * One restriction on a field's value. `label` reads as a phrase ("at most 500 characters");
- * `values`, when present, are literal values the page shows as code after the label.
- */
-export interface Constraint {
-  keyword: string;
-  label: string;
-  values?: LiteralValue[];
-  /** The number a bound (`minimum`, `maxLength`, ...) sets. */
-  limit?: number;
-}
-
-export interface Field {
-  name: string;
-  /** A short type label: `string`, `integer`, `array of string`, `string or null`. */
-  type: string;
-  required: boolean;
-  constraints: Constraint[];
-  /** Markdown from the contract; empty when the schema has no description. */
-  description: string;
-  deprecated: boolean;
-  /** Where the field's schema was written, for error messages. */
-  pointer: string;
-  /**
-   * The members of an object field (or of the objects an array field holds), in the order the
-   * contract lists them; empty for a field without named members.
-   */
-  members: Field[];
-}
+import type { LiteralValue, Constraint, Field } from './model.ts';
+export type { LiteralValue, Constraint, Field } from './model.ts';
 
 function isLiteral(value: unknown): value is LiteralValue {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);

@@ -2,41 +2,8 @@ import type { OpenApiDocument } from './document.ts';
 import { isRecord } from './document.ts';
 import type { ReportProblem } from './problems.ts';
 import { childPointer } from './schemas.ts';
-
-/** An action that always leads to the same status. */
-export interface FixedTransition {
-  kind: 'fixed';
-  action: string;
-  from: string[];
-  to: string;
-}
-
-/** An action whose target status is chosen by a request field, along a table of allowed moves. */
-export interface ChosenTransition {
-  kind: 'chosen';
-  action: string;
-  /** The request field that names the target status. */
-  field: string;
-  moves: Move[];
-}
-
-export interface Move {
-  from: string;
-  to: string[];
-}
-
-export type ActionTransition = FixedTransition | ChosenTransition;
-
-export interface Lifecycle {
-  /** Every status, in the order of the `SubscriptionStatus` enum. */
-  states: string[];
-  /** Statuses no action leads out of. */
-  finalStates: string[];
-  /** Markdown from `x-transitions.description`. */
-  description: string;
-  /** In the order of the request body's actions. */
-  transitions: ActionTransition[];
-}
+import type { ChosenTransition, Move, ActionTransition, Lifecycle } from './model.ts';
+export type { FixedTransition, ChosenTransition, Move, ActionTransition, Lifecycle } from './model.ts';
 
 /** One arrow of the lifecycle: a status change and every action that makes it. */
 export interface LifecycleEdge {

@@ -1,7 +1,7 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import type { OpenApiDocument, SchemaObject } from './document.ts';
 import { isRecord } from './document.ts';
-import type { Endpoint } from './endpoint.ts';
+import type { Endpoint } from './model.ts';
 import { child, follow, isExample, isMediaType, isRequestBody, isSchemaObject, narrowed, type Located } from './located.ts';
 import type { ResolvedSchema } from './schemas.ts';
 import { attempt, throwAtFirst, type ReportProblem } from './problems.ts';

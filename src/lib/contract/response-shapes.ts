@@ -1,7 +1,5 @@
-import type { ReferenceModel } from './actions.ts';
+import type { Field, ReferenceModel, ResponseRow } from './model.ts';
 import { isRecord } from './document.ts';
-import type { Field } from './fields.ts';
-import type { ResponseRow } from './responses.ts';
 import {
   badRequestStatus,
   conflictStatus,

@@ -1,61 +1,12 @@
 import type { OpenApiDocument } from './document.ts';
 import { isRecord } from './document.ts';
-import type { Endpoint } from './endpoint.ts';
+import type { Endpoint, ErrorCode, ErrorTableRow, NamedExample, ResponseHeader, ResponseRow } from './model.ts';
 import { jsonMediaType } from './request-body.ts';
 import type { ResolvedSchema } from './schemas.ts';
 import { alternatives, childPointer, contractError, exactlyOne, resolveObject, resolveSchema } from './schemas.ts';
-import type { Field } from './fields.ts';
 import { fieldsOf, typeLabel } from './fields.ts';
 import { attempt, throwAtFirst, type ReportProblem } from './problems.ts';
-
-/** A machine-readable error code and the situation it stands for. */
-export interface ErrorCode {
-  code: string;
-  /** Markdown: the description of the code's `const` in the contract. */
-  when: string;
-}
-
-export interface ResponseHeader {
-  name: string;
-  required: boolean;
-  type: string;
-  /** Markdown from the header object. */
-  description: string;
-  examples: NamedExample[];
-}
-
-export interface NamedExample {
-  name: string;
-  summary: string;
-  value: unknown;
-}
-
-export interface ResponseRow {
-  /** The status code as the contract writes it (`"409"`). */
-  status: string;
-  /** Markdown from the response object. */
-  description: string;
-  isError: boolean;
-  /** The JSON body's schema; absent when the response has no body contract. */
-  body?: ResolvedSchema;
-  /** The members of the JSON body, nested objects included; empty without a body contract. */
-  bodyFields: Field[];
-  errorCodes: ErrorCode[];
-  headers: ResponseHeader[];
-  examples: NamedExample[];
-  pointer: string;
-  /** Where the operation lists it (`#/paths/~1action/post/responses/409`), which `pointer` may leave for a component. */
-  listedAt?: string;
-}
-
-/** One row of the error table: status, code and when it happens. */
-export interface ErrorTableRow {
-  status: string;
-  /** `null` for a response without a body contract, such as a throttled request. */
-  code: string | null;
-  /** Markdown. */
-  when: string;
-}
+export type { ErrorCode, ResponseHeader, NamedExample, ResponseRow, ErrorTableRow } from './model.ts';
 
 /** RFC 9110, section 15.5.10: 409 Conflict is the answer to a request the resource's current state refuses. */
 export const conflictStatus = '409';

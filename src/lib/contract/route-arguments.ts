@@ -1,6 +1,7 @@
 import type { ExecutableContract } from './executable-contract.ts';
 import { resolvePointer, type OpenApiDocument } from './document.ts';
-import { constraintsOf, typeLabel, type Field, type LiteralValue } from './fields.ts';
+import { constraintsOf, typeLabel } from './fields.ts';
+import type { Field, LiteralValue } from './model.ts';
 import { childPointer, contractError, resolveSchema } from './schemas.ts';
 
 /**

@@ -1,8 +1,7 @@
-import type { Action, ReferenceModel } from './actions.ts';
+import type { Action, ReferenceModel, ResponseRow } from './model.ts';
 import { readReferenceModel } from './actions.ts';
 import type { ContractValidator } from './schema-validator.ts';
 import type { OpenApiDocument } from './document.ts';
-import type { ResponseRow } from './responses.ts';
 import { retryAfterHeader, throttledResponse } from './responses.ts';
 import type { ResultShape, ServiceErrors } from './response-shapes.ts';
 import { readResultShape, readServiceErrors } from './response-shapes.ts';

@@ -1,4 +1,5 @@
-import { readLifecycle, type Lifecycle } from '../contract/lifecycle.ts';
+import { readLifecycle } from '../contract/lifecycle.ts';
+import type { Lifecycle } from '../contract/model.ts';
 import type { OpenApiDocument } from '../contract/document.ts';
 import { encodePointerSegment } from '../contract/json-pointer.ts';
 import { add, list, mediaTypesOf, operationsOf, requestVariants, type Comparison } from './comparison.ts';

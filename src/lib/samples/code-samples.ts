@@ -1,4 +1,4 @@
-import type { Endpoint } from '../contract/endpoint.ts';
+import type { Endpoint } from '../contract/model.ts';
 import { curlSample } from './action-sample/curl.ts';
 import { javascriptSample } from './action-sample/javascript.ts';
 import { phpSample } from './action-sample/php.ts';

@@ -1,4 +1,4 @@
-import type { Action, ReferenceModel } from '../contract/actions.ts';
+import type { Action, ReferenceModel } from '../contract/model.ts';
 import { placeholdersIn } from './sample-parts.ts';
 
 /** One input of the request builder: what the reader types, and the example text it stands in for. */

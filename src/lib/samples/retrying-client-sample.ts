@@ -2,7 +2,7 @@
  * The retrying clients of the errors guide: one client per language, each in its own module under
  * `retrying-client/`, all written from the same endpoint, statuses and retry policy.
  */
-import type { Endpoint } from '../contract/endpoint.ts';
+import type { Endpoint } from '../contract/model.ts';
 import type { CodeSample, SampleLanguage } from './code-samples.ts';
 import type { SampleStatuses } from './sample-statuses.ts';
 import { sampleLanguages } from './code-samples.ts';

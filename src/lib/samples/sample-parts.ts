@@ -1,6 +1,6 @@
 /** The parts every language's sample is written with: the comments, the names and the URL. */
 import { isRecord } from '../contract/document.ts';
-import type { Endpoint } from '../contract/endpoint.ts';
+import type { Endpoint } from '../contract/model.ts';
 import { fillUrl } from '../contract/endpoint.ts';
 import { listInWords } from '../prose.ts';
 import type { SampleStatuses } from './sample-statuses.ts';

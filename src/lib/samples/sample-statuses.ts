@@ -1,4 +1,4 @@
-import type { ResponseRow } from '../contract/responses.ts';
+import type { ResponseRow } from '../contract/model.ts';
 import {
   errorCodeField,
   errorEnvelope,

@@ -1,4 +1,4 @@
-import type { ReferenceModel } from '../contract/actions.ts';
+import type { ReferenceModel } from '../contract/model.ts';
 import { openApiJsonPath, openApiYamlPath, serverCardPath } from './discovery.ts';
 import { actionPagePath, endpointPagePath, referenceIndexPath } from './navigation.ts';
 import { countInWords } from '../prose.ts';

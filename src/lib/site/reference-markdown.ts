@@ -1,4 +1,4 @@
-import type { ReferenceModel } from '../contract/actions.ts';
+import type { ReferenceModel } from '../contract/model.ts';
 import { actionErrorAnswers } from '../contract/error-bodies.ts';
 import { acceptedStates, targetStates } from '../contract/lifecycle.ts';
 import { actionPagePath, endpointPagePath } from './navigation.ts';

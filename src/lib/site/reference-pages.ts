@@ -1,4 +1,4 @@
-import type { Action, ReferenceModel } from '../contract/actions.ts';
+import type { Action, ReferenceModel } from '../contract/model.ts';
 import type { CodeSample } from '../samples/code-samples.ts';
 import { codeSamples } from '../samples/code-samples.ts';
 import { sampleStatuses } from '../samples/sample-statuses.ts';

@@ -1,4 +1,4 @@
-import type { ReferenceModel } from '../../lib/contract/actions.ts';
+import type { ReferenceModel } from '../../lib/contract/model.ts';
 import { acceptedStates, allowedActions, refusedStates } from '../../lib/contract/lifecycle.ts';
 import type { ProductFacts } from '../../lib/product-facts.ts';
 import { codeSamples, sampleLanguage } from '../../lib/samples/code-samples.ts';

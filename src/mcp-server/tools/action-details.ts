@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import type { Action, ReferenceModel } from '../../lib/contract/actions.ts';
+import type { Action, Field, ReferenceModel } from '../../lib/contract/model.ts';
 import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';
 import { factsOf } from '../../lib/contract/facts.ts';
-import type { Field } from '../../lib/contract/fields.ts';
 import { acceptedStates, outcomeOf, targetStates } from '../../lib/contract/lifecycle.ts';
 import { conflictStatus, successResponse } from '../../lib/contract/responses.ts';
 import { listInWords } from '../../lib/prose.ts';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ReferenceModel } from '../../lib/contract/actions.ts';
+import type { ReferenceModel } from '../../lib/contract/model.ts';
 import { guidePaths } from '../../lib/site/navigation.ts';
 import { notYetPublished, type ProductFacts } from '../../lib/product-facts.ts';
 import type { ProductKnowledge } from '../knowledge.ts';

@@ -1,4 +1,4 @@
-import type { LiteralValue } from '../../lib/contract/fields.ts';
+import type { LiteralValue } from '../../lib/contract/model.ts';
 import type { SimulatedAnswer, SimulatedRequest, SimulationState } from './simulation.ts';
 import type { Subscription } from '../store.ts';
 

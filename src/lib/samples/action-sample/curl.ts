@@ -1,4 +1,4 @@
-import type { Endpoint } from '../../contract/endpoint.ts';
+import type { Endpoint } from '../../contract/model.ts';
 import { retryPolicy } from '../retry-policy.ts';
 import { shellQuote } from '../shell-quote.ts';
 

@@ -1,4 +1,4 @@
-import type { Endpoint } from '../../contract/endpoint.ts';
+import type { Endpoint } from '../../contract/model.ts';
 import { javascriptLiteral } from '../literals.ts';
 import { retryPolicy } from '../retry-policy.ts';
 import { answerComment, fillInComment, interpolatedUrl, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';

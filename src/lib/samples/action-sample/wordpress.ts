@@ -1,4 +1,4 @@
-import type { Endpoint } from '../../contract/endpoint.ts';
+import type { Endpoint } from '../../contract/model.ts';
 import { contractError } from '../../contract/schemas.ts';
 import { phpLiteral, phpString } from '../literals.ts';
 import { retryPolicy } from '../retry-policy.ts';

@@ -1,4 +1,4 @@
-import type { Endpoint } from '../../contract/endpoint.ts';
+import type { Endpoint } from '../../contract/model.ts';
 import { fillInComment, placeholdersIn } from '../sample-parts.ts';
 import type { SampleStatuses } from '../sample-statuses.ts';
 import type { RetryPolicy } from '../retry-policy.ts';

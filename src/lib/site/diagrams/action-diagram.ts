@@ -1,4 +1,4 @@
-import type { ActionTransition, Lifecycle } from '../../contract/lifecycle.ts';
+import type { ActionTransition, Lifecycle } from '../../contract/model.ts';
 import { acceptedStates, targetStates } from '../../contract/lifecycle.ts';
 import type { Box, Point } from './diagram-geometry.ts';
 import { arrowSvg, labelSize, labelSvg, num, stateSvg, svgOpening, textWidth } from './diagram-geometry.ts';

@@ -1,4 +1,4 @@
-import type { Lifecycle } from '../../contract/lifecycle.ts';
+import type { Lifecycle } from '../../contract/model.ts';
 import { lifecycleEdges } from '../../contract/lifecycle.ts';
 import { frameTitle, labelLines, LabelPlacementError, obstaclesOf, placeLabels } from './lifecycle-labels.ts';
 import { placeStatuses, statusQueries } from './lifecycle-rows.ts';

@@ -1,4 +1,5 @@
-import type { Lifecycle, LifecycleEdge } from '../../contract/lifecycle.ts';
+import type { LifecycleEdge } from '../../contract/lifecycle.ts';
+import type { Lifecycle } from '../../contract/model.ts';
 import type { Box } from './diagram-geometry.ts';
 import { lineHeight, textWidth } from './diagram-geometry.ts';
 import type { ArrowPlan, VariantSettings } from './lifecycle-types.ts';

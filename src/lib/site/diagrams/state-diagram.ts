@@ -1,4 +1,4 @@
-import type { ActionTransition, Lifecycle } from '../../contract/lifecycle.ts';
+import type { ActionTransition, Lifecycle } from '../../contract/model.ts';
 import { escapeMarkup } from '../../http/escape-markup.ts';
 import { arrowSvg, labelSvg, num, stateSvg, svgOpening } from './diagram-geometry.ts';
 import { arrowKeys, layOutLifecycle, planArrows } from './lifecycle-layout.ts';
