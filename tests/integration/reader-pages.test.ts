@@ -33,3 +33,9 @@ test('the errors guide says which PHP the PHP samples and the client run on', ()
   const text = pageText('errors-and-rate-limits/index.html');
   assert.ok(text.includes(`runs on ${phpFloorPhrase} (${phpFloor.reason})`), `the errors guide names ${phpFloorPhrase}`);
 });
+
+test('the not-found page carries no notice that it is a draft', () => {
+  const text = pageText('404.html');
+  assert.match(text, /Page not found/);
+  assert.doesNotMatch(text, /draft/i);
+});
