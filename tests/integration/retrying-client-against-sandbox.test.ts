@@ -37,19 +37,25 @@ const lateness = 5000;
 /** Every language the errors guide has a retrying client in. */
 const languages = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), {}).map(({ language }) => ({ language, skip: missingRunner(language) }));
 
+/** What a run of one language's client needs: the first action, a status that accepts it, the client and its key placeholder. */
+function clientRun(language: string) {
+  const [action] = model.actions;
+  assert.ok(action, 'the contract has an action');
+  const example = action.requestExample.value;
+  const subscriptionId = Number(example[model.envelope.subject]);
+  const accepting = model.lifecycle.states.find((state) => outcomeOf(action.transition, state).kind === 'changed');
+  assert.ok(accepting, `some status accepts ${action.identifier}`);
+  const sample = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), example).find((candidate) => candidate.language === language);
+  assert.ok(sample, `a ${language} retrying client`);
+  const [keyPlaceholder] = placeholdersIn(example[model.envelope.credential]);
+  assert.ok(keyPlaceholder, 'the example writes the key as a placeholder');
+  return { action, subscriptionId, accepting, sample, keyPlaceholder };
+}
+
 describe('[7.1] the retrying clients honour the sandbox’s 429 and Retry-After', () => {
   for (const { language, skip } of languages) {
     test(`${language}: waits as Retry-After says, sends the same request again, and the action happens once`, { skip }, async () => {
-      const [action] = model.actions;
-      assert.ok(action, 'the contract has an action');
-      const example = action.requestExample.value;
-      const subscriptionId = Number(example[model.envelope.subject]);
-      const accepting = model.lifecycle.states.find((state) => outcomeOf(action.transition, state).kind === 'changed');
-      assert.ok(accepting, `some status accepts ${action.identifier}`);
-      const sample = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), example).find((candidate) => candidate.language === language);
-      assert.ok(sample, `a ${language} retrying client`);
-      const [keyPlaceholder] = placeholdersIn(example[model.envelope.credential]);
-      assert.ok(keyPlaceholder, 'the example writes the key as a placeholder');
+      const { action, subscriptionId, accepting, sample, keyPlaceholder } = clientRun(language);
 
       const arrivals: { at: number; line: string }[] = [];
       const sandbox = await startSandbox({ port: 0, contract, seed: [{ id: subscriptionId, status: accepting }], log: (line) => arrivals.push({ at: performance.now(), line }) });
@@ -79,16 +85,7 @@ describe('[7.1] the retrying clients honour the sandbox’s 429 and Retry-After'
     });
 
     test(`${language}: a base URL ending in ?rest_route=, for a site without pretty permalinks, reaches the route through the query`, { skip }, async () => {
-      const [action] = model.actions;
-      assert.ok(action, 'the contract has an action');
-      const example = action.requestExample.value;
-      const subscriptionId = Number(example[model.envelope.subject]);
-      const accepting = model.lifecycle.states.find((state) => outcomeOf(action.transition, state).kind === 'changed');
-      assert.ok(accepting, `some status accepts ${action.identifier}`);
-      const sample = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), example).find((candidate) => candidate.language === language);
-      assert.ok(sample, `a ${language} retrying client`);
-      const [keyPlaceholder] = placeholdersIn(example[model.envelope.credential]);
-      assert.ok(keyPlaceholder, 'the example writes the key as a placeholder');
+      const { subscriptionId, accepting, sample, keyPlaceholder } = clientRun(language);
       const { plain } = baseUrlParts(model.endpoint);
       assert.ok(sample.code.includes(plain.example), `the ${language} client names the form ${plain.example}`);
       const lines: string[] = [];
