@@ -8,6 +8,7 @@ import path from 'node:path';
 import { before, test } from 'node:test';
 import { toolsDownloadDirectory, toolsTarballName } from '../../src/contract-tools/tools-package.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
+import { defaultRetryAfterSeconds } from '../../src/sandbox/host.ts';
 import { draftLabel, loadChangelog, versionStatus, versionTitle } from '../../src/lib/releases/changelog.ts';
 import { phpFloor, phpFloorPhrase } from '../../src/lib/samples/php-floor.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
@@ -53,4 +54,9 @@ test('every page that offers the contract tools links their download, named with
     assert.ok(text.includes(`The package: ${tarball}, version ${versionTitle(described)} of the contract it carries.`), `${page} names the package's version as the changelog does`);
     if (!described.released) assert.ok(text.includes(`${described.version} (${draftLabel})`), `${page} says ${described.version} is a draft where it offers it`);
   }
+});
+
+test("the sandbox guide and the errors guide give the throttle's default Retry-After that the command and the panel use", () => {
+  assert.ok(pageText('sandbox/index.html').includes(`sets the wait they give (${defaultRetryAfterSeconds} s unless told`));
+  assert.match(pageText('errors-and-rate-limits/index.html'), new RegExp(`each with Retry-After: ${defaultRetryAfterSeconds};`));
 });
