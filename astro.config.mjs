@@ -103,7 +103,7 @@ export default defineConfig({
       // No block marks lines as inserted, deleted or highlighted, so the text-markers plugin and its
       // styles (a third of the code blocks' stylesheet) are left out. Plugins are in ec.config.mjs.
       expressiveCode: { themes: ['starlight-dark'], shiki: false, defaultProps: { wrap: true }, emitExternalStylesheet: false, textMarkers: false },
-      components: { Search: './src/components/overrides/Search.astro' },
+      components: { Search: './src/components/overrides/Search.astro', DraftContentNotice: './src/components/overrides/DraftContentNotice.astro' },
       customCss: ['./src/styles/narrow-tables.css', './src/styles/site-title.css'],
       // Without JavaScript every sample of a set of tabs is shown, on the action pages and on the
       // errors guide's retrying clients alike.

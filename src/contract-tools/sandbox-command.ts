@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { retryAfterHeader } from '../lib/contract/responses.ts';
 import { isRetryAfter } from '../lib/http/retry-after.ts';
-import { hostErrorHeader, hostErrorStatuses, maxThrottledRequests, throttleHeader } from '../sandbox/host.ts';
+import { defaultRetryAfterSeconds, hostErrorHeader, hostErrorStatuses, maxThrottledRequests, throttleHeader } from '../sandbox/host.ts';
 import { defaultApiKey, SeedError } from '../sandbox/seed.ts';
 import { defaultPort, startSandbox } from '../sandbox/server.ts';
 import { StoreError } from '../sandbox/store.ts';
@@ -26,7 +26,7 @@ export const sandboxOptionHelp: readonly { option: string; text: string }[] = [
   { option: '--db FILE', text: 'keep the subscriptions in this SQLite file (by default they live in memory)' },
   { option: '--base-path P', text: 'serve under a path, as a WordPress site installed in a subdirectory' },
   { option: '--throttle-next N', text: `answer the next N requests (0 to ${maxThrottledRequests}) as a throttling host would, then let requests pass` },
-  { option: '--retry-after S', text: 'with --throttle-next: the Retry-After those answers carry, seconds or an HTTP date (1 unless told)' },
+  { option: '--retry-after S', text: `with --throttle-next: the Retry-After those answers carry, seconds or an HTTP date (${defaultRetryAfterSeconds} unless told)` },
 ];
 
 /** The request headers that make the sandbox answer as its host would, for --help and the README. */
@@ -76,7 +76,7 @@ export async function runSandboxCommand(args: readonly string[], context: Comman
     console.error(`--throttle-next must be a whole number from 0 to ${maxThrottledRequests}, not "${values['throttle-next']}".\n${usage}`);
     return exitCode.usage;
   }
-  const retryAfter = values['retry-after'] ?? '1';
+  const retryAfter = values['retry-after'] ?? String(defaultRetryAfterSeconds);
   if (!isRetryAfter(retryAfter) || (values['retry-after'] !== undefined && values['throttle-next'] === undefined)) {
     console.error(`--retry-after goes with --throttle-next and is a number of seconds or an HTTP date, not "${retryAfter}".\n${usage}`);
     return exitCode.usage;

@@ -21,6 +21,13 @@ export const hostErrorStatuses: readonly number[] = [403, 502, 503, 504];
 /** How many requests in a row the sandbox may be told to throttle (`--throttle-next`, the page's switch). */
 export const maxThrottledRequests = 100;
 
+/**
+ * The `Retry-After` a throttled answer carries unless told otherwise, in seconds: the command's
+ * `--retry-after` and the page's throttle switch with its field empty. One second keeps a client's
+ * wait short enough to watch.
+ */
+export const defaultRetryAfterSeconds = 1;
+
 /** Bodies above this size get nginx's default answer (`client_max_body_size 1m`): 413 and an HTML page. */
 export const bodyLimitBytes = 1024 * 1024;
 export const payloadTooLargeStatus = 413;

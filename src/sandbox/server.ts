@@ -160,7 +160,7 @@ export async function openSandbox(options: Omit<SandboxOptions, 'port' | 'host'>
         logError(`sandbox: ${request.method} ${request.target} failed: ${(error as Error).stack ?? String(error)}`);
         answer = errorAnswer(contract, contract.errors.internalError, contract.errors.internalError.message);
       }
-      log?.(`${request.method} ${request.target} -> ${answer.status} ${answer.body.startsWith('{') ? answer.body : ''}`.trimEnd());
+      log?.(logLine(contract, request, answer));
       return answer;
     },
     serveAt: (siteUrl) => {
@@ -168,6 +168,17 @@ export async function openSandbox(options: Omit<SandboxOptions, 'port' | 'host'>
     },
     close: () => store.close(),
   };
+}
+
+/**
+ * The line logged for one request: what was asked, the status, and the wait a throttled answer
+ * asks for (`-> 429 Retry-After: 1`) or the service's JSON body, so a reader watching a client
+ * retry sees what it was told.
+ */
+export function logLine(contract: ExecutableContract, request: { method: string; target: string }, answer: Answer): string {
+  const retryAfter = Object.entries(answer.headers).find(([name]) => name.toLowerCase() === contract.retryAfterHeader.toLowerCase())?.[1];
+  const detail = retryAfter !== undefined ? `${contract.retryAfterHeader}: ${retryAfter}` : answer.body.startsWith('{') ? answer.body : '';
+  return `${request.method} ${request.target} -> ${answer.status} ${detail}`.trimEnd();
 }
 
 /** Opens the sandbox (`openSandbox`) and serves the endpoint over HTTP until `close()`. */

@@ -7,7 +7,7 @@ import { quickstartExamples } from '../lib/contract/facts.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
 import { errorDataField } from '../lib/contract/responses.ts';
 import { contractError } from '../lib/contract/schemas.ts';
-import { bodyLimitBytes, hostErrorHeader, hostErrorStatuses, throttleHeader } from './host.ts';
+import { bodyLimitBytes, defaultRetryAfterSeconds, hostErrorHeader, hostErrorStatuses, throttleHeader } from './host.ts';
 import { utf8Bytes } from './bytes.ts';
 import { defaultApiKey, sandboxSeed } from './seed.ts';
 import { answerRequest } from './answer-request.ts';
@@ -36,6 +36,8 @@ export interface SandboxWalkthrough {
   seedExample: string;
   throttleHeader: string;
   throttleSeconds: string;
+  /** The Retry-After `--throttle-next` answers carry unless `--retry-after` says another. */
+  defaultRetryAfterSeconds: number;
   hostErrorHeader: string;
   hostErrorStatuses: readonly number[];
   bodyLimitMiB: number;
@@ -130,6 +132,7 @@ export function readWalkthrough(document: OpenApiDocument): SandboxWalkthrough {
       seedExample: JSON.stringify(subscriptions.slice(0, 2)).replaceAll(',"', ', "').replaceAll('":', '": ').replaceAll('},{', '}, {'),
       throttleHeader,
       throttleSeconds,
+      defaultRetryAfterSeconds,
       hostErrorHeader,
       hostErrorStatuses,
       bodyLimitMiB: bodyLimitBytes / 1024 / 1024,

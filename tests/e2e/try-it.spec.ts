@@ -6,6 +6,8 @@ import { readExecutableContractWith, noSchemaValidator } from '../../src/lib/con
 import { decodeJson } from '../../src/sandbox/rest-request.ts';
 import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
 import { defaultApiKey, sandboxSeed } from '../../src/sandbox/seed.ts';
+import { defaultRetryAfterSeconds } from '../../src/sandbox/host.ts';
+import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
 import { expectedDocument } from './support/contract.ts';
 import { actionPath } from './support/site.ts';
@@ -144,13 +146,15 @@ test('the throttle answers the next requests only, with Retry-After, and the hos
   await page.goto(actionPath(action.identifier));
   await openPanel(page);
   await page.getByLabel('Requests to throttle').fill('2');
+  // Its Retry-After field left empty: the default the terminal sandbox's --retry-after has.
+  await page.getByLabel('Retry-After (seconds)').fill('');
   await page.getByRole('button', { name: 'Throttle' }).click();
   for (let attempt = 0; attempt < 2; attempt += 1) {
     await page.getByLabel('Request body (JSON)').focus();
     await page.keyboard.press('Control+Enter');
     await expect(page.locator('[aria-label="The answer as received"]')).toContainText(`HTTP/1.1 ${contract.throttled.status}`);
     // Named as the Node sandbox sends them: in lower case.
-    await expect(page.locator('[aria-label="The headers of the answer"]')).toContainText(`${contract.retryAfterHeader.toLowerCase()}:`);
+    await expect(page.locator('[aria-label="The headers of the answer"]')).toContainText(new RegExp(`^${contract.retryAfterHeader.toLowerCase()}: ${defaultRetryAfterSeconds}$`, 'm'));
     await expect(page.locator('[aria-label="The request as sent"]')).toContainText('Sandbox-Throttle:');
   }
   // The third request passes; sent from the Send button with the keyboard, which keeps the focus.
@@ -163,6 +167,8 @@ test('the throttle answers the next requests only, with Retry-After, and the hos
   await page.getByRole('button', { name: 'Copy as curl' }).click();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toContain(`--request ${model.endpoint.method} `);
+  // With the timeouts every sample has.
+  expect(copied).toContain(`--connect-timeout ${retryPolicy.connectTimeoutSeconds} --max-time ${retryPolicy.attemptTimeoutSeconds}`);
   expect(copied).toContain(model.endpoint.urlPath);
   expect(copied).toContain(`"${model.envelope.selector}": "${action.identifier}"`);
   await page.getByRole('button', { name: 'Fail the next request' }).click();

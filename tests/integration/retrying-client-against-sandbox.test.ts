@@ -13,6 +13,7 @@ import { readExecutableContract } from '../../src/lib/contract/executable-contra
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
+import { wordpressRouteParameter } from '../../src/lib/contract/endpoint.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 import { baseUrlParts } from '../../src/lib/samples/retrying-client/client-parts.ts';
 import { missingRunner, runSample } from '../support/run-sample.ts';
@@ -36,19 +37,25 @@ const lateness = 5000;
 /** Every language the errors guide has a retrying client in. */
 const languages = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), {}).map(({ language }) => ({ language, skip: missingRunner(language) }));
 
+/** What a run of one language's client needs: the first action, a status that accepts it, the client and its key placeholder. */
+function clientRun(language: string) {
+  const [action] = model.actions;
+  assert.ok(action, 'the contract has an action');
+  const example = action.requestExample.value;
+  const subscriptionId = Number(example[model.envelope.subject]);
+  const accepting = model.lifecycle.states.find((state) => outcomeOf(action.transition, state).kind === 'changed');
+  assert.ok(accepting, `some status accepts ${action.identifier}`);
+  const sample = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), example).find((candidate) => candidate.language === language);
+  assert.ok(sample, `a ${language} retrying client`);
+  const [keyPlaceholder] = placeholdersIn(example[model.envelope.credential]);
+  assert.ok(keyPlaceholder, 'the example writes the key as a placeholder');
+  return { action, subscriptionId, accepting, sample, keyPlaceholder };
+}
+
 describe('[7.1] the retrying clients honour the sandbox’s 429 and Retry-After', () => {
   for (const { language, skip } of languages) {
     test(`${language}: waits as Retry-After says, sends the same request again, and the action happens once`, { skip }, async () => {
-      const [action] = model.actions;
-      assert.ok(action, 'the contract has an action');
-      const example = action.requestExample.value;
-      const subscriptionId = Number(example[model.envelope.subject]);
-      const accepting = model.lifecycle.states.find((state) => outcomeOf(action.transition, state).kind === 'changed');
-      assert.ok(accepting, `some status accepts ${action.identifier}`);
-      const sample = retryingClientSamples(model.endpoint, sampleStatuses(model.responses), example).find((candidate) => candidate.language === language);
-      assert.ok(sample, `a ${language} retrying client`);
-      const [keyPlaceholder] = placeholdersIn(example[model.envelope.credential]);
-      assert.ok(keyPlaceholder, 'the example writes the key as a placeholder');
+      const { action, subscriptionId, accepting, sample, keyPlaceholder } = clientRun(language);
 
       const arrivals: { at: number; line: string }[] = [];
       const sandbox = await startSandbox({ port: 0, contract, seed: [{ id: subscriptionId, status: accepting }], log: (line) => arrivals.push({ at: performance.now(), line }) });
@@ -72,6 +79,25 @@ describe('[7.1] the retrying clients honour the sandbox’s 429 and Retry-After'
         const after = sandbox.subscriptions().find((subscription) => subscription.id === subscriptionId);
         assert.equal(after?.status, target.kind === 'changed' ? target.to : undefined, 'the action happened');
         assert.equal(sandbox.history(subscriptionId).length, 1, 'the throttled attempt changed nothing; the action is recorded once');
+      } finally {
+        await sandbox.close();
+      }
+    });
+
+    test(`${language}: a base URL ending in ?rest_route=, for a site without pretty permalinks, reaches the route through the query`, { skip }, async () => {
+      const { subscriptionId, accepting, sample, keyPlaceholder } = clientRun(language);
+      const { plain } = baseUrlParts(model.endpoint);
+      assert.ok(sample.code.includes(plain.example), `the ${language} client names the form ${plain.example}`);
+      const lines: string[] = [];
+      const sandbox = await startSandbox({ port: 0, contract, seed: [{ id: subscriptionId, status: accepting }], log: (line) => lines.push(line) });
+      try {
+        const base = `${sandbox.url}/?${wordpressRouteParameter}=`;
+        const code = sample.code.replaceAll(keyPlaceholder, sandbox.apiKey).replaceAll(JSON.stringify(siteBaseUrl), JSON.stringify(base)).replaceAll(`'${siteBaseUrl}'`, `'${base}'`);
+        assert.ok(code.includes(base), `the ${language} client is created with ${base}`);
+        const run = await runSample(sample, code, 60_000);
+        assert.equal(run.exitCode, 0, `the client failed:\n${run.output}`);
+        assert.deepEqual(lines.map((line) => line.split(' -> ')[0]), [`${model.endpoint.method} /?${wordpressRouteParameter}=${plain.route}`], 'one request, to the route in the query');
+        assert.match(lines[0] ?? '', / -> 200\b/);
       } finally {
         await sandbox.close();
       }

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import type { Action, ReferenceModel } from '../../src/lib/contract/model.ts';
-import { placeholdersIn } from '../../src/lib/samples/sample-parts.ts';
+import { placeholdersIn, plainPermalinkLead } from '../../src/lib/samples/sample-parts.ts';
+import { wordpressRestPrefix, wordpressRouteParameter } from '../../src/lib/contract/endpoint.ts';
 import { sampleLanguages, type CodeSample } from '../../src/lib/samples/code-samples.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
@@ -97,6 +98,40 @@ describe('every code sample runs against the sandbox', { concurrency: 4 }, () =>
         assert.match(throttled.run.output, new RegExp(`\\b${throttledStatus}\\b|retry after 7`, 'i'), `${language} ${page.action.identifier} reports the 429 and when to retry: ${describeRun(throttled.run)}`);
         assert.equal(throttled.after, accepting, 'a throttled request changes nothing');
       }
+    });
+  }
+});
+
+describe('the samples reach a site without pretty permalinks through the URL their comment gives', () => {
+  const commentedUrl = (language: string) => {
+    const [page] = pages;
+    assert.ok(page, 'the contract has an action page');
+    const sample = page.samples.find((candidate) => candidate.language === language);
+    assert.ok(sample, `${page.action.identifier} shows a ${language} sample`);
+    return { page, sample, comment: new RegExp(`${plainPermalinkLead} (\\S+) instead\\.`).exec(sample.code) };
+  };
+
+  // The copy button of a terminal block leaves comments out, so the curl command has none; the
+  // quickstart gives the same URL beside it.
+  test('curl: no comment, so the copied command is the one on the page', () => {
+    assert.equal(commentedUrl('curl').comment, null);
+  });
+
+  for (const { language } of sampleLanguages.filter((entry) => entry.language !== 'curl')) {
+    test(`${language}: the ?${wordpressRouteParameter}= URL of its comment, put in its place, carries out the action`, { skip: missingRunner(language) }, async () => {
+      const { page, sample, comment } = commentedUrl(language);
+      assert.ok(comment?.[1], `the ${language} sample says where a site without pretty permalinks answers`);
+      const plainUrl = comment[1];
+      const prettyUrl = plainUrl.replace(`/?${wordpressRouteParameter}=`, wordpressRestPrefix);
+      assert.ok(sample.code.includes(prettyUrl), `the ${language} sample sends to ${prettyUrl}`);
+      const swapped = { ...sample, code: sample.code.replaceAll(prettyUrl, plainUrl) };
+      assert.doesNotMatch(swapped.code, new RegExp(`${wordpressRestPrefix}/`), 'nothing is sent to the pretty path any more');
+      const { accepting } = statusesFor(page.action);
+      const requested = requestedStatus(page.action);
+      const outcome = outcomeOf(page.action.transition, accepting, requested);
+      const success = await runAgainstSandbox(page, swapped, accepting);
+      assert.equal(success.run.exitCode, 0, describeRun(success.run));
+      assert.equal(success.after, outcome.kind === 'changed' ? outcome.to : accepting, 'the action happened');
     });
   }
 });

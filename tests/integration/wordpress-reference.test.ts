@@ -29,6 +29,13 @@ import { pathsOf } from '../../src/wordpress/host-system.ts';
 import { databaseName, sql } from '../../src/wordpress/mariadb.ts';
 import { removeWordPressFiles, seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus } from '../../src/wordpress/site.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
+import { missingRunner, runSample } from '../support/run-sample.ts';
+import type { SampleLanguage } from '../../src/lib/samples/code-samples.ts';
+import { retryingClientLanguages, retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
+import { baseUrlParts } from '../../src/lib/samples/retrying-client/client-parts.ts';
+import { placeholdersIn } from '../../src/lib/samples/sample-parts.ts';
+import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
+import { wordpressRouteParameter } from '../../src/lib/contract/endpoint.ts';
 import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts';
 import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
 
@@ -95,6 +102,8 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
   }
 
   const exampleCases: { action: Action; id: number; from: string; requested?: string }[] = [];
+  /** One subscription per retrying client, for the run through `?rest_route=`. */
+  const plainPermalinkCases: { language: SampleLanguage; id: number; from: string }[] = [];
   let refusal: { action: Action; id: number; status: string } | undefined;
   let installedHere = false;
   // PHP logs its notices to Apache's ErrorLog (WP_DEBUG on, nothing displayed): the lines this run adds.
@@ -112,6 +121,11 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
     for (const action of contract.model.actions) {
       const point = startingPoint(action);
       exampleCases.push({ action, id: place(point.from), ...point });
+    }
+    const [firstAction] = contract.model.actions;
+    if (firstAction !== undefined && firstAction.transition.kind === 'fixed') {
+      const from = firstAction.transition.from[0];
+      if (from !== undefined) for (const language of retryingClientLanguages) plainPermalinkCases.push({ language, id: place(from), from });
     }
     const refused = contract.model.actions.find((action) => action.refusedStates.length > 0);
     const refusedStatus = refused?.refusedStates.find((status) => allowedActions(contract.model.lifecycle, status).length > 0) ?? refused?.refusedStates[0];
@@ -143,6 +157,28 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
       assert.equal(repeated.body[result.changed], false, `${action.identifier} repeated changes nothing`);
     }
   });
+
+  for (const language of retryingClientLanguages) {
+    test(`the ${language} retrying client reaches the plugin with a base URL ending in ?rest_route=, as on a site without pretty permalinks`, { skip: missingRunner(language) }, async () => {
+      const [action] = contract.model.actions;
+      const placedCase = plainPermalinkCases.find((candidate) => candidate.language === language);
+      assert.ok(action !== undefined && placedCase !== undefined, 'the first action has a fixed status to start from');
+      const { id, from } = placedCase;
+      const base = `${site.baseUrl.replace(/\/+$/, '')}/?${wordpressRouteParameter}=`;
+      const example = { ...action.requestExample.value, [contract.model.envelope.subject]: id };
+      const sample = retryingClientSamples(contract.model.endpoint, sampleStatuses(contract.model.responses), example).find((candidate) => candidate.language === language);
+      assert.ok(sample);
+      const [keyPlaceholder] = placeholdersIn(example[contract.model.envelope.credential]);
+      assert.ok(keyPlaceholder);
+      const siteBaseUrl = baseUrlParts(contract.model.endpoint).example;
+      const code = sample.code.replaceAll(keyPlaceholder, site.apiKey).replaceAll(JSON.stringify(siteBaseUrl), JSON.stringify(base)).replaceAll(`'${siteBaseUrl}'`, `'${base}'`);
+      assert.ok(code.includes(base), `the ${language} client is created with ${base}`);
+      const run = await runSample(sample, code, 60_000);
+      assert.equal(run.exitCode, 0, run.output);
+      const outcome = outcomeOf(action.transition, from);
+      assert.ok(outcome.kind === 'changed' && run.stdout.includes(outcome.to), `the client printed the plugin's answer, ${from} to the action's target: ${run.stdout}`);
+    });
+  }
 
   test('refuses a wrong key with the documented 401', async () => {
     const [first] = exampleCases;

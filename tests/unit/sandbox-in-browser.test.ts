@@ -11,6 +11,9 @@ import type { ExecutableContract } from '../../src/lib/contract/executable-contr
 import { noSchemaValidator, readExecutableContractWith } from '../../src/lib/contract/serving-contract.ts';
 import { latin1 } from '../../src/sandbox/bytes.ts';
 import { hostErrorStatuses, payloadTooLargeStatus } from '../../src/sandbox/host.ts';
+import { curlCommand, type SentRequest } from '../../src/components/reference/try-it/exchange.ts';
+import { curlSample } from '../../src/lib/samples/action-sample/curl.ts';
+import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { createSimulation } from '../../src/sandbox/in-browser/simulation.ts';
 import { createMemoryStore } from '../../src/sandbox/memory-store.ts';
 import { knownReasonPhrases, reasonPhrase } from '../../src/sandbox/reason-phrases.ts';
@@ -212,5 +215,16 @@ describe('the policies around the sandbox in the pages', () => {
 
   test('the pages’ script sources allow no code compiled at run time', () => {
     assert.ok(!scriptSources.some((source) => /unsafe-eval|wasm-unsafe-eval/.test(source)), scriptSources.join(' '));
+  });
+});
+
+describe("the panel's Copy as curl", () => {
+  test('carries the timeouts every sample carries: the retry policy’s, in the action pages’ curl sample’s words', () => {
+    const contract = readExecutableContractWith(bundledDocument(), noSchemaValidator);
+    const { endpoint } = contract.model;
+    const sent: SentRequest = { method: endpoint.method, baseUrl: 'http://127.0.0.1:8787', target: endpoint.urlPath, headers: [['Content-Type', 'application/json']], body: '{}' };
+    const timeouts = `--connect-timeout ${retryPolicy.connectTimeoutSeconds} --max-time ${retryPolicy.attemptTimeoutSeconds}`;
+    assert.ok(curlCommand(sent).includes(timeouts), curlCommand(sent));
+    assert.ok(curlSample(endpoint, {}).includes(timeouts), 'the action pages’ curl sample says it the same way');
   });
 });

@@ -335,6 +335,22 @@ describe('imitates its host', () => {
     assert.equal(answers[0]?.headers['retry-after'], '1');
   });
 
+  test('the log line of a throttled answer names the Retry-After it carries, as the errors guide says', async () => {
+    const lines: string[] = [];
+    const logged = await openSandbox({ contract, log: (line) => lines.push(line) });
+    try {
+      logged.throttleNext(1, '7');
+      logged.throttleNext(1, 'Fri, 20 Nov 2026 14:05:00 GMT');
+      const throttled = String(contract.throttled.status);
+      for (let index = 0; index < 3; index += 1) await send(logged, validBody(logged, 'cancel_subscription', 999_997));
+      assert.match(lines[0] ?? '', new RegExp(` -> ${throttled} ${contract.retryAfterHeader}: 7$`));
+      assert.match(lines[1] ?? '', new RegExp(` -> ${throttled} ${contract.retryAfterHeader}: Fri, 20 Nov 2026 14:05:00 GMT$`));
+      assert.match(lines[2] ?? '', / -> 404 \{/, 'an answer of the service still shows its body');
+    } finally {
+      logged.close();
+    }
+  });
+
   test('a body over the limit gets the 413 a web server gives, and the sandbox goes on', async () => {
     const answer = await send(sandbox, undefined, { raw: `{"note": "${'x'.repeat(bodyLimitBytes)}"}` });
     assert.equal(answer.status, 413);

@@ -98,6 +98,9 @@ export function fillUrl(template: string, valueOf: (name: string) => string): st
 /** WordPress's prefix for REST routes in a URL's path, as WordPress sets it by default. */
 export const wordpressRestPrefix = '/wp-json';
 
+/** The query parameter WordPress reads the route from on a site without pretty permalinks. */
+export const wordpressRouteParameter = 'rest_route';
+
 /**
  * The same route on a site without pretty permalinks, where WordPress has no `/wp-json/` path
  * and takes the route from the `rest_route` query parameter instead: `https://{site}/?rest_route=/…`.
@@ -106,5 +109,5 @@ export const wordpressRestPrefix = '/wp-json';
 export function plainPermalinkUrl(urlTemplate: string): string | undefined {
   const start = urlTemplate.indexOf(`${wordpressRestPrefix}/`);
   if (start < 0) return undefined;
-  return `${urlTemplate.slice(0, start)}/?rest_route=${urlTemplate.slice(start + wordpressRestPrefix.length)}`;
+  return `${urlTemplate.slice(0, start)}/?${wordpressRouteParameter}=${urlTemplate.slice(start + wordpressRestPrefix.length)}`;
 }

@@ -1,7 +1,7 @@
 /** The parts every language's sample is written with: the comments, the names and the URL. */
 import { isRecord } from '../contract/document.ts';
 import type { Endpoint } from '../contract/model.ts';
-import { fillUrl } from '../contract/endpoint.ts';
+import { fillUrl, plainPermalinkUrl } from '../contract/endpoint.ts';
 import { listInWords } from '../prose.ts';
 import type { SampleStatuses } from './sample-statuses.ts';
 
@@ -50,4 +50,17 @@ export function variableDeclarations(endpoint: Endpoint, declare: (name: string,
 /** The endpoint URL with each server variable spliced in the way the language interpolates. */
 export function interpolatedUrl(endpoint: Endpoint, splice: (name: string) => string): string {
   return fillUrl(endpoint.urlTemplate, (name) => splice(variableName(name)));
+}
+
+/** How the line that gives a site without pretty permalinks its URL begins, after the comment marker. */
+export const plainPermalinkLead = 'Without pretty permalinks, send to';
+
+/**
+ * The comment line, ending in a line break, that gives the URL on a site without pretty
+ * permalinks (`?rest_route=`), spliced as the sample splices the site; empty where the endpoint
+ * is no WordPress REST route.
+ */
+export function plainPermalinkComment(marker: string, endpoint: Endpoint, splice: (name: string) => string): string {
+  const plain = plainPermalinkUrl(endpoint.urlTemplate);
+  return plain === undefined ? '' : `${marker} ${plainPermalinkLead} ${fillUrl(plain, (name) => splice(variableName(name)))} instead.\n`;
 }

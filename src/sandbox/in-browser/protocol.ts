@@ -28,7 +28,8 @@ export interface PanelContract {
   hostErrorStatuses: readonly number[];
   /** The most requests the throttle switch may ask for, as `npm run sandbox -- --throttle-next` takes. */
   maxThrottled: number;
-  retryAfterExample: string;
+  /** The Retry-After the throttle switch asks for when its field is empty, as the command's `--retry-after` defaults to. */
+  retryAfterDefault: string;
   states: readonly string[];
   /** The values a field takes, by name, for the controls that offer them. */
   enums: Record<string, readonly LiteralValue[]>;

@@ -1,7 +1,7 @@
 import type { OpenApiDocument } from '../../lib/contract/document.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { noSchemaValidator, readExecutableContractWith } from '../../lib/contract/serving-contract.ts';
-import { hostErrorHeader, hostErrorStatuses, maxThrottledRequests, throttleHeader } from '../host.ts';
+import { defaultRetryAfterSeconds, hostErrorHeader, hostErrorStatuses, maxThrottledRequests, throttleHeader } from '../host.ts';
 import { routeArguments } from '../../lib/contract/route-arguments.ts';
 import type { PanelContract, WorkerQuestion, WorkerReply } from './protocol.ts';
 import type { Simulation } from './simulation.ts';
@@ -19,9 +19,8 @@ const scope = globalThis as unknown as WorkerScope;
 const contract = readExecutableContractWith(bundledDocument, noSchemaValidator);
 let simulation: Simulation | undefined;
 
-function panelContract({ model, result, throttled, retryAfterHeader }: ExecutableContract): PanelContract {
+function panelContract({ model, result }: ExecutableContract): PanelContract {
   const { endpoint, envelope } = model;
-  const retryAfter = throttled.headers.find((header) => header.name === retryAfterHeader)?.examples.find((example) => typeof example.value === 'number');
   return {
     method: endpoint.method,
     urlPath: endpoint.urlPath,
@@ -34,7 +33,7 @@ function panelContract({ model, result, throttled, retryAfterHeader }: Executabl
     hostErrorHeader,
     hostErrorStatuses,
     maxThrottled: maxThrottledRequests,
-    retryAfterExample: String(retryAfter?.value ?? 1),
+    retryAfterDefault: String(defaultRetryAfterSeconds),
     states: model.lifecycle.states,
     enums: Object.fromEntries(routeArguments(contract).flatMap((argument) => (argument.schema.enum === undefined ? [] : [[argument.name, argument.schema.enum]]))),
   };

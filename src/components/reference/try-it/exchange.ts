@@ -2,6 +2,7 @@
  * How the panel writes an exchange for a reader: the request as sent and the answer as received,
  * as an HTTP/1.1 client would show them, and the curl command that sends the same request.
  */
+import { retryPolicy } from '../../../lib/samples/retry-policy.ts';
 import { shellQuote } from '../../../lib/samples/shell-quote.ts';
 import { reasonPhrase } from '../../../sandbox/reason-phrases.ts';
 
@@ -60,14 +61,15 @@ function delimiterFor(body: string): string {
 }
 
 /**
- * The curl command that sends exactly this request: same method, URL, headers and body bytes. A
- * large body (the 413 demonstration) comes from a quoted heredoc, which adds one line break after
- * it: whitespace a JSON body may end with.
+ * The curl command that sends exactly this request: same method, URL, headers and body bytes, with
+ * the retry policy's timeouts, as every sample has. A large body (the 413 demonstration) comes from
+ * a quoted heredoc, which adds one line break after it: whitespace a JSON body may end with.
  */
 export function curlCommand(request: SentRequest): string {
   const headers = request.headers.filter(([name]) => !['host', 'content-length'].includes(name.toLowerCase()));
   const lines = [
     `curl --include \\`,
+    `  --connect-timeout ${retryPolicy.connectTimeoutSeconds} --max-time ${retryPolicy.attemptTimeoutSeconds} \\`,
     `  --request ${request.method} ${shellQuote(`${request.baseUrl}${request.target}`)} \\`,
     ...headers.map(([name, value]) => `  --header ${shellQuote(`${name}: ${value}`)} \\`),
   ];

@@ -95,7 +95,8 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
   const keys = element('p', { id: id('keys'), className: 'try-hint' });
   const send = element('button', { type: 'button', textContent: 'Send', className: 'try-send' });
   const throttleCount = numberInput(id('throttle-count'), '1', 1, 1);
-  const retryAfter = numberInput(id('retry-after'), '1', 0, 3600);
+  // Empty until the sandbox says its default, which then shows as the placeholder.
+  const retryAfter = numberInput(id('retry-after'), '', 0, 3600);
   const throttle = element('button', { type: 'button', textContent: 'Throttle' });
   const hostStatus = element('select', { id: id('host-status') });
   const hostError = element('button', { type: 'button', textContent: 'Fail the next request' });
@@ -288,7 +289,9 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     const most = contract?.maxThrottled ?? 1;
     const asked = Math.trunc(Number(throttleCount.value)) || 1;
     pending.throttle = Math.max(1, Math.min(most, asked));
-    pending.retryAfter = String(Math.max(0, Math.trunc(Number(retryAfter.value)) || 0));
+    // An empty field asks for the default the terminal sandbox's --retry-after has.
+    const typed = retryAfter.value.trim();
+    pending.retryAfter = typed === '' ? (contract?.retryAfterDefault ?? retryAfter.placeholder) : String(Math.max(0, Math.trunc(Number(typed)) || 0));
     showQueued();
     keepPending();
     status.textContent = `The next ${pending.throttle} request(s) will be throttled.${asked > most ? ` (${most} at most, as the terminal sandbox takes.)` : ''}`;
@@ -331,7 +334,8 @@ export function openTryPanel(container: HTMLElement, options: PanelOptions): voi
     }
     if (!edited) body.value = JSON.stringify(filled, null, 2);
     keys.textContent = `Ctrl+Enter (⌘+Enter on a Mac) sends. This sandbox's key is ${reply.apiKey}; any other key gets the answer a site gives to a wrong one.`;
-    if (pending.retryAfter === '') pending.retryAfter = contract.retryAfterExample;
+    if (pending.retryAfter === '') pending.retryAfter = contract.retryAfterDefault;
+    retryAfter.placeholder = contract.retryAfterDefault;
     retryAfter.value = pending.retryAfter;
     throttleCount.max = String(contract.maxThrottled);
     hostStatus.replaceChildren(...contract.hostErrorStatuses.map((value) => element('option', { value: String(value), textContent: `${value} ${reasonPhrase(value) ?? ''}` })));

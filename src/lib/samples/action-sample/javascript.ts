@@ -1,7 +1,7 @@
 import type { Endpoint } from '../../contract/model.ts';
 import { javascriptLiteral } from '../literals.ts';
 import { retryPolicy } from '../retry-policy.ts';
-import { answerComment, fillInComment, interpolatedUrl, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';
+import { answerComment, fillInComment, interpolatedUrl, plainPermalinkComment, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';
 import type { SampleStatuses } from '../sample-statuses.ts';
 
 /** An action's sample in JavaScript: one `fetch`, run as an ES module with top-level await. */
@@ -10,7 +10,7 @@ export function javascriptSample(endpoint: Endpoint, body: unknown, statuses: Sa
   return `${fillInComment('//', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `const ${name} = ${JSON.stringify(value)};`)}
 
-const response = await fetch(\`${interpolatedUrl(endpoint, (name) => `\${${name}}`)}\`, {
+${plainPermalinkComment('//', endpoint, (name) => `\${${name}}`)}const response = await fetch(\`${interpolatedUrl(endpoint, (name) => `\${${name}}`)}\`, {
   method: ${JSON.stringify(endpoint.method)},
   headers: { "Content-Type": "application/json" },
   body: JSON.stringify(${javascriptLiteral(body, '  ')}),

@@ -3,7 +3,7 @@ import { contractError } from '../../contract/schemas.ts';
 import { phpLiteral, phpString } from '../literals.ts';
 import { phpFloorPhrase } from '../php-floor.ts';
 import { retryPolicy } from '../retry-policy.ts';
-import { answerComment, fillInComment, interpolatedUrl, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';
+import { answerComment, fillInComment, interpolatedUrl, plainPermalinkComment, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';
 import type { SampleStatuses } from '../sample-statuses.ts';
 
 const { connectTimeoutSeconds, attemptTimeoutSeconds } = retryPolicy;
@@ -36,7 +36,7 @@ $payload = ${phpLiteral(body)};
 $headers = array();
 $collect = ${phpHeaderCollector('')};
 
-$curl = curl_init( "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}" );
+${plainPermalinkComment('//', endpoint, (name) => `{$${name}}`)}$curl = curl_init( "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}" );
 curl_setopt_array(
     $curl,
     array(

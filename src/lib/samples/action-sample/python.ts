@@ -1,7 +1,7 @@
 import type { Endpoint } from '../../contract/model.ts';
 import { pythonLiteral } from '../literals.ts';
 import { retryPolicy } from '../retry-policy.ts';
-import { answerComment, fillInComment, interpolatedUrl, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';
+import { answerComment, fillInComment, interpolatedUrl, plainPermalinkComment, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';
 import type { SampleStatuses } from '../sample-statuses.ts';
 
 /** An action's sample in Python with the `requests` library. */
@@ -14,7 +14,7 @@ ${variableDeclarations(endpoint, (name, value) => `${name} = ${JSON.stringify(va
 
 payload = ${pythonLiteral(body)}
 
-response = requests.${endpoint.method.toLowerCase()}(
+${plainPermalinkComment('#', endpoint, (name) => `{${name}}`)}response = requests.${endpoint.method.toLowerCase()}(
     f"${interpolatedUrl(endpoint, (name) => `{${name}}`)}",
     json=payload,
     timeout=(${retryPolicy.connectTimeoutSeconds}, ${retryPolicy.attemptTimeoutSeconds}),

@@ -2,7 +2,7 @@ import type { Endpoint } from '../../contract/model.ts';
 import { contractError } from '../../contract/schemas.ts';
 import { phpLiteral, phpString } from '../literals.ts';
 import { retryPolicy } from '../retry-policy.ts';
-import { answerComment, fillInComment, interpolatedUrl, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';
+import { answerComment, fillInComment, interpolatedUrl, plainPermalinkComment, thingsToFillIn, variableDeclarations } from '../sample-parts.ts';
 import type { SampleStatuses } from '../sample-statuses.ts';
 
 /** An action's sample for code running inside WordPress: one `wp_remote_post()`. */
@@ -14,7 +14,7 @@ export function wordpressSample(endpoint: Endpoint, body: unknown, statuses: Sam
 ${fillInComment('//', thingsToFillIn(endpoint, body))}
 ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)};`)}
 
-$response = wp_remote_post(
+${plainPermalinkComment('//', endpoint, (name) => `{$${name}}`)}$response = wp_remote_post(
     "${interpolatedUrl(endpoint, (name) => `{$${name}}`)}",
     array(
         'headers'     => array( 'Content-Type' => 'application/json' ),

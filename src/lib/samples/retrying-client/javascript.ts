@@ -1,3 +1,4 @@
+import { wordpressRouteParameter } from '../../contract/endpoint.ts';
 import { javascriptLiteral } from '../literals.ts';
 import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
@@ -90,11 +91,14 @@ const isJson = (response) =>
 /**
  * A client for one site: \`send(body)\` resolves to the success body, or rejects with one of the
  * errors above. \`baseUrl\` is the site's whole base URL, scheme included: ${JSON.stringify(base.example)},
- * or the http:// address a local sandbox prints.
+ * or the http:// address a local sandbox prints; for a site without pretty permalinks, the
+ * same ending in "?${wordpressRouteParameter}=": ${JSON.stringify(base.plain.example)}.
  */
 export function createClient(baseUrl, options = {}) {
   const settings = { ...policy, ...options };
-  const url = \`\${baseUrl.replace(/\\/+$/, "")}${base.path}\`;
+  const url = /${base.plain.ending.source}/.test(baseUrl)
+    ? \`\${baseUrl}${base.plain.route}\`
+    : \`\${baseUrl.replace(/\\/+$/, "")}${base.path}\`;
   // No request goes to this site before this moment, on the monotonic clock: a wall clock that
   // is set back or slewed would shorten the spacing.
   let notBefore = 0;

@@ -1,5 +1,6 @@
 import { phpHeaderCollector } from '../action-sample/php.ts';
 import { phpLiteral, phpString } from '../literals.ts';
+import { wordpressRouteParameter } from '../../contract/endpoint.ts';
 import { phpFloorPhrase } from '../php-floor.ts';
 import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
@@ -96,9 +97,12 @@ final class Client {
     private float $not_before = 0.0;
 
     // $base_url: the site's whole base URL, scheme included: ${base.example},
-    // or the http:// address a local sandbox prints.
+    // or the http:// address a local sandbox prints; for a site without pretty
+    // permalinks, the same ending in "?${wordpressRouteParameter}=": ${base.plain.example}.
     public function __construct( string $base_url ) {
-        $this->url = rtrim( $base_url, '/' ) . ${phpString(base.path)};
+        $this->url = 1 === preg_match( ${phpString(`/${base.plain.ending.source}/`)}, $base_url )
+            ? $base_url . ${phpString(base.plain.route)}
+            : rtrim( $base_url, '/' ) . ${phpString(base.path)};
     }
 
     public function send( array $body ): array {

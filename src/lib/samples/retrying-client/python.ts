@@ -1,3 +1,4 @@
+import { wordpressRouteParameter } from '../../contract/endpoint.ts';
 import { pythonLiteral } from '../literals.ts';
 import { baseUrlParts, fillIn, type ClientParts } from './client-parts.ts';
 
@@ -84,8 +85,12 @@ class Client:
 
     def __init__(self, base_url):
         # base_url: the site's whole base URL, scheme included: ${base.example},
-        # or the http:// address a local sandbox prints.
-        self.url = base_url.rstrip("/") + ${JSON.stringify(base.path)}
+        # or the http:// address a local sandbox prints; for a site without pretty
+        # permalinks, the same ending in "?${wordpressRouteParameter}=": ${base.plain.example}
+        if re.search(r"${base.plain.ending.source}", base_url):
+            self.url = base_url + ${JSON.stringify(base.plain.route)}
+        else:
+            self.url = base_url.rstrip("/") + ${JSON.stringify(base.path)}
         self.session = requests.Session()
         # No request goes to this site before this moment.
         self.not_before = 0.0
