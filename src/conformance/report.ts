@@ -156,6 +156,27 @@ function countWord(count: number): string {
   return `${count} ${count === 1 ? 'case' : 'cases'}`;
 }
 
+/** The generated pass: how many valid bodies were sent, from which seed, and the smallest refused in full. */
+export function generatedDetails(report: ConformanceReport, apiKey: string): string[] {
+  const pass = report.generated;
+  if (pass === undefined) return [];
+  const replay = `--seed ${pass.seed} --generated ${pass.runs}`;
+  if (pass.runs === 0) return ['Generated valid bodies: none sent (--generated 0).'];
+  const smallest = pass.smallest;
+  if (smallest !== undefined) {
+    return [
+      `✖ Generated valid bodies: ${pass.sent} sent (seed ${pass.seed}), and the last was refused; shrinking it took ${pass.shrinkRequests} more ${pass.shrinkRequests === 1 ? 'request' : 'requests'}, and this is the smallest body still refused:`,
+      ...(smallest.exchange === undefined ? [] : [`    request:  ${describeRequest(smallest.exchange, apiKey)}`]),
+      `    got:      ${answerText(smallest, apiKey)}`,
+      ...(smallest.allowedBy === undefined ? [] : [`    allowed:  ${smallest.allowedBy}`]),
+      `    replay:   ${replay} (with the same subscriptions, in the same statuses)`,
+    ];
+  }
+  const actions = `${pass.actions.length} ${pass.actions.length === 1 ? 'action' : 'actions'}`;
+  if (pass.stopped !== undefined) return [`Generated valid bodies: ${pass.sent} sent for ${actions} (seed ${pass.seed}); the pass stopped: ${pass.stopped}.`];
+  return [`Generated valid bodies: ${pass.sent} sent for ${actions} (seed ${pass.seed}; ${replay} sends them again), none refused.`];
+}
+
 /** Every kind of mismatch once, with how many cases it was found in and the first example in full. */
 export function mismatchDetails(report: ConformanceReport, apiKey: string): string[] {
   // A move of the set-up refused is counted with the lifecycle case of that move, and shown first when it came first.
