@@ -58,7 +58,8 @@ export function fieldValues(field: Field): fc.Arbitrary<unknown> | undefined {
 
 /** The fields of a generated body besides the key, the action's name and the subscription: each optional one present or not. */
 function fieldsOf(contract: ExecutableContract, action: Action): fc.Arbitrary<Record<string, unknown>> {
-  const chosenField = action.transition.kind === 'chosen' ? action.fields.find((field) => action.transition.kind === 'chosen' && field.name === action.transition.field) : undefined;
+  const { transition } = action;
+  const chosenField = transition.kind === 'chosen' ? action.fields.find((field) => field.name === transition.field) : undefined;
   const fields = [...(chosenField === undefined ? [] : [chosenField]), ...variedFields(contract, action)];
   const generated = fields.flatMap((field) => {
     const values = fieldValues(field);
