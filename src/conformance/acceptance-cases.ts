@@ -19,8 +19,6 @@ import { lifecycleExpectation, postRequest, validBody } from './case-model.ts';
 export interface EdgeValue {
   label: string;
   value: unknown;
-  /** The constraint the value sits at, as the document words it. */
-  rule: string;
 }
 
 /** The last valid value of each bound a field has: its length's ends, its minimum and maximum, each value of its enumeration. */
@@ -29,19 +27,18 @@ export function edgeValues(field: Field): EdgeValue[] {
   const integer = /^integer/.test(field.type);
   for (const constraint of field.constraints) {
     const limit = constraint.limit ?? Number.NaN;
-    const rule = `${constraint.label}${constraint.values === undefined ? '' : ` ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`}`;
-    if (constraint.keyword === 'minLength' && Number.isFinite(limit)) values.push({ label: `of ${limit} characters (its minimum)`, value: 'x'.repeat(limit), rule });
+    if (constraint.keyword === 'minLength' && Number.isFinite(limit)) values.push({ label: `of ${limit} characters (its minimum)`, value: 'x'.repeat(limit) });
     if (constraint.keyword === 'maxLength' && Number.isFinite(limit)) {
-      values.push({ label: `of ${limit} characters (its maximum)`, value: 'x'.repeat(limit), rule });
+      values.push({ label: `of ${limit} characters (its maximum)`, value: 'x'.repeat(limit) });
       // A bound of characters, not of bytes: PHP's strlen counts bytes, mb_strlen characters.
-      if (limit > 0) values.push({ label: `of ${limit} characters, none of them ASCII (its maximum)`, value: 'é'.repeat(limit), rule });
+      if (limit > 0) values.push({ label: `of ${limit} characters, none of them ASCII (its maximum)`, value: 'é'.repeat(limit) });
     }
-    if (constraint.keyword === 'minimum' && Number.isFinite(limit)) values.push({ label: `${limit} (its minimum)`, value: limit, rule });
-    if (constraint.keyword === 'maximum' && Number.isFinite(limit)) values.push({ label: `${limit} (its maximum)`, value: limit, rule });
-    if (constraint.keyword === 'exclusiveMinimum' && Number.isFinite(limit) && integer) values.push({ label: `${limit + 1} (just above its exclusive minimum)`, value: limit + 1, rule });
-    if (constraint.keyword === 'exclusiveMaximum' && Number.isFinite(limit) && integer) values.push({ label: `${limit - 1} (just below its exclusive maximum)`, value: limit - 1, rule });
+    if (constraint.keyword === 'minimum' && Number.isFinite(limit)) values.push({ label: `${limit} (its minimum)`, value: limit });
+    if (constraint.keyword === 'maximum' && Number.isFinite(limit)) values.push({ label: `${limit} (its maximum)`, value: limit });
+    if (constraint.keyword === 'exclusiveMinimum' && Number.isFinite(limit) && integer) values.push({ label: `${limit + 1} (just above its exclusive minimum)`, value: limit + 1 });
+    if (constraint.keyword === 'exclusiveMaximum' && Number.isFinite(limit) && integer) values.push({ label: `${limit - 1} (just below its exclusive maximum)`, value: limit - 1 });
     if (constraint.keyword === 'enum') {
-      for (const value of constraint.values ?? []) values.push({ label: `${JSON.stringify(value)} (a value its enumeration lists)`, value, rule });
+      for (const value of constraint.values ?? []) values.push({ label: `${JSON.stringify(value)} (a value its enumeration lists)`, value });
     }
   }
   return values;

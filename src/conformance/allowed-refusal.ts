@@ -55,7 +55,10 @@ interface Rule {
 }
 
 function sentValue(value: unknown): string {
-  if (typeof value === 'string') return `a string of ${[...value].length} characters`;
+  if (typeof value === 'string') {
+    const length = [...value].length;
+    return `a string of ${length} ${length === 1 ? 'character' : 'characters'}`;
+  }
   return JSON.stringify(value);
 }
 

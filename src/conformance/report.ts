@@ -73,7 +73,8 @@ export function coverageMatrix(contract: ExecutableContract, report: Conformance
   const byAnswer = new Map<string, CaseResult[]>();
   for (const result of others) {
     const expected = result.expected;
-    const key = `${result.case.group}: ${expected?.status ?? '?'}${expected?.code === undefined ? '' : ` ${expected.code}`}`;
+    // The generated pass is one row whatever its smallest body's answer would have been.
+    const key = result.case.group === 'generated' ? 'generated: valid bodies' : `${result.case.group}: ${expected?.status ?? '?'}${expected?.code === undefined ? '' : ` ${expected.code}`}`;
     byAnswer.set(key, [...(byAnswer.get(key) ?? []), result]);
   }
   lines.push('', 'Other cases, by the answer the document gives');
@@ -154,6 +155,27 @@ function otherCases(group: FindingGroup): string[] {
 
 function countWord(count: number): string {
   return `${count} ${count === 1 ? 'case' : 'cases'}`;
+}
+
+/** The generated pass: how many valid bodies were sent, from which seed, and the smallest refused in full. */
+export function generatedDetails(report: ConformanceReport, apiKey: string): string[] {
+  const pass = report.generated;
+  if (pass === undefined) return [];
+  const replay = `--seed ${pass.seed} --generated ${pass.runs}`;
+  if (pass.runs === 0) return ['Generated valid bodies: none sent (--generated 0).'];
+  const smallest = pass.smallest;
+  if (smallest !== undefined) {
+    return [
+      `✖ Generated valid bodies: ${pass.sent} sent (seed ${pass.seed}), and the last was refused; shrinking it took ${pass.shrinkRequests} more ${pass.shrinkRequests === 1 ? 'request' : 'requests'}, and this is the smallest body still refused:`,
+      ...(smallest.exchange === undefined ? [] : [`    request:  ${describeRequest(smallest.exchange, apiKey)}`]),
+      `    got:      ${answerText(smallest, apiKey)}`,
+      ...(smallest.allowedBy === undefined ? [] : [`    allowed:  ${smallest.allowedBy}`]),
+      `    replay:   ${replay} (with the same subscriptions, in the same statuses)`,
+    ];
+  }
+  const actions = `${pass.actions.length} ${pass.actions.length === 1 ? 'action' : 'actions'}`;
+  if (pass.stopped !== undefined) return [`Generated valid bodies: ${pass.sent} sent for ${actions} (seed ${pass.seed}); the pass stopped: ${pass.stopped}.`];
+  return [`Generated valid bodies: ${pass.sent} sent for ${actions} (seed ${pass.seed}; ${replay} sends them again), none refused.`];
 }
 
 /** Every kind of mismatch once, with how many cases it was found in and the first example in full. */

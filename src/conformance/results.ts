@@ -40,6 +40,23 @@ export interface SetupFailure {
   message: string;
 }
 
+/** The seeded pass of generated valid bodies: how many were sent, and the smallest refused. */
+export interface GeneratedPass {
+  /** The bodies asked for (`--generated`) and the seed that replays them (`--seed`). */
+  runs: number;
+  seed: number;
+  /** Bodies sent before any was refused, or all of them. */
+  sent: number;
+  /** Requests sent while shrinking a refused body. */
+  shrinkRequests: number;
+  /** The actions a body was generated for: those a named subscription could take without changing. */
+  actions: string[];
+  /** The smallest body refused, after shrinking: a failed case. */
+  smallest?: CaseResult;
+  /** Why the pass stopped without a body refused (no body the subscriptions allow could be generated). */
+  stopped?: string;
+}
+
 export interface ConformanceReport {
   baseUrl: string;
   results: CaseResult[];
@@ -56,6 +73,8 @@ export interface ConformanceReport {
   setupFindings: CaseResult[];
   /** What the run needs and could reach, forecast before it ran. */
   forecast?: Forecast;
+  /** The generated pass, when it ran. */
+  generated?: GeneratedPass;
   durationMs: number;
 }
 

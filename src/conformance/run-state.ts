@@ -61,8 +61,9 @@ export function judge(state: RunState, testCase: ConformanceCase, exchange: Exch
   const { problems, following, notes } = judgeAnswer(contract, exchange.answer, expected);
   const refused = allowedRefusal(contract, testCase, expected, exchange.request, exchange.answer);
   if (refused !== undefined) {
-    // One fault: what else differs in the refusal (its schema, its members) follows from it.
-    return { ...base, status: 'failed', problems: [refused.finding], following: [...problems, ...following], notes, allowedBy: refused.allowedBy };
+    // One fault: what else differs in the refusal (its schema, its members) follows from it; the status is in the finding.
+    const differences = [...problems, ...following].filter((problem) => !problem.startsWith('expected status '));
+    return { ...base, status: 'failed', problems: [refused.finding], following: differences, notes, allowedBy: refused.allowedBy };
   }
   const echoed = keyEchoed(exchange.answer, apiKey) ? [`the answer sends the ${contract.model.envelope.credential} back, which the document says the service never does`] : [];
   return { ...base, status: problems.length + echoed.length === 0 ? 'passed' : 'failed', problems: [...problems, ...echoed], following, notes };

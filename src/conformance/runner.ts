@@ -4,12 +4,14 @@ import { courtesyPaceMs, createClient, isLoopback } from './client.ts';
 import { blameUnreached, restoreSubscriptions, runLifecycle } from './lifecycle-run.ts';
 import type { Forecast } from './plan.ts';
 import { createPlanner, forecastRun } from './plan.ts';
-import type { ConformanceReport, SetupFailure } from './results.ts';
+import type { ConformanceReport, GeneratedPass, SetupFailure } from './results.ts';
+import { defaultGeneratedRuns, runGeneratedPass } from './generated-pass.ts';
 import type { RunState } from './run-state.ts';
 import { runCase } from './run-state.ts';
 import { placeSubscriptions } from './setup.ts';
 
-export type { CaseResult, CaseStatus, ConformanceReport, SetupFailure, SetupFailureKind } from './results.ts';
+export type { CaseResult, CaseStatus, ConformanceReport, GeneratedPass, SetupFailure, SetupFailureKind } from './results.ts';
+export { defaultGeneratedRuns } from './generated-pass.ts';
 export { hasMismatch, isUnreached } from './results.ts';
 export { describeRequest } from './shown-text.ts';
 export { forecastLine } from './setup-messages.ts';
@@ -36,12 +38,22 @@ export interface ConformanceOptions {
   log?: (line: string) => void;
   /** Called with the forecast once the subscriptions are placed, before the first case. */
   onForecast?: (forecast: Forecast) => void;
+  /** How many valid bodies the generated pass sends (`defaultGeneratedRuns` unless told; 0: none). */
+  generated?: number;
+  /** The seed of the generated pass, to replay one; a new one each run unless told. */
+  seed?: number;
+}
+
+/** A seed for the generated pass: any 31-bit number, printed with the report so the run can be replayed. */
+export function newSeed(): number {
+  return Math.floor(Math.random() * 0x7fffffff);
 }
 
 /**
  * Runs every case the document gives against one deployment; see `ConformanceOptions`. The stages:
  * place the named subscriptions (`setup.ts`), forecast the run (`plan.ts`), the cases that need no
- * subscription or any, the cases of the lifecycle (`lifecycle-run.ts`), and the moves back.
+ * subscription or any, the cases of the lifecycle (`lifecycle-run.ts`), the generated valid bodies
+ * (`generated-pass.ts`), and the moves back.
  */
 export async function runConformance(options: ConformanceOptions): Promise<ConformanceReport> {
   const started = Date.now();
@@ -83,6 +95,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const setup: SetupFailure | undefined = await placeSubscriptions(state);
   const before = new Map(options.subscriptions.map((id) => [id, state.known.get(id)] as const));
   let forecast: Forecast | undefined;
+  let generated: GeneratedPass | undefined;
   if (setup === undefined && state.fatal.length === 0) {
     forecast = forecastRun(state.planner, cases, before);
     options.onForecast?.(forecast);
@@ -96,6 +109,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
     await runLifecycle(state, cases.filter((candidate) => candidate.needs.kind === 'status'));
     blameUnreached(state, forecast);
+    generated = await runGeneratedPass(state, options.generated ?? defaultGeneratedRuns, options.seed ?? newSeed());
+    if (generated.smallest !== undefined) state.results.push(generated.smallest);
   } else {
     const reason = setup === undefined ? 'the run stopped before the cases' : `the run stopped before the cases: ${setup.kind}`;
     for (const testCase of cases) state.results.push({ case: testCase, status: 'skipped', problems: [], notes: [], reason });
@@ -113,6 +128,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     fatal: state.fatal,
     setupFindings: state.setupFindings,
     ...(forecast === undefined ? {} : { forecast }),
+    ...(generated === undefined ? {} : { generated }),
     durationMs: Date.now() - started,
   };
 }

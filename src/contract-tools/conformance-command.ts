@@ -2,7 +2,7 @@
  * The conformance command, as `npm run conformance` and the published package's `conformance` run it:
  *
  *   --base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached]
- *     [--max-retry-after SECONDS] [--verbose]
+ *     [--max-retry-after SECONDS] [--generated N] [--seed N] [--verbose]
  *   [--junit FILE]                           (against a sandbox of its own)
  *
  * `--base-url` is the site's base URL: its origin, with the path of a subdirectory install. Only the
@@ -16,18 +16,23 @@ import { parseArgs } from 'node:util';
 import { defaultMaxRetryAfterSeconds } from '../conformance/client.ts';
 import { exitCodeList, exitCodeOf, exitCodes } from '../conformance/exit-codes.ts';
 import { startOwnSandbox } from '../conformance/own-sandbox.ts';
-import { coverageMatrix, junitXml, mismatchDetails, noteDetails, notReachedHint, summaryLine } from '../conformance/report.ts';
-import { forecastLine, runConformance } from '../conformance/runner.ts';
+import { coverageMatrix, generatedDetails, junitXml, mismatchDetails, noteDetails, notReachedHint, summaryLine } from '../conformance/report.ts';
+import { defaultGeneratedRuns, forecastLine, runConformance } from '../conformance/runner.ts';
 import { throttleHeader } from '../sandbox/host.ts';
 import type { Sandbox } from '../sandbox/server.ts';
 import type { CommandContext } from './command.ts';
 import { ContractUnavailable } from './contract-source.ts';
 
-export const conformanceOptionsSynopsis = '--base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached] [--max-retry-after SECONDS] [--verbose]';
+export const conformanceOptionsSynopsis =
+  '--base-url URL --api-key KEY --subscription ID [--subscription ID ...] [--junit FILE] [--allow-unreached] [--max-retry-after SECONDS] [--generated N] [--seed N] [--verbose]';
 const defaultJunit = 'conformance-report.xml';
 const exitCodeSummary = `Exit codes:\n${exitCodeList()
   .map(({ code, meaning }) => `  ${code}  ${meaning}`)
   .join('\n')}`;
+
+/** The most bodies `--generated` sends, and the largest seed (fast-check's seeds are 32-bit). */
+export const maxGeneratedRuns = 100_000;
+const maxSeed = 0xffffffff;
 
 /** The most IDs one `--subscription` range may name. */
 export const maxSubscriptionRange = 10_000;
@@ -40,6 +45,8 @@ export const conformanceOptionHelp: readonly { option: string; text: string }[] 
   { option: '--junit FILE', text: `the JUnit XML report, every case in it (${defaultJunit} unless told); checked before the run` },
   { option: '--allow-unreached', text: `exit ${exitCodes.passed} rather than ${exitCodes.unreached} when some cases could not be reached with the named subscriptions` },
   { option: '--max-retry-after SECONDS', text: `the longest Retry-After of a throttling host the suite waits out (${defaultMaxRetryAfterSeconds} unless told)` },
+  { option: '--generated N', text: `how many valid bodies generated from the request schemas to send, each where it changes no subscription (${defaultGeneratedRuns} unless told; 0 for none)` },
+  { option: '--seed N', text: 'the seed of those bodies, as the report prints it, to send the same ones again (a new one each run unless told)' },
   { option: '--verbose', text: 'print every case as it runs, passed ones too (by default only those that failed or did not apply)' },
 ];
 
@@ -126,6 +133,8 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     junit?: string;
     'allow-unreached'?: boolean;
     'max-retry-after'?: string;
+    generated?: string;
+    seed?: string;
     verbose?: boolean;
     help?: boolean;
   };
@@ -139,6 +148,8 @@ export async function runConformanceCommand(args: readonly string[], context: Co
         junit: { type: 'string' },
         'allow-unreached': { type: 'boolean' },
         'max-retry-after': { type: 'string' },
+        generated: { type: 'string' },
+        seed: { type: 'string' },
         verbose: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -154,6 +165,15 @@ export async function runConformanceCommand(args: readonly string[], context: Co
   const maxRetryAfter = values['max-retry-after'];
   if (maxRetryAfter !== undefined && !/^\d{1,6}$/.test(maxRetryAfter)) {
     console.error(`--max-retry-after takes a whole number of seconds (${defaultMaxRetryAfterSeconds} unless told), not "${maxRetryAfter}".\n${usage}`);
+    return exitCodes.usage;
+  }
+  const { generated, seed } = values;
+  if (generated !== undefined && !(/^\d{1,6}$/.test(generated) && Number(generated) <= maxGeneratedRuns)) {
+    console.error(`--generated takes a whole number of bodies from 0 to ${maxGeneratedRuns.toLocaleString('en-US')} (${defaultGeneratedRuns} unless told), not "${generated}".\n${usage}`);
+    return exitCodes.usage;
+  }
+  if (seed !== undefined && !(/^\d{1,10}$/.test(seed) && Number(seed) <= maxSeed)) {
+    console.error(`--seed takes the whole number a report printed, from 0 to ${maxSeed}, not "${seed}".\n${usage}`);
     return exitCodes.usage;
   }
   const named = subscriptionIds(values.subscription ?? []);
@@ -213,6 +233,8 @@ export async function runConformanceCommand(args: readonly string[], context: Co
       imitatesHost: sandbox !== undefined,
       throttleHeader,
       ...(maxRetryAfter === undefined ? {} : { maxRetryAfterSeconds: Number(maxRetryAfter) }),
+      ...(generated === undefined ? {} : { generated: Number(generated) }),
+      ...(seed === undefined ? {} : { seed: Number(seed) }),
       // A passed case is a line of the coverage matrix and of the JUnit file already: listed with --verbose only.
       ...(baseUrl === undefined ? {} : { log: (line: string) => (values.verbose === true || !line.startsWith('✔ ') ? console.log(line) : undefined) }),
       onForecast: (forecast) => console.log(forecastLine(forecast)),
@@ -238,6 +260,7 @@ export async function runConformanceCommand(args: readonly string[], context: Co
     console.log('');
     for (const line of report.fatal) console.log(`✖ ${line}`);
     for (const line of mismatchDetails(report, apiKey)) console.log(line);
+    for (const line of generatedDetails(report, apiKey)) console.log(line);
     const notes = noteDetails(report, apiKey);
     if (notes.length > 0) {
       console.log('Notes: members the document does not name. Clients must tolerate them and so does the suite; none is a failure.');

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
 import { exitCodeOf, exitCodes } from '../../src/conformance/exit-codes.ts';
-import { junitXml, mismatchDetails, noteDetails, notReachedHint } from '../../src/conformance/report.ts';
-import { runConformance } from '../../src/conformance/runner.ts';
+import { generatedDetails, junitXml, mismatchDetails, noteDetails, notReachedHint } from '../../src/conformance/report.ts';
+import { defaultGeneratedRuns, runConformance } from '../../src/conformance/runner.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { throttleHeader } from '../../src/sandbox/host.ts';
 import { loadGatedContract } from '../../src/sandbox/contract-gate.ts';
@@ -20,10 +20,13 @@ before(async () => {
   contract = await loadGatedContract(projectDirectory);
 });
 
+/** The generated pass's seed here: fixed, so that what it meets is the same on every run of the test. */
+const seed = 20261128;
+
 async function check(breakage: Pick<OffContract, 'request' | 'answer' | 'store'>) {
   const deployment = await serveOffContract(contract, breakage);
   try {
-    const report = await runConformance({ contract, baseUrl: deployment.url, apiKey: deployment.apiKey, subscriptions: deployment.subscriptions, throttleHeader });
+    const report = await runConformance({ contract, baseUrl: deployment.url, apiKey: deployment.apiKey, subscriptions: deployment.subscriptions, throttleHeader, seed });
     const details = [...(report.setup === undefined ? [] : [`✖ ${report.setup.message}`]), ...report.fatal.map((line) => `✖ ${line}`), ...mismatchDetails(report, deployment.apiKey)].join('\n');
     // What the suite prints and writes never holds the key, whatever the deployment sends back.
     const printed = [details, ...noteDetails(report, deployment.apiKey), junitXml(report, deployment.apiKey)].join('\n');
@@ -60,5 +63,46 @@ describe('the suite against deployments off the contract', () => {
     }
     console.log(`The suite caught ${deployments.length - missed.length} of ${deployments.length} deployments off the contract.`);
     assert.deepEqual(missed, []);
+  });
+});
+
+describe('the generated pass', () => {
+  test('finds a valid body no fixed case sends refused, shrinks it to the smallest, and the seed replays it', async () => {
+    const [outsideTheBmp] = offContractDeployments(contract).filter((candidate) => candidate.kind.includes('outside the Basic Multilingual Plane'));
+    assert.ok(outsideTheBmp !== undefined);
+    const field = contract.model.envelope.note ?? '';
+    const smallestOf = async (runSeed: number) => {
+      const deployment = await serveOffContract(contract, outsideTheBmp);
+      try {
+        const report = await runConformance({ contract, baseUrl: deployment.url, apiKey: deployment.apiKey, subscriptions: deployment.subscriptions, throttleHeader, seed: runSeed });
+        assert.equal(exitCodeOf(report, true), exitCodes.mismatch);
+        const printed = generatedDetails(report, deployment.apiKey).join('\n');
+        assert.match(printed, new RegExp(`^✖ Generated valid bodies: \\d+ sent \\(seed ${runSeed}\\)[\\s\\S]*replay:\\s+--seed ${runSeed} --generated ${defaultGeneratedRuns}`));
+        const body = JSON.parse(String(report.generated?.smallest?.exchange?.request.body)) as Record<string, unknown>;
+        return { body, printed };
+      } finally {
+        await deployment.close();
+      }
+    };
+    const first = await smallestOf(seed);
+    // Shrunk to one character outside the plane, with no optional field it does not need.
+    assert.equal([...String(first.body[field])].length, 1, first.printed);
+    assert.ok((String(first.body[field]).codePointAt(0) ?? 0) > 0xffff, first.printed);
+    const optional = contract.model.actions.flatMap((action) => action.fields).filter((candidate) => !candidate.required && candidate.name !== field);
+    assert.deepEqual(optional.filter((candidate) => candidate.name in first.body), [], first.printed);
+    assert.deepEqual((await smallestOf(seed)).body, first.body, 'the same seed sends the same bodies and shrinks to the same one');
+  });
+
+  test('a correct install passes every generated body, whatever the seed', async () => {
+    const deployment = await serveOffContract(contract, {});
+    try {
+      for (const runSeed of [1, 2, 3]) {
+        const report = await runConformance({ contract, baseUrl: deployment.url, apiKey: deployment.apiKey, subscriptions: deployment.subscriptions, throttleHeader, seed: runSeed, generated: 60 });
+        assert.equal(report.generated?.sent, 60, generatedDetails(report, deployment.apiKey).join('\n'));
+        assert.equal(report.generated.smallest, undefined);
+      }
+    } finally {
+      await deployment.close();
+    }
   });
 });

@@ -431,6 +431,29 @@ describe('options refused before a case is run', () => {
     }
   });
 
+  test('--generated and --seed take whole numbers in their range, refused with the range before the run', async () => {
+    for (const [option, value, reason] of [
+      ['--generated', '-1', /--generated takes a whole number of bodies from 0 to 100,000/],
+      ['--generated', '100001', /--generated takes a whole number of bodies from 0 to 100,000 .* not "100001"/],
+      ['--seed', 'lucky', /--seed takes the whole number a report printed, from 0 to 4294967295, not "lucky"/],
+      ['--seed', '4294967296', /--seed takes the whole number a report printed/],
+    ] as const) {
+      const { code, output } = await runCommand(['--base-url', sandbox.url, '--api-key', sandbox.apiKey, '--subscription', '1', `${option}=${value}`]);
+      assert.equal(code, exitCodes.usage, output);
+      assert.match(output, reason);
+      assert.doesNotMatch(output, /Checking /, 'refused before the run');
+    }
+  });
+
+  test('the report prints the seed of the generated pass, and --generated 0 sends none', async () => {
+    const seeded = await runCommand(['--seed', '12345', '--generated', '7']);
+    assert.equal(seeded.code, exitCodes.passed, seeded.output);
+    assert.match(seeded.output, /^Generated valid bodies: 7 sent for \d+ actions \(seed 12345; --seed 12345 --generated 7 sends them again\), none refused\.$/m);
+    const none = await runCommand(['--generated', '0']);
+    assert.equal(none.code, exitCodes.passed, none.output);
+    assert.match(none.output, /^Generated valid bodies: none sent \(--generated 0\)\.$/m);
+  });
+
   test('a --subscription past the largest safe integer, or a range longer than the limit, is refused with the bound', async () => {
     const past = String(Number.MAX_SAFE_INTEGER + 1);
     for (const value of [`${past}-9007199254740993`, '9007199254740993', `1-${past}`]) {

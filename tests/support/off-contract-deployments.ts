@@ -365,6 +365,22 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
             }),
         };
       }),
+    ...bounded('maxLength')
+      .slice(0, 1)
+      .map(
+        (field): OffContract => ({
+          // No fixed case sends such a character: only the generated pass meets it, and shrinks the body to that one character.
+          kind: `\`${field.name}\` with a character outside the Basic Multilingual Plane refused (a column in MySQL's three-byte utf8)`,
+          finding: new RegExp(`^✖ 1 case: refused a request the contract allows: \`${field.name}\` within its bounds \\([^)]*\\); answered ${errors.invalidParameter.status}\\n\\s+e\\.g\\.\\s+the smallest generated body refused \\(seed \\d+`),
+          findings: 1,
+          answer: (answer, request) => {
+            const value = parse(request.body)?.[field.name];
+            if (typeof value !== 'string' || ![...value].some((character) => (character.codePointAt(0) ?? 0) > 0xffff)) return answer;
+            const { status, code } = errors.invalidParameter;
+            return { ...answer, status, body: JSON.stringify({ code, message: `Invalid parameter(s): ${field.name}`, data: { [errors.statusMember]: status, [errors.paramsMember]: { [field.name]: `${field.name} holds characters the site cannot store.` } } }) };
+          },
+        }),
+      ),
     ...optionalField
       .slice(0, 1)
       .map(
