@@ -1,7 +1,6 @@
 import fc from 'fast-check';
-import type { Action } from '../lib/contract/actions.ts';
+import type { Action, Field } from '../lib/contract/model.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
-import type { Field } from '../lib/contract/fields.ts';
 import { outcomeOf } from '../lib/contract/lifecycle.ts';
 import type { ConformanceCase } from './case-model.ts';
 import { lifecycleExpectation, postRequest } from './case-model.ts';

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { edgeValues, variedFields } from '../../src/conformance/acceptance-cases.ts';
 import { generateCases, validBody } from '../../src/conformance/cases.ts';
 import { fieldValues } from '../../src/conformance/generated-pass.ts';
-import type { Field } from '../../src/lib/contract/fields.ts';
+import type { Field } from '../../src/lib/contract/model.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { successResponse } from '../../src/lib/contract/responses.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
