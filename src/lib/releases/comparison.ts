@@ -188,10 +188,6 @@ export function listedValues(schema: OpenAPIV3_1.SchemaObject): ListedValues | u
   return known === undefined ? undefined : { values: known.map((value) => JSON.stringify(value)), extensible: true };
 }
 
-export function propertiesOf(schema: OpenAPIV3_1.SchemaObject | undefined): Record<string, unknown> {
-  return schema !== undefined && isRecord(schema.properties) ? schema.properties : {};
-}
-
 export function list(values: readonly string[]): string {
   return values.map((value) => `\`${value}\``).join(', ');
 }
