@@ -3,13 +3,8 @@
  * the latest release in `openapi/releases/` by Redocly's own `diff` command (rules and impacts in
  * `redocly.yaml`), with two checks of our own beside it for what Redocly cannot see, and the
  * result decides whether the change breaks v1 or which `info.version` it needs.
- *
- * Standalone: `node src/gate/compatibility.ts [--project <dir>]` bundles the contract
- * and runs only this step.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { bundleContract, contractRoot } from '../lib/contract/bundle.ts';
 import { mergedByAction } from '../lib/releases/changelog.ts';
 import { indexUses } from '../lib/releases/document-uses.ts';
 import { whereChanged } from '../lib/releases/field-sentences.ts';
@@ -21,7 +16,7 @@ import {
   type ChangeImpact,
   type ContractChange,
 } from '../lib/releases/contract-changes.ts';
-import { asOpenApiDocument, isRecord, resolvePointer, type OpenApiDocument } from '../lib/contract/document.ts';
+import { isRecord, resolvePointer, type OpenApiDocument } from '../lib/contract/document.ts';
 import { extensibleValues } from '../lib/contract/extensible-enum.ts';
 import {
   compareVersions,
@@ -37,7 +32,7 @@ import {
   type Release,
 } from '../lib/releases/releases.ts';
 import { diffDocuments, highestImpact, runRedoclyDiff, type DiffChange, type DiffVerdict } from '../lib/releases/redocly-diff.ts';
-import { formatGateProblem, type GateContext, type GateProblem, type GateStep } from './gate.ts';
+import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator } from './source-files.ts';
 
 /** True for a change Redocly found under a response of an operation, rather than in a request. */
@@ -281,27 +276,3 @@ export const compatibilityStep: GateStep = {
   name: 'compatibility with the latest release',
   run: (context) => checkCompatibility(context).problems,
 };
-
-async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { project: { type: 'string', default: process.cwd() } } });
-  const projectDirectory = path.resolve(values.project ?? process.cwd());
-  const started = performance.now();
-  const bundle = bundleContract(projectDirectory, contractRoot, '.generated/compatibility');
-  const context: GateContext = {
-    projectDirectory,
-    root: contractRoot,
-    document: asOpenApiDocument(bundle.document, bundle.jsonPath),
-    bundlePath: bundle.jsonPath,
-    format: 'stylish',
-  };
-  const bundled = performance.now();
-  const report = checkCompatibility(context);
-  const finished = performance.now();
-  for (const problem of report.problems) console.error(formatGateProblem(problem));
-  const against = report.release === undefined ? 'no release yet' : `release ${report.release.version}`;
-  const timing = `bundle ${((bundled - started) / 1000).toFixed(2)} s, compatibility step ${((finished - bundled) / 1000).toFixed(2)} s`;
-  console.log(`${report.problems.length === 0 ? '✔' : '✖'} Compared with ${against}: ${report.problems.length} problem(s), highest impact ${report.impact ?? 'none'} (${timing}).`);
-  return report.problems.length === 0 ? 0 : 1;
-}
-
-if (import.meta.main) process.exitCode = await main();

@@ -1,4 +1,6 @@
 import GithubSlugger from 'github-slugger';
+import type { Code, Nodes } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { LlmsFullPage } from '../lib/site/llms-txt.ts';
 
 /**
@@ -34,42 +36,84 @@ export interface Passage {
   cut: boolean;
 }
 
-/** The plain text of a Markdown heading: code, links and emphasis reduced to their words. */
-function headingText(markdown: string): string {
-  return markdown
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[`*]/g, '')
-    .trim();
+/** A page's Markdown as CommonMark reads it (the parser the site renders with): which lines are fenced code, and its headings. */
+interface MarkdownStructure {
+  /** The 1-based lines of fenced code blocks, their fences included, however long or deep the fence. */
+  fencedLines: Set<number>;
+  headings: PageHeading[];
 }
 
-/** The lines of a page's Markdown, each marked when it is inside fenced code. */
-function linesWithFences(markdown: string): { line: string; offset: number; fenced: boolean }[] {
-  const lines: { line: string; offset: number; fenced: boolean }[] = [];
-  let fenced = false;
-  let offset = 0;
-  for (const line of markdown.split('\n')) {
-    const fence = /^\s*(```|~~~)/.test(line);
-    lines.push({ line, offset, fenced: fenced || fence });
-    if (fence) fenced = !fenced;
-    offset += line.length + 1;
-  }
-  return lines;
+/** The words of a heading: code, links and emphasis reduced to their text. */
+function plainText(node: Nodes): string {
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value;
+  return 'children' in node ? node.children.map((child) => plainText(child)).join('') : '';
 }
+
+/** Whether a code node is fenced (``` or ~~~ of any length) rather than indented. */
+function isFenced(markdown: string, node: Code): boolean {
+  const start = node.position?.start.offset ?? 0;
+  return /^(`{3,}|~{3,})/.test(markdown.slice(start, start + 3));
+}
+
+/** Texts parsed lately: a page is read for its headings, its blocks and its repeated rows in turn. */
+const parsedTexts = new Map<string, MarkdownStructure>();
+const parsedTextsKept = 64;
 
 /**
- * The headings of a page below its title (levels 2 to 6, never inside code), each with the anchor
- * the site's pages give it: the `{#anchor}` the Markdown names, else GitHub's slug of its text, as
- * the site makes them, numbered when one repeats.
+ * Parses the Markdown with mdast-util-from-markdown: fenced code ends at a fence of its own kind
+ * and at least its length, so a ```` block that shows ``` stays one block, as the pages render it.
+ * Only ATX headings (`## Title`) of levels 2 to 6 open sections, with the `{#anchor}` the Markdown
+ * names, else GitHub's slug of their text, as the site makes them, numbered when one repeats.
  */
-export function pageHeadings(markdown: string): PageHeading[] {
+function structureOf(markdown: string): MarkdownStructure {
+  const known = parsedTexts.get(markdown);
+  if (known !== undefined) return known;
+  const structure: MarkdownStructure = { fencedLines: new Set(), headings: [] };
+  // Without a fence or a heading's mark there is nothing to find, and no need to pay for a parse.
+  if (!markdown.includes('#') && !markdown.includes('```') && !markdown.includes('~~~')) return structure;
   const slugger = new GithubSlugger();
-  return linesWithFences(markdown).flatMap(({ line, offset, fenced }) => {
-    const match = fenced ? null : /^(#{2,6}) (.+?)(?: \{#([^}\s]+)\})?$/.exec(line);
-    if (match === null) return [];
-    const text = headingText(match[2] ?? '');
-    const slug = slugger.slug(text);
-    return [{ level: (match[1] ?? '').length, text, anchor: match[3] ?? slug, offset }];
+  const visit = (node: Nodes): void => {
+    if (node.type === 'code' && isFenced(markdown, node)) {
+      for (let line = node.position?.start.line ?? 0; line <= (node.position?.end.line ?? -1); line += 1) structure.fencedLines.add(line);
+      return;
+    }
+    const start = node.position?.start.offset ?? 0;
+    if (node.type === 'heading' && node.depth >= 2 && markdown[start] === '#') {
+      const written = plainText(node).trim();
+      const named = /^(.*?)\s*\{#([^}\s]+)\}$/.exec(written);
+      const text = named?.[1] ?? written;
+      const slug = slugger.slug(text);
+      structure.headings.push({ level: node.depth, text, anchor: named?.[2] ?? slug, offset: start - ((node.position?.start.column ?? 1) - 1) });
+      return;
+    }
+    if ('children' in node) for (const child of node.children) visit(child);
+  };
+  visit(fromMarkdown(markdown));
+  if (parsedTexts.size >= parsedTextsKept) parsedTexts.clear();
+  parsedTexts.set(markdown, structure);
+  return structure;
+}
+
+interface MarkedLine {
+  line: string;
+  offset: number;
+  fenced: boolean;
+}
+
+/** The lines of a Markdown text, each marked when it is inside fenced code. */
+function linesWithFences(markdown: string): MarkedLine[] {
+  const { fencedLines } = structureOf(markdown);
+  let offset = 0;
+  return markdown.split('\n').map((line, index) => {
+    const entry = { line, offset, fenced: fencedLines.has(index + 1) };
+    offset += line.length + 1;
+    return entry;
   });
+}
+
+/** The headings of a page below its title, never inside code, each with the anchor the site's pages give it. */
+export function pageHeadings(markdown: string): PageHeading[] {
+  return structureOf(markdown).headings;
 }
 
 /** Where a page's opening ends: after its H1, its address and its description. */
@@ -88,9 +132,13 @@ export function sectionBounds(markdown: string, headings: PageHeading[], index: 
 
 /** The blocks of a text, split at blank lines outside fenced code. */
 export function blocksOf(text: string): string[] {
+  return blocksOfLines(linesWithFences(text));
+}
+
+function blocksOfLines(lines: MarkedLine[]): string[] {
   const blocks: string[] = [];
   let current: string[] = [];
-  for (const { line, fenced } of linesWithFences(text)) {
+  for (const { line, fenced } of lines) {
     if (!fenced && line.trim() === '') {
       if (current.length > 0) blocks.push(current.join('\n'));
       current = [];
@@ -258,6 +306,7 @@ export function passagesOf(pages: LlmsFullPage[], limit = passageCharacterLimit,
   const passages: Passage[] = [];
   for (const page of pages) {
     const headings = pageHeadings(page.markdown);
+    const lines = linesWithFences(page.markdown);
     const path: PageHeading[] = [];
     const sections = [{ heading: undefined as PageHeading | undefined, start: openingStart(page.markdown), end: headings[0]?.offset ?? page.markdown.length }];
     headings.forEach((heading, index) => sections.push({ heading, start: heading.offset, end: headings[index + 1]?.offset ?? page.markdown.length }));
@@ -266,8 +315,9 @@ export function passagesOf(pages: LlmsFullPage[], limit = passageCharacterLimit,
         while ((path.at(-1)?.level ?? 0) >= heading.level) path.pop();
         path.push(heading);
       }
-      const body = heading === undefined ? page.markdown.slice(start, end) : page.markdown.slice(start, end).replace(/^.*\n?/, '');
-      const blocks = labelledBlocks(blocksOf(body))
+      // A section's own text: its lines after the heading's, as the page's parse marked them.
+      const body = lines.filter(({ offset }) => offset >= start && offset < end).slice(heading === undefined ? 0 : 1);
+      const blocks = labelledBlocks(blocksOfLines(body))
         .filter((block) => !repeated.has(folded(block)))
         .flatMap((block) => ownRows(block, page.url, rowsRepeated, ownerOf) ?? []);
       for (const piece of bounded(blocks, limit)) {

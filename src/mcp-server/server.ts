@@ -1,23 +1,11 @@
 import { McpServer, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import type { z } from 'zod';
-import { toolCatalogue, type ToolName } from './catalogue.ts';
+import { tools, type ToolName } from './catalogue.ts';
 import type { ServerIdentity } from './identity.ts';
 import type { ProductKnowledge } from './knowledge.ts';
 import { promptDefinitions } from './prompts.ts';
 import { withJsonSchemaOnce } from './json-schema-once.ts';
 import { resourceEntries, type ResourceEntry } from './resources.ts';
-import { actionDetailsTool } from './tools/action-details.ts';
-import { apiOverviewTool } from './tools/api-overview.ts';
-import { checkRequestTool } from './tools/check-request.ts';
-import { codeSampleTool } from './tools/code-sample.ts';
-import { lifecycleTool } from './tools/lifecycle.ts';
-import { productInformationTool } from './tools/product-information.ts';
-import { readPageTool } from './tools/read-page.ts';
-import { searchDocsTool } from './tools/search-docs.ts';
-import { subscriptionDataTool } from './tools/subscription-data.ts';
-import { ToolRefusal, type ToolDefinition } from './tools/tool.ts';
-
-const readOnly = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+import { ToolRefusal, type ToolAnnotations } from './tools/tool.ts';
 
 function answer(structured: Record<string, unknown>) {
   return { content: [{ type: 'text' as const, text: JSON.stringify(structured) }], structuredContent: structured };
@@ -27,12 +15,13 @@ function refusal(message: string) {
   return { content: [{ type: 'text' as const, text: message }], isError: true };
 }
 
-type AnyTool = ToolDefinition<z.ZodObject, z.ZodObject>;
-
 /** A tool as the server registers it: its schemas with their JSON Schema converted once. */
 interface PreparedTool {
   name: ToolName;
-  run: AnyTool['run'];
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  run(input: Record<string, unknown>): Record<string, unknown>;
   inputSchema: StandardSchemaWithJSON<Record<string, unknown>>;
   outputSchema: StandardSchemaWithJSON<Record<string, unknown>>;
 }
@@ -50,25 +39,16 @@ export interface PreparedServer {
 }
 
 export function prepareServer(knowledge: ProductKnowledge): PreparedServer {
-  const tools: [ToolName, AnyTool | undefined][] = [
-    ['api_overview', apiOverviewTool(knowledge)],
-    ['action_details', actionDetailsTool(knowledge)],
-    ['lifecycle', lifecycleTool(knowledge)],
-    ['code_sample', codeSampleTool(knowledge)],
-    // The request check needs the sandbox, which keeps its store in SQLite: the Node process has it,
-    // a Workers runtime does not, and there the tool is not listed rather than listed and failing.
-    ['check_request', knowledge.checkRequest === undefined ? undefined : checkRequestTool(knowledge, knowledge.checkRequest)],
-    ['search_docs', searchDocsTool(knowledge)],
-    ['read_page', readPageTool(knowledge)],
-    ['product_information', productInformationTool(knowledge)],
-    ['subscription_data', subscriptionDataTool(knowledge)],
-  ];
   return {
     instructions: [
       `Answers questions about the Subscription Lifecycle Action Service as a product and as an API: its pages, its contract, its tested code samples${knowledge.checkRequest === undefined ? '' : ', and what a shop would answer to a request'}.`,
       'It holds no subscription data; that stays on each shop’s own site.',
     ].join(' '),
-    tools: tools.flatMap(([name, tool]) => (tool === undefined ? [] : [{ name, run: tool.run, inputSchema: withJsonSchemaOnce(tool.inputSchema), outputSchema: withJsonSchemaOnce(tool.outputSchema, true) }])),
+    tools: tools.flatMap(({ answer, ...tool }) => {
+      const answered = answer(knowledge);
+      if (answered === undefined) return [];
+      return [{ ...tool, run: answered.run as PreparedTool['run'], inputSchema: withJsonSchemaOnce(answered.inputSchema), outputSchema: withJsonSchemaOnce(answered.outputSchema, true) }];
+    }),
     resources: resourceEntries(knowledge),
     prompts: promptDefinitions(knowledge),
   };
@@ -113,9 +93,8 @@ export function featuresFor(body: unknown, prepared: PreparedServer): ServerFeat
 
 /**
  * A fresh server instance with the tools, resources and prompts `features` asks for (by default
- * every one) registered, in a fixed order. The
- * tools are plain code over the knowledge (src/mcp-server/tools/); this only names and describes
- * them. Nothing changes a list while the process runs, so no list is announced as changing.
+ * every one) registered, in a fixed order. Each tool is whole in its own file (src/mcp-server/tools/);
+ * this only registers what it says of itself. Nothing changes a list while the process runs, so no list is announced as changing.
  */
 export function createProductServer(identity: ServerIdentity, prepared: PreparedServer, features: ServerFeatures = everyFeature): McpServer {
   const server = new McpServer(
@@ -130,7 +109,7 @@ export function createProductServer(identity: ServerIdentity, prepared: Prepared
     if (features.tools === false || (typeof features.tools === 'string' && features.tools !== tool.name)) continue;
     server.registerTool(
       tool.name,
-      { ...toolCatalogue[tool.name], inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: readOnly },
+      { title: tool.title, description: tool.description, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema, annotations: tool.annotations },
       (input: Record<string, unknown>) => {
         try {
           return answer(tool.run(input));

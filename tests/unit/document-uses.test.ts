@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { actionNamePointer } from '../../src/lib/contract/extensible-enum.ts';
-import { actionsOf, mediaTypesOf, requestVariants } from '../../src/lib/releases/comparison.ts';
+import { actionsOf, requestVariants } from '../../src/lib/releases/comparison.ts';
+import { mediaTypesOf } from '../../src/lib/releases/operations.ts';
 import { indexUses, type NodeUse } from '../../src/lib/releases/document-uses.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 

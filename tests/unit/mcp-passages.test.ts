@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { pageHeadings, passagesOf, passageUrl } from '../../src/mcp-server/passages.ts';
+import { blocksOf, pageHeadings, passagesOf, passageUrl } from '../../src/mcp-server/passages.ts';
 import { partStarts } from '../../src/mcp-server/tools/read-page.ts';
 
 const docs = 'https://docs.example';
@@ -23,7 +23,18 @@ describe('headings', () => {
       ],
     );
   });
+  test('a fence ends only at a fence of its kind and length: a ```` block showing ``` stays one block, with no heading in it', () => {
+    const shown = '````md\n```js\nx();\n\n## not a heading\n```\n````';
+    const tilde = '~~~\n```\n\n# still code\n~~~';
+    const markdown = `## Showing a fence\n\n${shown}\n\nAfter the block.\n\n${tilde}\n`;
+    assert.deepEqual(
+      pageHeadings(markdown).map((heading) => heading.text),
+      ['Showing a fence'],
+    );
+    assert.deepEqual(blocksOf(markdown), ['## Showing a fence', shown, 'After the block.', tilde]);
+  });
 });
+
 
 describe('passages', () => {
   test('each section is a passage with its heading path and anchor; the opening has none', () => {

@@ -1,9 +1,8 @@
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { dereference, isRecord, type OpenApiDocument } from '../contract/document.ts';
-import { encodePointerSegment } from '../contract/json-pointer.ts';
 import { extensibleValues } from '../contract/extensible-enum.ts';
-import { httpMethods } from '../http/methods.ts';
 import type { DocumentUses } from './document-uses.ts';
+import { mediaTypesOf, operationsOf } from './operations.ts';
 
 /**
  * The terms the changelog tells changes in: the operations, the request variants, the schemas
@@ -68,40 +67,7 @@ export interface Deprecation {
   action?: string;
 }
 
-export type Direction = 'request' | 'response';
 type SchemaNode = OpenAPIV3_1.SchemaObject | OpenAPIV3_1.ReferenceObject;
-
-export interface Operation {
-  /** `POST /action` */
-  label: string;
-  /** `#/paths/~1action/post` */
-  pointer: string;
-  operation: OpenAPIV3_1.OperationObject;
-}
-
-export function operationsOf(document: OpenApiDocument): Map<string, Operation> {
-  const operations = new Map<string, Operation>();
-  for (const [pathName, rawItem] of Object.entries(document.paths ?? {})) {
-    const item = dereference<OpenAPIV3_1.PathItemObject | undefined>(document, rawItem);
-    if (!isRecord(item)) continue;
-    for (const method of httpMethods) {
-      const operation = item[method];
-      if (!isRecord(operation)) continue;
-      const label = `${method.toUpperCase()} ${pathName}`;
-      operations.set(label, { label, pointer: `#/paths/${encodePointerSegment(pathName)}/${method}`, operation });
-    }
-  }
-  return operations;
-}
-
-export function mediaTypesOf(
-  document: OpenApiDocument,
-  holder: OpenAPIV3_1.RequestBodyObject | OpenAPIV3_1.ResponseObject | OpenAPIV3_1.ReferenceObject | undefined,
-): Record<string, OpenAPIV3_1.MediaTypeObject> {
-  if (holder === undefined) return {};
-  const resolved = dereference<OpenAPIV3_1.RequestBodyObject | OpenAPIV3_1.ResponseObject>(document, holder);
-  return isRecord(resolved.content) ? resolved.content : {};
-}
 
 /** The schema a node stands for, with `$ref`s followed. */
 export function schemaOf(document: OpenApiDocument, node: unknown): OpenAPIV3_1.SchemaObject | undefined {
@@ -186,10 +152,6 @@ export function listedValues(schema: OpenAPIV3_1.SchemaObject): ListedValues | u
   }
   const known = extensibleValues(schema);
   return known === undefined ? undefined : { values: known.map((value) => JSON.stringify(value)), extensible: true };
-}
-
-export function propertiesOf(schema: OpenAPIV3_1.SchemaObject | undefined): Record<string, unknown> {
-  return schema !== undefined && isRecord(schema.properties) ? schema.properties : {};
 }
 
 export function list(values: readonly string[]): string {

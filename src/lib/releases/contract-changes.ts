@@ -7,7 +7,8 @@
 import { isRecord, type OpenApiDocument } from '../contract/document.ts';
 import { childPointer, pointerSegments } from '../contract/json-pointer.ts';
 import { changesBeyondRedocly, startComparison } from './beyond-redocly.ts';
-import { actionsOf, add, operationsOf, typeLabel, type ChangeKind, type ContractChange } from './comparison.ts';
+import { actionsOf, add, typeLabel, type ChangeKind, type ContractChange } from './comparison.ts';
+import { operationsOf } from './operations.ts';
 import { changedNode, groups, isWholeAction, locate, subjectOf, Teller, usesOf } from './change-teller.ts';
 import { tellOpenness, tellUnknown, tellValues } from './field-sentences.ts';
 import type { DocumentUses } from './document-uses.ts';

@@ -6,7 +6,7 @@
  */
 import { isRecord, isReference, resolvePointer, type OpenApiDocument } from '../contract/document.ts';
 import { childPointer, encodePointerSegment } from '../contract/json-pointer.ts';
-import { mediaTypesOf, operationsOf, type Direction } from './comparison.ts';
+import { mediaTypesOf, operationsOf, type Direction } from './operations.ts';
 
 /** A request variant or a response: what a changelog sentence says a field belongs to. */
 export interface Owner {

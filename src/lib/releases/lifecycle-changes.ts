@@ -2,7 +2,8 @@ import { readLifecycle } from '../contract/lifecycle.ts';
 import type { Lifecycle } from '../contract/model.ts';
 import type { OpenApiDocument } from '../contract/document.ts';
 import { encodePointerSegment } from '../contract/json-pointer.ts';
-import { add, list, mediaTypesOf, operationsOf, requestVariants, type Comparison } from './comparison.ts';
+import { add, list, requestVariants, type Comparison } from './comparison.ts';
+import { mediaTypesOf, operationsOf } from './operations.ts';
 
 interface TransitionEntry {
   from: string[];

@@ -4,12 +4,17 @@ import { readServerIdentity } from '../identity.ts';
 import { loadKnowledge } from '../load-knowledge.ts';
 import { askAgent, summarise, type EvaluationSummary, type ListedTool, type QuestionResult } from './agent.ts';
 import { connectInProcess } from './in-process-client.ts';
-import { evaluationQuestions } from './questions.ts';
+import { evaluationQuestions, type EvaluationQuestion } from './questions.ts';
 
 /** What `npm run evaluate:mcp` writes and the product-information server's page shows. */
 export interface EvaluationResults {
   summary: EvaluationSummary;
   results: QuestionResult[];
+}
+
+/** A run: its results, and the questions it asked, with the facts each answer had to carry. */
+export interface EvaluationRun extends EvaluationResults {
+  questions: EvaluationQuestion[];
 }
 
 /** The committed results, beside this file. */
@@ -19,7 +24,7 @@ export const evaluationResultsFile = path.join(import.meta.dirname, 'results.jso
  * Every question of the evaluation asked of the server in this process, through the SDK's own
  * client (its transport's fetch is the handler's), from the pages the build wrote into `siteDirectory`.
  */
-export async function runEvaluation(projectDirectory: string, siteDirectory?: string): Promise<EvaluationResults> {
+export async function runEvaluation(projectDirectory: string, siteDirectory?: string): Promise<EvaluationRun> {
   const knowledge = await loadKnowledge(projectDirectory, siteDirectory);
   const identity = readServerIdentity(projectDirectory);
   const handler = createProductInformationHandler(identity, knowledge);
@@ -32,9 +37,10 @@ export async function runEvaluation(projectDirectory: string, siteDirectory?: st
       const content = result.content as { type: string; text?: string }[];
       return content.map((item) => item.text ?? '').join('\n');
     };
+    const questions = evaluationQuestions(knowledge.model, knowledge.facts, identity);
     const results: QuestionResult[] = [];
-    for (const question of evaluationQuestions(knowledge.model, knowledge.facts, identity)) results.push(await askAgent(question, tools as ListedTool[], call));
-    return { summary: summarise(results, toolsListCharacters), results };
+    for (const question of questions) results.push(await askAgent(question, tools as ListedTool[], call));
+    return { summary: summarise(results, toolsListCharacters), results, questions };
   } finally {
     await client.close();
     await handler.close();

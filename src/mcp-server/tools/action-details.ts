@@ -7,7 +7,7 @@ import { conflictStatus, successResponse } from '../../lib/contract/responses.ts
 import { listInWords } from '../../lib/prose.ts';
 import { actionPagePath } from '../../lib/site/navigation.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
-import { defineTool, docsAddress, jsonObject, jsonValue, nonEmpty, oneLine } from './tool.ts';
+import { defineAnswer, defineTool, docsAddress, jsonObject, jsonValue, nonEmpty, oneLine, readOnly } from './tool.ts';
 
 const fieldSchema = z.object({
   name: z.string(),
@@ -93,8 +93,17 @@ function unchangedAnswer(model: ReferenceModel, action: Action, changedField: st
   };
 }
 
+export const actionDetailsTool = defineTool({
+  name: 'action_details',
+  title: 'One action in detail',
+  description:
+    "One action's fields (type, constraints, allowed values, example), the statuses it accepts and where it takes each (change_status's moves per status), where it answers unchanged and where it is refused, its request and success examples, its own errors (errors: true for every error with its bodies), and its reference page.",
+  annotations: readOnly,
+  answer: actionDetailsAnswer,
+});
+
 /** One action in detail: every field with its constraints, the moves per status, the examples and the errors. */
-export function actionDetailsTool(knowledge: ProductKnowledge) {
+function actionDetailsAnswer(knowledge: ProductKnowledge) {
   const { model } = knowledge;
   const { changedField } = factsOf(model);
   const sharedFields = new Set(model.envelope.sharedFields.map((field) => field.name));
@@ -103,7 +112,7 @@ export function actionDetailsTool(knowledge: ProductKnowledge) {
   // its own: its refusal (the statuses that refuse it differ) and any row other actions lack.
   const rowKey = (entry: ErrorEntry) => `${entry.status} ${entry.code ?? ''} ${entry.when}`;
   const common = (entry: ErrorEntry) => String(entry.status) !== conflictStatus && [...allErrors.values()].every((entries) => entries.some((other) => rowKey(other) === rowKey(entry)));
-  return defineTool({
+  return defineAnswer({
     inputSchema: z.object({
       action: z.enum(nonEmpty(model.actions.map((action) => action.identifier), 'action')).describe('The action identifier'),
       errors: z.boolean().default(false).describe('Every error the action can answer with, each with its example bodies; by default only those of this action alone'),

@@ -6,13 +6,22 @@ import { backoffSchedule, policyPhrases, retryPolicy } from '../../lib/samples/r
 import { specRule, type SpecRuleId } from '../../lib/spec-rules.ts';
 import { siteConfig } from '../../site-config.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
-import { defineTool, docsAddress, oneLine } from './tool.ts';
+import { defineAnswer, defineTool, docsAddress, oneLine, readOnly } from './tool.ts';
 
 /** The rules of the specification about versions an integrator relies on: what v1 promises. */
 const versioningRules = ['9.3', '9.4', '9.2', '9.5'] as const satisfies readonly SpecRuleId[];
 
+export const apiOverviewTool = defineTool({
+  name: 'api_overview',
+  title: 'API overview',
+  description:
+    'The one endpoint and its method, where the API key travels (no OAuth), every action in one line, the errors, what to do on a 429 (Retry-After, timeouts, attempts: the retry policy with its numbers), the courtesy pace and versioning.',
+  annotations: readOnly,
+  answer: apiOverviewAnswer,
+});
+
 /** The API in one answer: where it is, how the key travels, what it does, how it fails. */
-export function apiOverviewTool({ model }: ProductKnowledge) {
+function apiOverviewAnswer({ model }: ProductKnowledge) {
   const facts = factsOf(model);
   const siteVariable = model.endpoint.variables.find((variable) => variable.name === facts.siteVariable);
   const overview = {
@@ -52,7 +61,7 @@ export function apiOverviewTool({ model }: ProductKnowledge) {
     versioning: [`The version is in the path (${facts.versionNamespace}).`, ...versioningRules.map((id) => specRule(id).statement)].join(' '),
     documentation: siteConfig.docsUrl,
   };
-  return defineTool({
+  return defineAnswer({
     inputSchema: z.object({}),
     outputSchema: z.object({
       endpoint: z.string(),

@@ -1,14 +1,25 @@
 import { z } from 'zod';
 import type { ProductKnowledge, RequestCheck } from '../knowledge.ts';
-import { defineTool, jsonObject, jsonValue, nonEmpty } from './tool.ts';
+import { defineAnswer, defineTool, jsonObject, jsonValue, nonEmpty, readOnly } from './tool.ts';
+
+export const checkRequestTool = defineTool({
+  name: 'check_request',
+  title: 'Check a request body',
+  description:
+    'What a shop would answer to this JSON body before you send it: the 400 with the fields at fault, the 401, the 409 with the allowed actions, or the 200 with the new status. Computed by the sandbox; nothing is sent.',
+  annotations: readOnly,
+  // The request check needs the sandbox, which keeps its store in SQLite: the Node process has it,
+  // a Workers runtime does not, and there the tool is not listed rather than listed and failing.
+  answer: (knowledge) => (knowledge.checkRequest === undefined ? undefined : checkRequestAnswer(knowledge, knowledge.checkRequest)),
+});
 
 /**
  * What a shop would answer to a request body, before it is sent: the sandbox's own stages run it
  * (src/mcp-server/request-check.ts), for the status given or for every status.
  */
-export function checkRequestTool({ model }: ProductKnowledge, checkRequest: RequestCheck) {
+function checkRequestAnswer({ model }: ProductKnowledge, checkRequest: RequestCheck) {
   const { lifecycle, envelope } = model;
-  return defineTool({
+  return defineAnswer({
     inputSchema: z.object({
       body: jsonObject.describe(`The JSON body you would send, with "${envelope.selector}", "${envelope.subject}" and "${envelope.credential}" (any placeholder key)`),
       current_status: z.enum(nonEmpty(lifecycle.states, 'status')).optional().describe('The status the subscription has now; leave out to see the answer from every status'),

@@ -7,16 +7,25 @@ import { listInWords } from '../../lib/prose.ts';
 import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';
 import { actionPagePath, guidePaths } from '../../lib/site/navigation.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
-import { defineTool, docsAddress, jsonObject, jsonValue, nonEmpty } from './tool.ts';
+import { defineAnswer, defineTool, docsAddress, jsonObject, jsonValue, nonEmpty, readOnly } from './tool.ts';
+
+export const codeSampleTool = defineTool({
+  name: 'code_sample',
+  title: 'Code sample for an action',
+  description:
+    "The site's own tested sample for an action in any language the site shows (curl among them), with timeouts and no redirects followed, plus the request and the success body; the error bodies too with errors: true.",
+  annotations: readOnly,
+  answer: codeSampleAnswer,
+});
 
 /**
  * The site's own code sample for an action, in one of the languages the site shows: the same
  * function writes the reference page's tab, and the tests run every one against the sandbox.
  */
-export function codeSampleTool({ model }: ProductKnowledge) {
+function codeSampleAnswer({ model }: ProductKnowledge) {
   const statuses = sampleStatuses(model.responses);
   const retryingLanguages = listInWords(retryingClientLanguages.map((language) => sampleLanguage(language).label), 'and');
-  return defineTool({
+  return defineAnswer({
     inputSchema: z.object({
       action: z.enum(nonEmpty(model.actions.map((action) => action.identifier), 'action')).describe('The action identifier'),
       language: z.enum(sampleLanguageNames).describe('The language of the sample'),

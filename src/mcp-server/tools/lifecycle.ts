@@ -2,14 +2,23 @@ import { z } from 'zod';
 import { allowedActions, outcomeOf } from '../../lib/contract/lifecycle.ts';
 import { guidePaths } from '../../lib/site/navigation.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
-import { defineTool, docsAddress, nonEmpty } from './tool.ts';
+import { defineAnswer, defineTool, docsAddress, nonEmpty, readOnly } from './tool.ts';
+
+export const lifecycleTool = defineTool({
+  name: 'lifecycle',
+  title: 'What a status allows',
+  description:
+    'From a subscription status (for example a cancelled or paused subscription): which actions change it and to which statuses, which answer "unchanged", and which the shop refuses. Leave the status out for every status.',
+  annotations: readOnly,
+  answer: lifecycleAnswer,
+});
 
 /**
  * The lifecycle answered directly: from a status, which actions change it and to what, and
  * where the action with a chosen target may take it. Computed with the same `outcomeOf` the
  * sandbox applies, so the answer is what a shop would do.
  */
-export function lifecycleTool({ model }: ProductKnowledge) {
+function lifecycleAnswer({ model }: ProductKnowledge) {
   const { lifecycle } = model;
   const statusAnswer = (status: string) => {
     const actions = allowedActions(lifecycle, status).flatMap((action) => {
@@ -31,7 +40,7 @@ export function lifecycleTool({ model }: ProductKnowledge) {
     });
     return { status, final: lifecycle.finalStates.includes(status), actions, answersUnchanged: unchanged, refused };
   };
-  return defineTool({
+  return defineAnswer({
     inputSchema: z.object({ status: z.enum(nonEmpty(lifecycle.states, 'status')).optional().describe('A subscription status; leave out for every status') }),
     outputSchema: z.object({
       states: z.array(z.string()),

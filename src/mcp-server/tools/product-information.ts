@@ -3,7 +3,7 @@ import type { ReferenceModel } from '../../lib/contract/model.ts';
 import { guidePaths } from '../../lib/site/navigation.ts';
 import { notYetPublished, type ProductFacts } from '../../lib/product-facts.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
-import { defineTool, docsAddress } from './tool.ts';
+import { defineAnswer, defineTool, docsAddress, readOnly } from './tool.ts';
 
 export const productTopics = ['editions', 'pricing', 'payment_gateways', 'features'] as const;
 export type ProductTopic = (typeof productTopics)[number];
@@ -47,8 +47,17 @@ export function productInformation({ model, facts }: { model: ReferenceModel; fa
 const unpublishedOr = <T extends z.ZodType>(value: T) =>
   z.object({ published: z.boolean(), note: z.string().optional().describe('Present while the value is not yet published'), value: value.optional() });
 
-export function productInformationTool(knowledge: ProductKnowledge) {
-  return defineTool({
+export const productInformationTool = defineTool({
+  name: 'product_information',
+  title: 'Product information',
+  description:
+    'Editions (free versus paid), pricing, supported payment gateways and features. Unpublished values say so and where they will appear.',
+  annotations: readOnly,
+  answer: productInformationAnswer,
+});
+
+function productInformationAnswer(knowledge: ProductKnowledge) {
+  return defineAnswer({
     inputSchema: z.object({ topic: z.enum(productTopics) }),
     outputSchema: z.object({
       topic: z.enum(productTopics),

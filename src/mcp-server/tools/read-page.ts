@@ -3,7 +3,7 @@ import type { LlmsFullPage } from '../../lib/site/llms-txt.ts';
 import { siteConfig } from '../../site-config.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { blockOffsets, pageHeadings, sectionBounds, type PageHeading } from '../passages.ts';
-import { defineTool, ToolRefusal } from './tool.ts';
+import { defineAnswer, defineTool, ToolRefusal, readOnly } from './tool.ts';
 
 /** About as much text as one answer carries; a longer page or section comes in parts. */
 export const partCharacterLimit = 8000;
@@ -75,10 +75,19 @@ function findHeading(headings: PageHeading[], section: string, pageTitle: string
   return candidates.find(matchesPath) ?? (candidates.length === 1 ? (candidates[0] ?? -1) : -1);
 }
 
+export const readPageTool = defineTool({
+  name: 'read_page',
+  title: 'Read a documentation page',
+  description:
+    'One documentation page as Markdown, exactly as llms-full.txt has it (tables, code, numbers), by its URL or path (for example /errors-and-rate-limits/), or only one section of it by anchor or heading; long pages come in parts, cut at sections, with a cursor.',
+  annotations: readOnly,
+  answer: readPageAnswer,
+});
+
 /** One page exactly as llms-full.txt has it, or one section of it, in parts when it is long. */
-export function readPageTool({ pages }: ProductKnowledge) {
+function readPageAnswer({ pages }: ProductKnowledge) {
   const headingsByUrl = new Map(pages.map((page) => [page.url, pageHeadings(page.markdown)]));
-  return defineTool({
+  return defineAnswer({
     inputSchema: z.object({
       url: z.string().min(1).max(500).describe('The page address or path, for example /errors-and-rate-limits/; an anchor (#rate-limits) reads only that section'),
       section: z.string().max(200).optional().describe('Only this section: its anchor, its heading, or the section path search_docs gives'),

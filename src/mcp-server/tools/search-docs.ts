@@ -2,11 +2,20 @@ import { z } from 'zod';
 import type { ProductKnowledge } from '../knowledge.ts';
 import { passageUrl } from '../passages.ts';
 import { pageKinds, searchPassages } from '../search-index.ts';
-import { defineTool } from './tool.ts';
+import { defineAnswer, defineTool, readOnly } from './tool.ts';
+
+export const searchDocsTool = defineTool({
+  name: 'search_docs',
+  title: 'Search the documentation',
+  description:
+    'Finds the passages of the documentation (guides, reference, product) that answer a question, best first across pages: each a whole section or part of one, with its headings and a URL to its anchor; filter by kind and page on with offset.',
+  annotations: readOnly,
+  answer: searchDocsAnswer,
+});
 
 /** Passages ranked across every page, each whole up to its bound, with filters and an offset. */
-export function searchDocsTool({ search }: ProductKnowledge) {
-  return defineTool({
+function searchDocsAnswer({ search }: ProductKnowledge) {
+  return defineAnswer({
     inputSchema: z.object({
       query: z.string().min(1).max(200),
       limit: z.number().int().min(1).max(20).default(4),

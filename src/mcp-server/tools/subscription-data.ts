@@ -5,14 +5,23 @@ import { refusalDetails } from '../../lib/contract/responses.ts';
 import { listInWords } from '../../lib/prose.ts';
 import { endpointSections } from '../../lib/site/reference-pages.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
-import { defineTool, docsAddress } from './tool.ts';
+import { defineAnswer, defineTool, docsAddress, readOnly } from './tool.ts';
+
+export const subscriptionDataTool = defineTool({
+  name: 'subscription_data',
+  title: 'Where subscription data lives',
+  description:
+    'Call this for any question about a particular subscription, order or customer (its status, its history): this server holds no such data, the API has no read, list or webhook, and the answer says what to do instead.',
+  annotations: readOnly,
+  answer: subscriptionDataAnswer,
+});
 
 /**
  * The answer to any question about a subscription, an order or a customer: this server holds
  * none of that, and the API itself cannot read, list or announce it. Said plainly, so an agent
  * does not invent a read operation.
  */
-export function subscriptionDataTool({ model }: ProductKnowledge) {
+function subscriptionDataAnswer({ model }: ProductKnowledge) {
   const facts = factsOf(model);
   const refusal = refusalDetails(model.responses, model.lifecycle.states);
   const statusFields = model.resultFields
@@ -36,7 +45,7 @@ export function subscriptionDataTool({ model }: ProductKnowledge) {
     whatTheApiDoesNotHave: docsAddress(`${endpointPagePath}#${endpointSections.notInThisApi.slug}`),
     guide: docsAddress(guidePaths.quickstart),
   };
-  return defineTool({
+  return defineAnswer({
     inputSchema: z.object({ question: z.string().max(500).optional() }),
     outputSchema: z.object({
       holdsSubscriptionData: z.boolean(),

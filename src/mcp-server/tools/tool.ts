@@ -1,17 +1,46 @@
 import { z } from 'zod';
 import { siteConfig } from '../../site-config.ts';
+import type { ProductKnowledge } from '../knowledge.ts';
 
-/**
- * One tool as plain code: its input and output schemas and what it answers. The server
- * (src/mcp-server/server.ts) registers it under its catalogue name; nothing here knows MCP.
- */
-export interface ToolDefinition<Input extends z.ZodObject, Output extends z.ZodObject> {
+/** What a tool answers, over the knowledge: its input and output schemas and the answer. */
+export interface ToolAnswer<Input extends z.ZodObject, Output extends z.ZodObject> {
   inputSchema: Input;
   outputSchema: Output;
   run(input: z.output<Input>): z.output<Output>;
 }
 
-export function defineTool<Input extends z.ZodObject, Output extends z.ZodObject>(tool: ToolDefinition<Input, Output>): ToolDefinition<Input, Output> {
+export function defineAnswer<Input extends z.ZodObject, Output extends z.ZodObject>(answer: ToolAnswer<Input, Output>): ToolAnswer<Input, Output> {
+  return answer;
+}
+
+/** The MCP tool annotations: hints a client shows or acts on, never trusted for safety. */
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** A tool that reads the knowledge the server was built with and reaches nothing outside it. */
+export const readOnly: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+/**
+ * One tool whole, in its own file under `tools/`: the name an agent calls it by, the words it
+ * picks it by (an agent chooses a tool from its title and description alone, so they say which
+ * question it answers), its annotations, and its answer over the knowledge. The server
+ * (src/mcp-server/server.ts) registers each tool of `catalogue.ts` as it stands; the
+ * product-information page lists them from there.
+ */
+export interface ToolDefinition<Name extends string = string> {
+  name: Name;
+  title: string;
+  description: string;
+  annotations: ToolAnnotations;
+  /** The schemas and the answer over the knowledge; undefined where this runtime cannot answer, and the tool is not listed. */
+  answer(knowledge: ProductKnowledge): ToolAnswer<z.ZodObject, z.ZodObject> | undefined;
+}
+
+export function defineTool<Name extends string>(tool: ToolDefinition<Name>): ToolDefinition<Name> {
   return tool;
 }
 
