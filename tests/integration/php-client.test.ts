@@ -1,5 +1,6 @@
 /**
- * The generated PHP library, installed by Composer offline into a project of its own and tested
+ * The generated PHP library, packed as the site publishes it (a zip), unpacked and installed by
+ * Composer offline into a project of its own, and tested
  * by PHPUnit (Debian's) against the real sandbox, served under a subdirectory as a WordPress
  * installed in one: every action, a repeat, a refusal, each documented error, a throttled request
  * in either form of Retry-After, a host's page, a timeout, the courtesy pace, and the route of a
@@ -11,12 +12,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { writePhpPackage } from '../../src/clients/php/generate.ts';
+import { packPhpClient } from '../../src/clients/php/package.ts';
 import { composerPackageName } from '../../src/clients/php/php-source.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
-import { installPackage, phpClientPlan, phpToolsMissing, runPhpUnit } from '../support/php-client-plan.ts';
+import { installPackage, unpackZip, phpClientPlan, phpToolsMissing, runPhpUnit } from '../support/php-client-plan.ts';
 import { startRecordingServer } from '../support/reference-fixture.ts';
 
 const missing = phpToolsMissing();
@@ -43,9 +44,9 @@ describe('the generated PHP library against the sandbox', { skip: missing ?? fal
   before(async () => {
     contract = readExecutableContract(bundledDocument());
     work = mkdtempSync(path.join(tmpdir(), 'php-client-'));
-    const packageDirectory = path.join(work, 'package');
-    writePhpPackage(contract, packageDirectory);
-    project = installPackage({ type: 'path', url: packageDirectory }, composerPackageName, contract.model.documentVersion);
+    // The zip the site publishes, unpacked by PHP alone (Composer's artifact repository needs ext-zip) and installed offline.
+    const zip = await packPhpClient(contract, path.join(work, 'artifacts'));
+    project = installPackage({ type: 'path', url: unpackZip(zip, path.join(work, 'package')) }, composerPackageName, contract.model.documentVersion);
     const basePath = '/shop';
     const { plan, seed } = phpClientPlan(contract, { siteUrl: '', apiKey: '' });
     sandbox = await startSandbox({ port: 0, basePath, seed, contract });

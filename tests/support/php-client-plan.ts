@@ -133,6 +133,13 @@ export function installPackage(repository: { type: 'path' | 'artifact'; url: str
   return directory;
 }
 
+/** Unpacks a zip with PHP's own Phar extension, as the page's install commands do, and returns the folder. */
+export function unpackZip(zip: string, directory: string): string {
+  const run = spawnSync('php', ['-r', '(new PharData($argv[1]))->extractTo($argv[2]);', zip, directory], { encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`PHP could not unpack ${zip}:\n${run.stdout}${run.stderr}`);
+  return directory;
+}
+
 /** The PHPUnit test file, and a run of one of its tests with the plan and extra environment. */
 export const phpUnitTestFile = path.join(projectDirectory, 'tests/php-client/ClientTest.php');
 
