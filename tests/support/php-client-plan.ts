@@ -74,6 +74,7 @@ export function phpClientPlan(contract: ExecutableContract, site: { siteUrl: str
     actions: model.actions.map(caseFor),
     repeat: caseFor(fixed),
     throttled: caseFor(fixed),
+    viaWordPress: caseFor(fixed),
     conflict: {
       ...callOf(refused, conflictId),
       status: String(errors.transitionNotAllowed.status),
