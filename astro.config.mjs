@@ -138,6 +138,10 @@ export default defineConfig({
           ],
         },
         {
+          label: 'Client libraries',
+          items: [{ label: 'PHP', link: '/clients/php/' }],
+        },
+        {
           label: 'Tools',
           items: [
             { label: 'Try it against the sandbox', link: '/sandbox/' },
