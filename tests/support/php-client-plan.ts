@@ -4,8 +4,6 @@
  * types no fact of the API, so it reads every one from this plan.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { camelName } from '../../src/clients/php/php-source.ts';
 import { methodFields, methodName } from '../../src/clients/php/client-class.ts';
@@ -112,34 +110,7 @@ export function phpToolsMissing(): string | undefined {
   return missing.length === 0 ? undefined : `${missing.join(', ')} not installed here (apt-get install -y php-cli php-curl phpunit composer)`;
 }
 
-/**
- * A Composer project that requires the package from `repository` (a `path` repository of the
- * generated folder, or an `artifact` repository of the folder holding the zip), installed
- * offline: Packagist is switched off and Composer may not use the network.
- */
-export function installPackage(repository: { type: 'path' | 'artifact'; url: string }, packageName: string, version: string): string {
-  const directory = mkdtempSync(path.join(tmpdir(), 'php-client-project-'));
-  const home = path.join(directory, '.composer-home');
-  mkdirSync(home);
-  writeFileSync(
-    path.join(directory, 'composer.json'),
-    JSON.stringify({ require: { [packageName]: version }, repositories: [{ ...repository, ...(repository.type === 'path' ? { options: { symlink: false } } : {}) }, { 'packagist.org': false }] }, null, 2),
-  );
-  const run = spawnSync('composer', ['install', '--no-interaction', '--no-progress'], {
-    cwd: directory,
-    encoding: 'utf8',
-    env: { ...process.env, COMPOSER_HOME: home, COMPOSER_DISABLE_NETWORK: '1', COMPOSER_NO_INTERACTION: '1' },
-  });
-  if (run.status !== 0) throw new Error(`composer install refused the package:\n${run.stdout}${run.stderr}`);
-  return directory;
-}
-
-/** Unpacks a zip with PHP's own Phar extension, as the page's install commands do, and returns the folder. */
-export function unpackZip(zip: string, directory: string): string {
-  const run = spawnSync('php', ['-r', '(new PharData($argv[1]))->extractTo($argv[2]);', zip, directory], { encoding: 'utf8' });
-  if (run.status !== 0) throw new Error(`PHP could not unpack ${zip}:\n${run.stdout}${run.stderr}`);
-  return directory;
-}
+export { installPackage, unpackZip } from '../../src/clients/php/composer-project.ts';
 
 /** The PHPUnit test file, and a run of one of its tests with the plan and extra environment. */
 export const phpUnitTestFile = path.join(projectDirectory, 'tests/php-client/ClientTest.php');
