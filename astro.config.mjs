@@ -4,6 +4,7 @@ import { defineConfig } from 'astro/config';
 import { fileURLToPath } from 'node:url';
 import starlightLinksValidator from 'starlight-links-validator';
 import { contractToolsDownload } from './src/integrations/contract-tools-download.ts';
+import { clientDownloads } from './src/integrations/client-downloads.ts';
 import { contractWatch, devServerFollowsContract } from './src/integrations/contract-watch.ts';
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
@@ -85,6 +86,7 @@ export default defineConfig({
   },
   integrations: [
     contractToolsDownload(),
+    clientDownloads(),
     publishedSiteGuard(),
     pageElementsGuard(),
     inlineScriptHashes(),
@@ -134,6 +136,10 @@ export default defineConfig({
             { label: 'Versioning', link: '/versioning/' },
             { label: 'Changelog', link: '/changelog/' },
           ],
+        },
+        {
+          label: 'Client libraries',
+          items: [{ label: 'PHP', link: '/clients/php/' }],
         },
         {
           label: 'Tools',

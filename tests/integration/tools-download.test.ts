@@ -83,7 +83,7 @@ const local = (command: string) => command.replaceAll(siteConfig.docsUrl, site.o
 describe('the contract tools, published with the site', () => {
   test('the download is in the built site, served as a gzip file, under the name the guides give', async () => {
     const name = toolsTarballName(loadExecutableContract().model.documentVersion);
-    assert.deepEqual(readdirSync(path.join(distDirectory, toolsDownloadDirectory)), [name]);
+    assert.ok(readdirSync(path.join(distDirectory, toolsDownloadDirectory)).includes(name), 'the tarball is among the downloads');
     const response = await fetch(`${site.origin}/${toolsDownloadDirectory}/${name}`);
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'application/gzip');

@@ -38,6 +38,8 @@ import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { wordpressRouteParameter } from '../../src/lib/contract/endpoint.ts';
 import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts';
 import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
+import { phpToolsMissing } from '../support/php-client-plan.ts';
+import { checkPhpClientInWordPress } from '../support/php-client-wordpress.ts';
 
 const availability = wordpressAvailable();
 const phpRuns = spawnSync('php', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -371,6 +373,11 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
   });
 
   // Last, so that it reads what every test before it made PHP log.
+  // The client libraries' own tests against this site run here, where the site is started and stopped once.
+  test('the generated PHP library answers as the contract says, by curl and by WordPress\'s HTTP API', { skip: phpToolsMissing() ?? false }, async (context) => {
+    await checkPhpClientInWordPress(context, site, contract);
+  });
+
   test('PHP logged no notice, warning or deprecation while the tests ran', () => {
     const added = existsSync(phpLog) ? readFileSync(phpLog).subarray(phpLogStart).toString('utf8') : '';
     const phpLines = added.split('\n').filter((line) => /\bPHP (Notice|Warning|Deprecated|Strict Standards|Fatal error|Parse error|Recoverable fatal error)\b/.test(line));

@@ -38,6 +38,8 @@ export const rooms: Room[] = [
   { path: 'src/wordpress/', mayImport: [...library, 'src/sandbox/', 'src/conformance/'] },
   { path: 'src/contract-tools/', mayImport: [...library, 'src/sandbox/', 'src/conformance/', 'src/gate/'] },
   { path: 'src/host/', mayImport: library },
+  // The client libraries are generated from the model, and packed from the contract as the gate passed it (the sandbox's loader).
+  { path: 'src/clients/', mayImport: [...library, 'src/sandbox/', 'src/contract-tools/tools-package.ts'] },
   { path: 'src/bench/', mayImport: [...library, 'src/sandbox/', 'src/mcp-server/', 'src/host/'] },
   // The site: pages, components and guides may read any room of src/, never scripts/ or tests/.
   { path: 'src/', mayImport: ['src/', 'package.json'] },

@@ -1,0 +1,5 @@
+import type { ClientPackage } from './client-package.ts';
+import { phpClientPackage } from './php/package.ts';
+
+/** Every client library `npm run build:clients` packs and the site publishes in `downloads/`. */
+export const clientPackages: readonly ClientPackage[] = [phpClientPackage];

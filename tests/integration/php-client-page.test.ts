@@ -1,0 +1,112 @@
+/**
+ * The /clients/php/ page's blocks, as the built page shows them, run from an empty folder with
+ * nothing but PHP and Composer: the install commands fetch the site's download (the built site
+ * served locally as the host serves it, the docs origin in the commands mapped to it: the only
+ * change made to what the page shows), then the example script, saved under the name its title
+ * gives, pauses a subscription of a local sandbox that throttles the first two requests, after
+ * waiting them out. Skipped, with the reason, without PHP or Composer.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fromHtml } from 'hast-util-from-html';
+import { select, selectAll } from 'hast-util-select';
+import { toText } from 'hast-util-to-text';
+import type { Element } from 'hast';
+import { exampleAction, exampleEnvironment, phpExampleFile } from '../../src/clients/php/page-code.ts';
+import { phpZipName } from '../../src/clients/php/package.ts';
+import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
+import { ensureBuiltSite } from '../../src/host/built-site.ts';
+import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
+import { loadExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { siteConfig } from '../../src/site-config.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
+import { phpToolsMissing } from '../support/php-client-plan.ts';
+
+const missing = phpToolsMissing();
+const distDirectory = path.join(projectDirectory, 'dist');
+const pagePath = 'clients/php';
+
+/** Each code block of the built page, with its language and its title, lines as shown. */
+function codeBlocks(): { language: string; title: string; code: string }[] {
+  const tree = fromHtml(readFileSync(path.join(distDirectory, pagePath, 'index.html'), 'utf8'));
+  return selectAll('figure', tree).flatMap((figure: Element) => {
+    const pre = select('pre[data-language]', figure);
+    if (pre === undefined) return [];
+    const title = select('figcaption .title', figure);
+    const code = selectAll('.ec-line', pre).map((line) => toText(line, { whitespace: 'pre' })).join('\n');
+    return [{ language: String(pre.properties.dataLanguage ?? ''), title: title === undefined ? '' : toText(title), code }];
+  });
+}
+
+function run(commandLine: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', commandLine], { cwd, env, timeout: 120_000 });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+describe('the PHP library page, run as written', { skip: missing ?? false, timeout: 300_000 }, () => {
+  let site: StaticHost;
+  let sandbox: Sandbox;
+  let work: string;
+
+  before(async () => {
+    ensureBuiltSite(projectDirectory);
+    site = await serveLikeAStaticHost(distDirectory);
+    work = mkdtempSync(path.join(tmpdir(), 'php-client-page-'));
+  });
+
+  after(async () => {
+    await site?.close();
+    await sandbox?.close();
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the page links the download, which the built site holds', () => {
+    const contract = loadExecutableContract();
+    const name = phpZipName(contract.model.documentVersion);
+    assert.ok(readdirSync(path.join(distDirectory, toolsDownloadDirectory)).includes(name));
+    const html = readFileSync(path.join(distDirectory, pagePath, 'index.html'), 'utf8');
+    assert.match(html, new RegExp(`<a href="/${toolsDownloadDirectory}/${name.replaceAll('.', '\\.')}"[^>]*>`));
+  });
+
+  test('from an empty folder, the install block and the example pause a subscription after two throttled answers', async () => {
+    const contract = loadExecutableContract();
+    const blocks = codeBlocks();
+    const install = blocks.find((block) => block.language === 'sh' && block.code.includes(phpZipName(contract.model.documentVersion)));
+    const example = blocks.find((block) => block.language === 'php' && block.title === phpExampleFile);
+    assert.ok(install !== undefined, 'the page has the install block');
+    assert.ok(example !== undefined, `the page has the example titled ${phpExampleFile}`);
+
+    const action = exampleAction(contract);
+    assert.ok(action.transition.kind === 'fixed');
+    const from = action.transition.from[0] ?? '';
+    sandbox = await startSandbox({ port: 0, seed: [{ id: 42, status: from }], contract });
+    sandbox.throttleNext(2, '1');
+
+    const folder = path.join(work, 'empty');
+    const home = path.join(work, 'home');
+    mkdirSync(folder);
+    mkdirSync(home);
+    const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, COMPOSER_HOME: path.join(home, '.composer') };
+    const installed = await run(install.code.replaceAll(siteConfig.docsUrl, site.origin), folder, env);
+    assert.equal(installed.code, 0, installed.output);
+
+    writeFileSync(path.join(folder, phpExampleFile), `${example.code}\n`);
+    const [siteUrl, key, subscription] = exampleEnvironment;
+    const started = Date.now();
+    const paused = await run(`php ${phpExampleFile}`, folder, { ...env, [siteUrl]: sandbox.url, [key]: sandbox.apiKey, [subscription]: '42' });
+    assert.equal(paused.code, 0, paused.output);
+    assert.ok(Date.now() - started >= 2000, 'the two throttled answers were waited out');
+    assert.equal(sandbox.subscriptions().find((subscription) => subscription.id === 42)?.status, action.transition.to);
+    assert.match(paused.output, new RegExp(`${action.identifier}: ${from} -> ${action.transition.to} \\(changed: yes\\)`));
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The generated PHP library, packed as the site publishes it (a zip), unpacked and installed by
+ * Composer offline into a project of its own, and tested
+ * by PHPUnit (Debian's) against the real sandbox, served under a subdirectory as a WordPress
+ * installed in one: every action, a repeat, a refusal, each documented error, a throttled request
+ * in either form of Retry-After, a host's page, a timeout, the courtesy pace, and the route of a
+ * site without pretty permalinks. Skipped, with the reason, where PHP, PHPUnit or Composer is not
+ * installed. The real WordPress's part is tests/integration/php-client-wordpress.test.ts.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { packPhpClient } from '../../src/clients/php/package.ts';
+import { composerPackageName } from '../../src/clients/php/php-source.ts';
+import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { bundledDocument } from '../support/contract-copy.ts';
+import { installPackage, unpackZip, phpClientPlan, phpToolsMissing, runPhpUnit } from '../support/php-client-plan.ts';
+import { startRecordingServer } from '../support/reference-fixture.ts';
+
+const missing = phpToolsMissing();
+
+/** An IMF-fixdate `seconds` from now, as a host writes Retry-After in its date form. */
+function httpDateIn(seconds: number): string {
+  return new Date(Math.ceil(Date.now() / 1000) * 1000 + seconds * 1000).toUTCString();
+}
+
+describe('the generated PHP library against the sandbox', { skip: missing ?? false, timeout: 300_000 }, () => {
+  let contract: ExecutableContract;
+  let sandbox: Sandbox;
+  let hanging: Awaited<ReturnType<typeof startRecordingServer>>;
+  let work: string;
+  let project: string;
+  let planFile: string;
+
+  const phpunit = async (testName: string, env: Record<string, string> = {}) => {
+    const run = await runPhpUnit(project, planFile, testName, env);
+    assert.equal(run.status, 0, run.output);
+    assert.match(run.output, /OK \(1 test/, `${testName} ran: ${run.output}`);
+  };
+
+  before(async () => {
+    contract = readExecutableContract(bundledDocument());
+    work = mkdtempSync(path.join(tmpdir(), 'php-client-'));
+    // The zip the site publishes, unpacked by PHP alone (Composer's artifact repository needs ext-zip) and installed offline.
+    const zip = await packPhpClient(contract, path.join(work, 'artifacts'));
+    project = installPackage({ type: 'path', url: unpackZip(zip, path.join(work, 'package')) }, composerPackageName, contract.model.documentVersion);
+    const basePath = '/shop';
+    const { plan, seed } = phpClientPlan(contract, { siteUrl: '', apiKey: '' });
+    sandbox = await startSandbox({ port: 0, basePath, seed, contract });
+    plan.siteUrl = sandbox.url;
+    plan.apiKey = sandbox.apiKey;
+    hanging = await startRecordingServer([{ status: 200, fault: 'hang' }]);
+    planFile = path.join(work, 'plan.json');
+    writeFileSync(planFile, JSON.stringify(plan));
+  });
+
+  after(async () => {
+    await sandbox?.close();
+    await hanging?.close();
+    if (project !== undefined) rmSync(project, { recursive: true, force: true });
+    if (work !== undefined) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('every action moves its subscription as the lifecycle table says, and the result keeps every member', () => phpunit('testEveryActionChangesItsSubscription'));
+  test('a repeat answers that nothing changed', () => phpunit('testARepeatAnswersNothingChanged'));
+  test('a refusal is the conflict exception naming the current status and the allowed actions', () => phpunit('testAConflictNamesTheAllowedActions'));
+  test('a field no release has is the bad-request exception with its params', () => phpunit('testAFieldTheActionDoesNotTakeIsABadRequestWithItsParams'));
+  test('a wrong key is the unauthorized exception, and the key shows in no message, trace, dump or log line', () => phpunit('testAWrongKeyIsUnauthorizedAndNeverShown'));
+  test('an unknown subscription is the not-found exception, and the right key shows nowhere either', () => phpunit('testAnUnknownSubscriptionIsNotFound'));
+  test('a field outside its bound is refused before anything is sent, naming the field and the bound', () => phpunit('testARequiredFieldOutsideItsBoundIsRefusedBeforeSending'));
+
+  test('a throttled request with Retry-After in seconds is sent again after the wait, and succeeds', async () => {
+    sandbox.throttleNext(1, '1');
+    await phpunit('testAThrottledRequestIsSentAgainAfterItsRetryAfter', { EXPECTED_WAIT: '1' });
+  });
+
+  test('a throttled request with Retry-After as an HTTP date is sent again at that moment, and succeeds', async () => {
+    const date = httpDateIn(2);
+    sandbox.throttleNext(1, date);
+    // PHPUnit takes a moment to start; at least a second of the two is left to wait.
+    await phpunit('testAThrottledRequestIsSentAgainAfterItsRetryAfter', { EXPECTED_WAIT: '0.9' });
+  });
+
+  test('a wait longer than the bound is not waited: the throttled exception carries the wait asked for', async () => {
+    sandbox.throttleNext(1, '120');
+    await phpunit('testAWaitLongerThanTheBoundIsNotWaited', { EXPECTED_WAIT: '120' });
+  });
+
+  test("a host's HTML page is the host exception", async () => {
+    sandbox.hostErrorNext(1, 503);
+    await phpunit('testAHostPageIsAHostException', { EXPECTED_STATUS: '503' });
+  });
+
+  test('a site that never answers ends in a timeout', () => phpunit('testASiteThatNeverAnswersTimesOut', { HANGING_SITE: `http://${hanging.host}` }));
+  test('the courtesy pace spaces two requests to one site, and switches off', () => phpunit('testTheCourtesyPaceSpacesRequestsToOneSite'));
+  test('a site without pretty permalinks is reached by its ?rest_route= query', () => phpunit('testASiteWithoutPrettyPermalinksIsReachedByItsQuery'));
+  test('Retry-After is read as src/lib/http/retry-after.ts reads it, unreadable values included', () => phpunit('testRetryAfterIsReadAsEveryClientReadsIt'));
+
+  test('the tests can fail: a plan expecting other waits makes PHPUnit fail', async () => {
+    const wrong = path.join(work, 'wrong-plan.json');
+    const { plan } = phpClientPlan(contract, { siteUrl: sandbox.url, apiKey: sandbox.apiKey });
+    writeFileSync(wrong, JSON.stringify({ ...plan, retryAfterCases: plan.retryAfterCases.map((entry) => ({ ...entry, seconds: 7 })) }));
+    const run = await runPhpUnit(project, wrong, 'testRetryAfterIsReadAsEveryClientReadsIt');
+    assert.notEqual(run.status, 0, run.output);
+  });
+});

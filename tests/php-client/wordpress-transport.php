@@ -1,0 +1,45 @@
+<?php
+/**
+ * The generated library's WordPress transport from inside WordPress: loads the running test
+ * site's wp-load.php, as a plugin runs, and calls the shop through wp_remote_post. Prints one JSON
+ * object: the answer of the plan's `viaWordPress` case, and the refusal of its `conflict` case.
+ *
+ *   php wordpress-transport.php CONFIG-NAME HOST:PORT AUTOLOAD PLAN-FILE
+ */
+
+declare(strict_types=1);
+
+use SubscriptionLifecycle\Client\Client;
+use SubscriptionLifecycle\Client\Exception\ServiceException;
+use SubscriptionLifecycle\Client\Transport\WordPressTransport;
+
+if (PHP_SAPI !== 'cli' || $argc !== 5) {
+    fwrite(STDERR, "usage: php wordpress-transport.php CONFIG-NAME HOST:PORT AUTOLOAD PLAN-FILE\n");
+    exit(2);
+}
+
+// Debian's wp-config.php picks /etc/wordpress/config-<name>.php from this, as Apache's SetEnv does.
+$_SERVER['WORDPRESS_CONFIG'] = $argv[1];
+$_SERVER['HTTP_HOST'] = $argv[2];
+$_SERVER['REQUEST_URI'] = '/';
+$_SERVER['SERVER_PROTOCOL'] = 'HTTP/1.1';
+$_SERVER['REQUEST_METHOD'] = 'GET';
+require '/usr/share/wordpress/wp-load.php';
+require $argv[3];
+
+$plan = json_decode((string) file_get_contents($argv[4]), true);
+$sent = [];
+add_action('http_api_debug', static function ($response, $context, $class, $arguments, $url) use (&$sent): void {
+    $sent[] = $url;
+}, 10, 5);
+$client = new Client($plan['siteUrl'], $plan['apiKey'], ['pace' => 0, 'transport' => new WordPressTransport()]);
+$case = $plan['viaWordPress'];
+$answer = $client->{$case['method']}(...$case['args']);
+$conflict = $plan['conflict'];
+$refusal = null;
+try {
+    $client->{$conflict['method']}(...$conflict['args']);
+} catch (ServiceException $error) {
+    $refusal = ['status' => $error->getHttpStatus(), 'code' => $error->getErrorCode(), 'data' => $error->getData()];
+}
+echo json_encode(['answer' => $answer->toArray(), 'refusal' => $refusal, 'sentThroughWordPress' => $sent]);

@@ -1,0 +1,128 @@
+/**
+ * What the PHPUnit tests of the generated PHP library (tests/php-client/ClientTest.php) call and
+ * expect, derived from the model, with the subscriptions a site must hold for it: the PHP file
+ * types no fact of the API, so it reads every one from this plan.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { camelName } from '../../src/clients/php/php-source.ts';
+import { methodFields, methodName } from '../../src/clients/php/client-class.ts';
+import { documentedErrors, exceptionClassName } from '../../src/clients/php/exception-classes.ts';
+import type { Action } from '../../src/lib/contract/model.ts';
+import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
+import { retryAfterDelay } from '../../src/lib/http/retry-after.ts';
+import type { Subscription } from '../../src/sandbox/store.ts';
+import { projectDirectory } from './contract-copy.ts';
+
+export interface CallCase {
+  identifier: string;
+  method: string;
+  args: unknown[];
+  from: string;
+  to: string;
+}
+
+/** A status the action accepts, and the status asked for when the request names the target. */
+function startingPoint(action: Action): { from: string; requested?: string } {
+  const transition = action.transition;
+  if (transition.kind === 'fixed') return { from: transition.from[0] ?? '' };
+  const requested = String(action.requestExample.value[transition.field]);
+  const move = transition.moves.find((candidate) => candidate.to.includes(requested));
+  return { from: move?.from ?? '', requested };
+}
+
+/** The plan, and the subscriptions (from `firstId` on) the site must hold before the tests run. */
+export function phpClientPlan(contract: ExecutableContract, site: { siteUrl: string; apiKey: string }, firstId = 5000) {
+  const { model } = contract;
+  const { envelope } = model;
+  const seed: Subscription[] = [];
+  let nextId = firstId;
+  const place = (status: string): number => {
+    const id = nextId++;
+    seed.push({ id, status });
+    return id;
+  };
+  const callOf = (action: Action, id: number): CallCase => {
+    const point = startingPoint(action);
+    const outcome = outcomeOf(action.transition, point.from, point.requested);
+    const args = methodFields(contract, action).map((field) => (field.name === envelope.subject ? id : field.required ? action.requestExample.value[field.name] : null));
+    return { identifier: action.identifier, method: methodName(action), args, from: point.from, to: outcome.kind === 'changed' ? outcome.to : point.from };
+  };
+  const caseFor = (action: Action): CallCase => callOf(action, place(startingPoint(action).from));
+
+  const fixed = model.actions.find((action) => action.transition.kind === 'fixed');
+  if (fixed === undefined) throw new Error('the contract has no action with a fixed target');
+  const refused = model.actions.find((action) => action.refusedStates.some((status) => allowedActions(model.lifecycle, status).length > 0));
+  const refusedStatus = refused?.refusedStates.find((status) => allowedActions(model.lifecycle, status).length > 0);
+  if (refused === undefined || refusedStatus === undefined) throw new Error('no action is refused from a status that allows others');
+  const conflictId = place(refusedStatus);
+  const subjectField = fixed.fields.find((field) => field.name === envelope.subject);
+  const minimum = subjectField?.constraints.find((constraint) => constraint.keyword === 'minimum');
+  if (minimum?.limit === undefined) throw new Error(`${envelope.subject} has no minimum to go below`);
+  const { errors } = contract;
+  const unknownField = 'field_no_release_has';
+  const now = Date.UTC(2026, 10, 20, 14, 0, 0);
+  const retryAfterValues = ['1', ' 120 ', '0', '-1', 'now', '1.5', '', 'soon', 'Fri, 20 Nov 2026 14:05:00 GMT', 'Fri, 20 Nov 2026 13:05:00 GMT', 'Thu, 20 Nov 2026 14:05:00 GMT', 'Sun, 31 Feb 2026 14:05:00 GMT', 'Friday, 20-Nov-26 14:05:00 GMT', 'Fri Nov 20 14:05:00 2026', 'Fri, 20 Nov 2026 14:05:00 UTC'];
+
+  const plan = {
+    siteUrl: site.siteUrl,
+    apiKey: site.apiKey,
+    wrongKey: 'wrong-key-not-a-secret-7f3a',
+    actions: model.actions.map(caseFor),
+    repeat: caseFor(fixed),
+    throttled: caseFor(fixed),
+    viaWordPress: caseFor(fixed),
+    conflict: {
+      ...callOf(refused, conflictId),
+      status: String(errors.transitionNotAllowed.status),
+      code: errors.transitionNotAllowed.code,
+      currentStatus: refusedStatus,
+      allowedActions: allowedActions(model.lifecycle, refusedStatus),
+    },
+    badRequest: {
+      identifier: fixed.identifier,
+      fields: { [envelope.subject]: place(startingPoint(fixed).from), [unknownField]: 1 },
+      status: String(errors.invalidParameter.status),
+      code: errors.invalidParameter.code,
+      field: unknownField,
+    },
+    unauthorized: { ...caseFor(fixed), status: String(errors.invalidKey.status), code: errors.invalidKey.code },
+    notFound: { ...callOf(fixed, nextId + 100_000), status: String(errors.subscriptionNotFound.status), code: errors.subscriptionNotFound.code },
+    outOfBound: { ...callOf(fixed, minimum.limit - 1), field: envelope.subject, bound: minimum.label },
+    result: contract.result,
+    resultProperties: Object.fromEntries(model.resultFields.map((field) => [field.name, camelName(field.name)])),
+    exceptionClasses: Object.fromEntries([...documentedErrors(contract), contract.throttled].map((response) => [response.status, exceptionClassName(response.status)])),
+    throttledStatus: contract.throttled.status,
+    retryAfterCases: retryAfterValues.map((value) => {
+      const delay = retryAfterDelay(value, now);
+      return { value, now: now / 1000, seconds: delay === undefined ? null : delay / 1000 };
+    }),
+  };
+  return { plan, seed };
+}
+
+export type PhpClientPlan = ReturnType<typeof phpClientPlan>['plan'];
+
+/** Whether PHP, PHPUnit and Composer are here, or why not. */
+export function phpToolsMissing(): string | undefined {
+  const missing = ['php', 'phpunit', 'composer'].filter((tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status !== 0);
+  return missing.length === 0 ? undefined : `${missing.join(', ')} not installed here (apt-get install -y php-cli php-curl phpunit composer)`;
+}
+
+export { installPackage, unpackZip } from '../../src/clients/php/composer-project.ts';
+
+/** The PHPUnit test file, and a run of one of its tests with the plan and extra environment. */
+export const phpUnitTestFile = path.join(projectDirectory, 'tests/php-client/ClientTest.php');
+
+/** Runs in a child process without blocking this one, where a sandbox the tests call may be serving. */
+export function runPhpUnit(project: string, planFile: string, testName: string, env: Record<string, string> = {}): Promise<{ status: number | null; output: string }> {
+  const args = ['--do-not-cache-result', '--bootstrap', path.join(project, 'vendor/autoload.php'), '--filter', `/::${testName}$/`, phpUnitTestFile];
+  return new Promise((resolve) => {
+    const child = spawn('phpunit', args, { env: { ...process.env, PLAN_FILE: planFile, ...env }, timeout: 60_000 });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('close', (status) => resolve({ status, output }));
+  });
+}
