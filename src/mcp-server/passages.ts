@@ -55,6 +55,12 @@ function isFenced(markdown: string, node: Code): boolean {
   return /^(`{3,}|~{3,})/.test(markdown.slice(start, start + 3));
 }
 
+/**
+ * The constructs inside a paragraph or a heading: a page's blocks do not depend on them, so the
+ * page is parsed without them (most of the parser's time), and a heading's own text with them.
+ */
+const inlineConstructs = ['attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText', 'labelEnd', 'labelStartImage', 'labelStartLink'];
+
 /** Texts parsed lately: a page is read for its headings, its blocks and its repeated rows in turn. */
 const parsedTexts = new Map<string, MarkdownStructure>();
 const parsedTextsKept = 64;
@@ -79,7 +85,7 @@ function structureOf(markdown: string): MarkdownStructure {
     }
     const start = node.position?.start.offset ?? 0;
     if (node.type === 'heading' && node.depth >= 2 && markdown[start] === '#') {
-      const written = plainText(node).trim();
+      const written = plainText(fromMarkdown(markdown.slice(start, node.position?.end.offset))).trim();
       const named = /^(.*?)\s*\{#([^}\s]+)\}$/.exec(written);
       const text = named?.[1] ?? written;
       const slug = slugger.slug(text);
@@ -88,7 +94,7 @@ function structureOf(markdown: string): MarkdownStructure {
     }
     if ('children' in node) for (const child of node.children) visit(child);
   };
-  visit(fromMarkdown(markdown));
+  visit(fromMarkdown(markdown, { extensions: [{ disable: { null: inlineConstructs } }] }));
   if (parsedTexts.size >= parsedTextsKept) parsedTexts.clear();
   parsedTexts.set(markdown, structure);
   return structure;

@@ -62,15 +62,13 @@ describe('import boundaries', () => {
   });
 
   test('no two files under src/ import each other: a pair that does is one concept split in two, or two sharing a third', () => {
-    // src/conformance/ is left out until its split lands (expectation.ts and check-answer.ts); the lead removes this exemption.
-    const exempt = (file: string) => file.startsWith('src/conformance/');
     const importsOf = new Map<string, Set<string>>();
     for (const { file, target } of imports()) {
       if (!file.startsWith('src/')) continue;
       importsOf.set(file, (importsOf.get(file) ?? new Set()).add(target));
     }
     const pairs = [...importsOf].flatMap(([file, targets]) =>
-      [...targets].filter((target) => file < target && importsOf.get(target)?.has(file) && !(exempt(file) && exempt(target))).map((target) => `${file} <-> ${target}`),
+      [...targets].filter((target) => file < target && importsOf.get(target)?.has(file)).map((target) => `${file} <-> ${target}`),
     );
     assert.deepEqual(pairs, []);
   });

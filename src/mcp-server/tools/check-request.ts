@@ -8,8 +8,8 @@ export const checkRequestTool = defineTool({
   description:
     'What a shop would answer to this JSON body before you send it: the 400 with the fields at fault, the 401, the 409 with the allowed actions, or the 200 with the new status. Computed by the sandbox; nothing is sent.',
   annotations: readOnly,
-  // The request check needs the sandbox, which keeps its store in SQLite: the Node process has it,
-  // a Workers runtime does not, and there the tool is not listed rather than listed and failing.
+  // The request check runs the sandbox's stages (on Node over SQLite, on Workers over the memory
+  // store); knowledge built without one does not list the tool rather than list it failing.
   answer: (knowledge) => (knowledge.checkRequest === undefined ? undefined : checkRequestAnswer(knowledge, knowledge.checkRequest)),
 });
 
