@@ -1,0 +1,9 @@
+/** A client library built from the one model and published with the site, as a download and to its registry. */
+export interface ClientPackage {
+  /** Short name used in command output and file names: `php` or `typescript`. */
+  readonly language: string;
+  /** The registry the release workflow publishes to. */
+  readonly registry: 'packagist' | 'npm';
+  /** Writes the packed download (a zip for Composer, a tarball for npm) into `outDirectory` and returns its absolute path. */
+  pack(outDirectory: string): Promise<string>;
+}
