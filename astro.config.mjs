@@ -143,6 +143,10 @@ export default defineConfig({
           ],
         },
         {
+          label: 'Client libraries',
+          items: [{ label: 'TypeScript', link: '/clients/typescript/' }],
+        },
+        {
           label: 'Product',
           items: [
             { label: 'Product-information server', link: '/product-information-server/' },

@@ -9,7 +9,7 @@ import { readFacts } from '../../lib/contract/facts.ts';
 import { typeLabel } from '../../lib/contract/fields.ts';
 import { resolvePointer } from '../../lib/contract/document.ts';
 import { resolveSchema } from '../../lib/contract/schemas.ts';
-import { methodName, typescriptClientClassName, typescriptClientPackageName } from './generate.ts';
+import { clientDescription, methodName, typescriptClientClassName, typescriptClientPackageName } from './generate.ts';
 
 /** The environment the example script reads: the site's base URL, its key, the subscription. */
 export const exampleEnvironment = { siteUrl: 'SHOP_URL', apiKey: 'SHOP_API_KEY', subscriptionId: 'SUBSCRIPTION_ID' } as const;
@@ -99,4 +99,47 @@ export function methodReference(contract: ExecutableContract): MethodReference[]
         bounds: field.constraints.filter((constraint) => constraint.keyword !== 'writeOnly').map((constraint) => `${constraint.label}${constraint.values === undefined ? '' : ` ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`}`).join('; '),
       })),
   }));
+}
+
+/** A Worker's module that pauses a subscription, the key from the Worker's secrets. */
+export function workerExample(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  const { siteUrl, apiKey } = exampleEnvironment;
+  return `import { ${typescriptClientClassName} } from "${typescriptClientPackageName}";
+
+export default {
+  async fetch(request, env) {
+    const { subscription } = await request.json();
+    const client = new ${typescriptClientClassName}(env.${siteUrl}, env.${apiKey}, {
+      timeout: 10_000,
+      signal: request.signal,
+    });
+    const answer = await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: subscription });
+    return Response.json(answer);
+  },
+};
+`;
+}
+
+/** The client's options, each with its default, as a reader writes them. */
+export function optionsExample(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  const description = clientDescription(contract);
+  const { policy } = description;
+  return `const controller = new AbortController();
+const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl}, process.env.${exampleEnvironment.apiKey}, {
+  timeout: ${policy.attemptTimeoutMs}, // ms one attempt may take in all
+  pace: ${policy.paceMs}, // ms between two requests to one site; 0 switches the pace off
+  maxAttempts: ${policy.maxAttempts}, // attempts in all; 1 never sends a request again
+  maxRetryWait: ${policy.retryAfterCapMs}, // ms: a longer ${description.retryAfterHeader} throws at once
+  userAgent: "my-shop-sync/2.0",
+  signal: controller.signal, // aborts every call of this client
+});
+
+// One call with its own signal and timeout:
+await client.${methodName(facts.quickstartAction)}(
+  { ${facts.subscriptionField}: 42 },
+  { signal: AbortSignal.timeout(5_000), timeout: 2_000 },
+);
+`;
 }
