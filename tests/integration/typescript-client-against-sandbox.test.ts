@@ -15,7 +15,7 @@ import { readExecutableContract } from '../../src/lib/contract/executable-contra
 import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
-import { installTypescriptClient, type InstalledClient } from '../support/typescript-client.ts';
+import { installTypescriptClient, type InstalledClient } from '../../src/clients/typescript/installed-package.ts';
 
 const contract = readExecutableContract(bundledDocument());
 const { model, result, errors } = contract;

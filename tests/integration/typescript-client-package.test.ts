@@ -23,7 +23,7 @@ import { readExecutableContract, type ExecutableContract } from '../../src/lib/c
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument, copyContract, projectDirectory } from '../support/contract-copy.ts';
-import { installTypescriptClient, type InstalledClient } from '../support/typescript-client.ts';
+import { installTypescriptClient, type InstalledClient } from '../../src/clients/typescript/installed-package.ts';
 
 const contract = readExecutableContract(bundledDocument());
 const { model } = contract;

@@ -17,7 +17,7 @@ import type { Subscription } from '../../src/sandbox/store.ts';
 import { pathsOf } from '../../src/wordpress/host-system.ts';
 import { removeWordPressFiles, seedWordPress, startWordPress, stopWordPress, wordpressAvailable, wordpressStatus, type WordPressSite } from '../../src/wordpress/site.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
-import { installTypescriptClient, type InstalledClient } from '../support/typescript-client.ts';
+import { installTypescriptClient, type InstalledClient } from '../../src/clients/typescript/installed-package.ts';
 
 const availability = wordpressAvailable();
 
