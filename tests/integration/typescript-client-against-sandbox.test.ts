@@ -217,7 +217,7 @@ describe('the host in front of the site', () => {
       try {
         times.length = 0;
         const client = new Client(`http://127.0.0.1:${(host.address() as AddressInfo).port}`, apiKey, { pace: 0, maxAttempts: 2 });
-        const error = await call(client, firstAction, { ...callerExample(firstAction), [subject]: 1 }).then(() => undefined, (caught: unknown) => caught);
+        const error: unknown = await call(client, firstAction, { ...callerExample(firstAction), [subject]: 1 }).then(() => undefined, (caught: unknown) => caught);
         assert.ok(error instanceof exported('ThrottledError'), `${unreadable}: ${String(error)}`);
         assert.equal((error as unknown as Record<string, unknown>).retryAfterMs, undefined);
         assert.equal(times.length, 2);
