@@ -110,10 +110,7 @@ export function workerExample(contract: ExecutableContract): string {
 export default {
   async fetch(request, env) {
     const { subscription } = await request.json();
-    const client = new ${typescriptClientClassName}(env.${siteUrl}, env.${apiKey}, {
-      timeout: 10_000,
-      signal: request.signal,
-    });
+    const client = new ${typescriptClientClassName}(env.${siteUrl}, env.${apiKey}, { timeout: 10_000 });
     const answer = await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: subscription });
     return Response.json(answer);
   },
