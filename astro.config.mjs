@@ -139,7 +139,10 @@ export default defineConfig({
         },
         {
           label: 'Client libraries',
-          items: [{ label: 'PHP', link: '/clients/php/' }],
+          items: [
+            { label: 'PHP', link: '/clients/php/' },
+            { label: 'TypeScript', link: '/clients/typescript/' },
+          ],
         },
         {
           label: 'Tools',

@@ -3,7 +3,9 @@
  * contract as the gate passed it and packed (a zip for Composer, a tarball for npm); prints each
  * file's path. The site's build publishes the same files (src/integrations/client-downloads.ts).
  *
- *   npm run build:clients -- [--out DIR]     (default: dist/downloads)
+ *   npm run build:clients -- [--out DIR] [--repository URL]     (default: dist/downloads)
+ *
+ * --repository names the source repository in the npm manifest, which npm's provenance checks.
  *
  * Exits 1 when the contract fails the gate or a package cannot be packed, 2 on wrong options.
  */
@@ -11,13 +13,13 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { clientPackages } from '../src/clients/packages.ts';
 
-const usage = 'Usage: npm run build:clients -- [--out DIR]';
+const usage = 'Usage: npm run build:clients -- [--out DIR] [--repository URL]';
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 
 async function main(): Promise<number> {
-  let values: { out?: string; help?: boolean };
+  let values: { out?: string; repository?: string; help?: boolean };
   try {
-    ({ values } = parseArgs({ options: { out: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
+    ({ values } = parseArgs({ options: { out: { type: 'string' }, repository: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
   } catch (error) {
     console.error(`${(error as Error).message}\n${usage}`);
     return 2;
@@ -28,7 +30,7 @@ async function main(): Promise<number> {
   }
   const outDirectory = path.resolve(values.out ?? path.join(projectDirectory, 'dist/downloads'));
   try {
-    for (const clientPackage of clientPackages) console.log(`${clientPackage.language}: ${await clientPackage.pack(outDirectory)}`);
+    for (const clientPackage of clientPackages) console.log(`${clientPackage.language}: ${await clientPackage.pack(outDirectory, { repository: values.repository })}`);
     return 0;
   } catch (error) {
     console.error((error as Error).message);

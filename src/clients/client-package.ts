@@ -4,6 +4,9 @@ export interface ClientPackage {
   readonly language: string;
   /** The registry the release workflow publishes to. */
   readonly registry: 'packagist' | 'npm';
-  /** Writes the packed download (a zip for Composer, a tarball for npm) into `outDirectory` and returns its absolute path. */
-  pack(outDirectory: string): Promise<string>;
+  /**
+   * Writes the packed download (a zip for Composer, a tarball for npm) into `outDirectory` and returns its absolute path.
+   * `repository` is the source repository's URL, which npm's provenance requires the manifest to name.
+   */
+  pack(outDirectory: string, options?: { repository?: string }): Promise<string>;
 }

@@ -1,0 +1,142 @@
+/**
+ * What a reader types to use the TypeScript client, written from the model: the install command,
+ * the example script that pauses a subscription (the quickstart's action), the handling of a
+ * refusal, and the reference of every method. The page /clients/typescript/ and the package's
+ * README show these, and the tests run them as shown.
+ */
+import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
+import { readFacts } from '../../lib/contract/facts.ts';
+import { typeLabel } from '../../lib/contract/fields.ts';
+import { resolvePointer } from '../../lib/contract/document.ts';
+import { resolveSchema } from '../../lib/contract/schemas.ts';
+import { clientDescription, methodName, typescriptClientClassName, typescriptClientPackageName } from './generate.ts';
+
+/** The environment the example script reads: the site's base URL, its key, the subscription. */
+export const exampleEnvironment = { siteUrl: 'SHOP_URL', apiKey: 'SHOP_API_KEY', subscriptionId: 'SUBSCRIPTION_ID' } as const;
+
+/** The file name the page gives the example script. */
+export const exampleScriptFile = 'pause.mjs';
+
+/** The tarball `npm pack` writes for the package at a version, as the site publishes it. */
+export function typescriptClientTarballName(version: string): string {
+  return `${typescriptClientPackageName.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+}
+
+/** Where the site publishes the tarball, under its docs URL. */
+export function typescriptClientDownloadPath(version: string): string {
+  return `/downloads/${typescriptClientTarballName(version)}`;
+}
+
+export function installCommand(docsUrl: string, version: string): string {
+  return `npm install ${docsUrl.replace(/\/+$/, '')}${typescriptClientDownloadPath(version)}`;
+}
+
+/** The whole example: reads the environment, pauses the subscription, prints the answer. */
+export function exampleScript(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
+  return `import { ${typescriptClientClassName} } from "${typescriptClientPackageName}";
+
+const client = new ${typescriptClientClassName}(process.env.${siteUrl}, process.env.${apiKey});
+
+const answer = await client.${methodName(facts.quickstartAction)}({
+  ${facts.subscriptionField}: Number(process.env.${subscriptionId}),
+});
+console.log(answer);
+`;
+}
+
+/** The run command, after the environment is set. */
+export function runCommand(): string {
+  return `node ${exampleScriptFile}`;
+}
+
+/** The environment set as a reader would, with visibly fake values. */
+export function environmentCommand(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  const id = contract.action(facts.quickstartAction)?.requestExample.value[facts.subscriptionField];
+  return `export ${exampleEnvironment.siteUrl}=https://${facts.siteExample} ${exampleEnvironment.apiKey}=your-api-key-not-this ${exampleEnvironment.subscriptionId}=${typeof id === 'number' ? id : 1}`;
+}
+
+/** Handling the refusal of a status: the conflict's class, the status and the actions it allows. */
+export function conflictExample(contract: ExecutableContract, conflictClassName: string): string {
+  const facts = readFacts(contract.document);
+  const currentStatus = contract.errors.currentStatusMember.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
+  const allowedActions = contract.errors.allowedActionsMember.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
+  return `import { ${typescriptClientClassName}, ${conflictClassName} } from "${typescriptClientPackageName}";
+
+const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl}, process.env.${exampleEnvironment.apiKey});
+try {
+  await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: Number(process.env.${exampleEnvironment.subscriptionId}) });
+} catch (error) {
+  if (!(error instanceof ${conflictClassName})) throw error;
+  // The subscription's status refuses the action: it says which actions that status allows.
+  console.log(\`The subscription is \${error.${currentStatus}}; it allows: \${error.${allowedActions}?.join(", ")}\`);
+}
+`;
+}
+
+/** One row of the methods' reference. */
+export interface MethodReference {
+  method: string;
+  action: string;
+  title: string;
+  fields: { name: string; type: string; required: boolean; bounds: string }[];
+}
+
+export function methodReference(contract: ExecutableContract): MethodReference[] {
+  const { selector, credential } = contract.model.envelope;
+  return contract.model.actions.map((action) => ({
+    method: methodName(action.identifier),
+    action: action.identifier,
+    title: action.title,
+    fields: action.fields
+      .filter((field) => field.name !== selector && field.name !== credential)
+      .map((field) => ({
+        name: field.name,
+        type: typeLabel(contract.document, resolveSchema(contract.document, resolvePointer(contract.document, field.pointer), field.pointer)),
+        required: field.required,
+        bounds: field.constraints.filter((constraint) => constraint.keyword !== 'writeOnly').map((constraint) => `${constraint.label}${constraint.values === undefined ? '' : ` ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`}`).join('; '),
+      })),
+  }));
+}
+
+/** A Worker's module that pauses a subscription, the key from the Worker's secrets. */
+export function workerExample(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  const { siteUrl, apiKey } = exampleEnvironment;
+  return `import { ${typescriptClientClassName} } from "${typescriptClientPackageName}";
+
+export default {
+  async fetch(request, env) {
+    const { subscription } = await request.json();
+    const client = new ${typescriptClientClassName}(env.${siteUrl}, env.${apiKey}, { timeout: 10_000 });
+    const answer = await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: subscription });
+    return Response.json(answer);
+  },
+};
+`;
+}
+
+/** The client's options, each with its default, as a reader writes them. */
+export function optionsExample(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  const description = clientDescription(contract);
+  const { policy } = description;
+  return `const controller = new AbortController();
+const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl}, process.env.${exampleEnvironment.apiKey}, {
+  timeout: ${policy.attemptTimeoutMs}, // ms one attempt may take in all
+  pace: ${policy.paceMs}, // ms between two requests to one site; 0 switches the pace off
+  maxAttempts: ${policy.maxAttempts}, // attempts in all; 1 never sends a request again
+  maxRetryWait: ${policy.retryAfterCapMs}, // ms: a longer ${description.retryAfterHeader} throws at once
+  userAgent: "my-shop-sync/2.0",
+  signal: controller.signal, // aborts every call of this client
+});
+
+// One call with its own signal and timeout:
+await client.${methodName(facts.quickstartAction)}(
+  { ${facts.subscriptionField}: 42 },
+  { signal: AbortSignal.timeout(5_000), timeout: 2_000 },
+);
+`;
+}

@@ -1,0 +1,136 @@
+/**
+ * The /clients/typescript/ page run as written, from the built page: its install command in an
+ * empty folder with only Node and npm (a fresh home and npm cache), its example script saved under
+ * the name the page gives, and its run command, against a local sandbox that throttles the first
+ * two requests. The only change made to what the page shows is the docs origin, mapped to a local
+ * server that serves the packed tarball at the path the page names (the site build publishes it
+ * there once the download is wired into it).
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fromHtml } from 'hast-util-from-html';
+import { selectAll } from 'hast-util-select';
+import { toText } from 'hast-util-to-text';
+import type { Element } from 'hast';
+import { packTypescriptClient } from '../../src/clients/typescript/package.ts';
+import { exampleEnvironment, typescriptClientDownloadPath } from '../../src/clients/typescript/usage.ts';
+import { ensureBuiltSite } from '../../src/host/built-site.ts';
+import { loadExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { readFacts } from '../../src/lib/contract/facts.ts';
+import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
+import { startSandbox } from '../../src/sandbox/server.ts';
+import { siteConfig } from '../../src/site-config.ts';
+import { projectDirectory } from '../support/contract-copy.ts';
+
+const pagePath = 'clients/typescript';
+const workDirectory = mkdtempSync(path.join(tmpdir(), 'typescript-client-page-'));
+let downloads: Server;
+let origin: string;
+
+before(async () => {
+  ensureBuiltSite(projectDirectory);
+  const contract = loadExecutableContract();
+  const tarball = packTypescriptClient(contract, path.join(workDirectory, 'packed'), { packageDirectory: path.join(workDirectory, 'package') });
+  const servedPath = typescriptClientDownloadPath(contract.model.documentVersion);
+  downloads = createServer((request, response) => {
+    if (request.url !== servedPath) {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': 'application/gzip' }).end(readFileSync(tarball));
+  });
+  await new Promise<void>((resolve) => downloads.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(downloads.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  await new Promise((resolve) => downloads?.close(resolve));
+  rmSync(workDirectory, { recursive: true, force: true });
+});
+
+interface Block {
+  language: string;
+  title: string | undefined;
+  text: string;
+}
+
+/** The code blocks of the built page, in order, each with its language and its title when it has one. */
+function pageBlocks(): Block[] {
+  const tree = fromHtml(readFileSync(path.join(projectDirectory, 'dist', pagePath, 'index.html'), 'utf8'));
+  return selectAll('figure.frame', tree).flatMap((figure): Block[] => {
+    const pre = selectAll('pre', figure)[0] as Element | undefined;
+    if (pre === undefined) return [];
+    const code = selectAll('code', pre)[0];
+    if (code === undefined) return [];
+    const lines = selectAll('.ec-line', code).map((line) => toText(line, { whitespace: 'pre' }));
+    const title = selectAll('figcaption .title', figure)[0];
+    return [{ language: String(pre.properties.dataLanguage ?? ''), title: title === undefined ? undefined : toText(title), text: lines.join('\n') }];
+  });
+}
+
+function run(commandLine: string, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('sh', ['-c', commandLine], { cwd, env });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => resolve({ code, output }));
+  });
+}
+
+test('the page\'s install, example and run blocks, as written, pause the subscription after two throttled answers', { timeout: 240_000 }, async () => {
+  const blocks = pageBlocks();
+  const install = blocks.find((block) => block.language === 'sh' && block.text.startsWith('npm install '));
+  assert.ok(install !== undefined, 'an install command');
+  assert.ok(install.text.startsWith(`npm install ${siteConfig.docsUrl}/`), 'it installs from the site\'s download');
+  const script = blocks.find((block) => block.language === 'js' && block.title !== undefined);
+  assert.ok(script?.title !== undefined, 'an example script with its file name');
+  const runBlock = blocks.find((block) => block.language === 'sh' && block.text === `node ${script.title}`);
+  assert.ok(runBlock !== undefined, 'a command that runs the script');
+  for (const variable of Object.values(exampleEnvironment)) assert.match(script.text, new RegExp(`process\\.env\\.${variable}\\b`));
+
+  // An empty folder, and an environment with only Node's own tools: no home, no cache, no config.
+  const folder = path.join(workDirectory, 'reader');
+  const home = path.join(workDirectory, 'reader-home');
+  mkdirSync(folder);
+  mkdirSync(home);
+  const npm = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
+  const env = {
+    PATH: [path.dirname(process.execPath), path.dirname(npm), '/usr/bin', '/bin'].join(path.delimiter),
+    HOME: home,
+    npm_config_cache: path.join(home, '.npm'),
+    npm_config_update_notifier: 'false',
+  };
+  const installed = await run(install.text.replaceAll(siteConfig.docsUrl, origin), folder, env);
+  assert.equal(installed.code, 0, installed.output);
+  writeFileSync(path.join(folder, script.title), `${script.text}\n`);
+
+  const contract = loadExecutableContract();
+  const facts = readFacts(contract.document);
+  const action = contract.action(facts.quickstartAction);
+  assert.ok(action !== undefined && action.transition.kind === 'fixed');
+  const from = facts.quickstartFromStates[0];
+  assert.ok(from !== undefined);
+  const id = 4242;
+  const arrivals: string[] = [];
+  const sandbox = await startSandbox({ port: 0, contract, seed: [{ id, status: from }], log: (line) => arrivals.push(line) });
+  try {
+    sandbox.throttleNext(2, '1');
+    const ran = await run(runBlock.text, folder, { ...env, [exampleEnvironment.siteUrl]: sandbox.url, [exampleEnvironment.apiKey]: sandbox.apiKey, [exampleEnvironment.subscriptionId]: String(id) });
+    assert.equal(ran.code, 0, ran.output);
+    assert.equal(arrivals.length, 3, arrivals.join('\n'));
+    assert.match(arrivals[2] as string, / -> 200\b/);
+    const outcome = outcomeOf(action.transition, from);
+    assert.equal(outcome.kind, 'changed');
+    assert.equal(sandbox.subscriptions().find((subscription) => subscription.id === id)?.status, outcome.kind === 'changed' ? outcome.to : undefined);
+    assert.match(ran.output, new RegExp(`${contract.result.status}: '${outcome.kind === 'changed' ? outcome.to : ''}'`), 'it prints the answer');
+  } finally {
+    await sandbox.close();
+  }
+});
