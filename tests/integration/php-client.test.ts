@@ -89,9 +89,15 @@ describe('the generated PHP library against the sandbox', { skip: missing ?? fal
     await phpunit('testAWaitLongerThanTheBoundIsNotWaited', { EXPECTED_WAIT: '120' });
   });
 
-  test("a host's HTML page is the host exception", async () => {
+  test("a host's HTML refusal is the host exception, not sent again", async () => {
+    sandbox.hostErrorNext(1, 403);
+    await phpunit('testAHostPageIsAHostException', { EXPECTED_STATUS: '403' });
+  });
+
+  test("a host's transient HTML answer is sent again after the policy's backoff, and succeeds", async () => {
     sandbox.hostErrorNext(1, 503);
-    await phpunit('testAHostPageIsAHostException', { EXPECTED_STATUS: '503' });
+    // The first backoff is a second, at least half of it always waited.
+    await phpunit('testAThrottledRequestIsSentAgainAfterItsRetryAfter', { EXPECTED_WAIT: '0.5' });
   });
 
   test('a site that never answers ends in a timeout', () => phpunit('testASiteThatNeverAnswersTimesOut', { HANGING_SITE: `http://${hanging.host}` }));
