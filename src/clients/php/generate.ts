@@ -31,7 +31,7 @@ function composerJson(contract: ExecutableContract): string {
   return `${JSON.stringify(
     {
       name: composerPackageName,
-      description: `Client of the ${model.endpoint.summary || 'subscription lifecycle'} endpoint, generated from its OpenAPI document ${model.documentVersion}.`,
+      description: `Client of the subscription lifecycle endpoint, ${model.endpoint.method} ${model.endpoint.urlPath}, generated from its OpenAPI document ${model.documentVersion}.`,
       type: 'library',
       version: model.documentVersion,
       license: 'MIT',
