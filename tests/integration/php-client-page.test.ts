@@ -70,12 +70,16 @@ describe('the PHP library page, run as written', { skip: missing ?? false, timeo
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
-  test('the page links the download, which the built site holds', () => {
+  test('the page links the download, which the built site holds and serves as a zip', async () => {
     const contract = loadExecutableContract();
     const name = phpZipName(contract.model.documentVersion);
     assert.ok(readdirSync(path.join(distDirectory, toolsDownloadDirectory)).includes(name));
     const html = readFileSync(path.join(distDirectory, pagePath, 'index.html'), 'utf8');
     assert.match(html, new RegExp(`<a href="/${toolsDownloadDirectory}/${name.replaceAll('.', '\\.')}"[^>]*>`));
+    const response = await fetch(`${site.origin}/${toolsDownloadDirectory}/${name}`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/zip');
+    assert.deepEqual([...new Uint8Array(await response.arrayBuffer()).slice(0, 4)], [0x50, 0x4b, 0x03, 0x04]);
   });
 
   test('from an empty folder, the install block and the example pause a subscription after two throttled answers', async () => {

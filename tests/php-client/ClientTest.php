@@ -132,6 +132,19 @@ final class ClientTest extends TestCase
         }
     }
 
+    public function testAKeyGivenWithABadSiteUrlIsNotShown(): void
+    {
+        $key = self::$plan['wrongKey'];
+        try {
+            new Client('shop without a scheme', $key);
+            self::fail('a site URL without a scheme was taken');
+        } catch (\InvalidArgumentException $error) {
+            self::assertStringContainsString('http', $error->getMessage());
+            $shown = implode("\n", [$error->getMessage(), $error->getTraceAsString(), print_r($error, true), $this->dump($error)]);
+            self::assertStringNotContainsString($key, $shown);
+        }
+    }
+
     public function testAnUnknownSubscriptionIsNotFound(): void
     {
         $case = self::$plan['notFound'];

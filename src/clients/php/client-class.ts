@@ -9,6 +9,8 @@ import type { ExecutableContract } from '../../lib/contract/executable-contract.
 import { errorCodeField } from '../../lib/contract/responses.ts';
 import { documentedErrors, exceptionClassName } from './exception-classes.ts';
 import { firstSentence } from '../../lib/prose.ts';
+import { sampleStatuses } from '../../lib/samples/code-samples.ts';
+import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { camelName, docComment, docLines, fieldRule, phpDocType, phpNamespace, phpString, phpType, phpValue } from './php-source.ts';
 
 /** The fields a method takes: every field but the selector and the key, which the client fills in. */
@@ -91,7 +93,9 @@ use ${phpNamespace}\\Transport\\Transport;
 ${docComment([
     ...docLines(`A client of one site's endpoint, ${endpoint.method} ${endpoint.urlTemplate}: ${endpoint.summary}. One method per action, generated from the OpenAPI document version ${model.documentVersion}.`),
     '',
-    ...docLines('Options: connect_timeout and timeout (seconds, 5 and 15), pace (seconds between two requests to one site, 1; 0 switches it off), max_retries (how many times a throttled request is sent again, 3), max_wait (the longest wait a Retry-After may ask for that is waited, 60 seconds), user_agent, transport (a Transport; curl by default), plain_permalinks (true for a site without pretty permalinks) and logger (a callable given one line per request, never the key).'),
+    ...docLines(`Options, with the project's retry policy as their defaults: connect_timeout and timeout (seconds, ${retryPolicy.connectTimeoutSeconds} and ${retryPolicy.attemptTimeoutSeconds}), pace (seconds between two requests to one site, ${retryPolicy.courtesyIntervalSeconds}; 0 switches it off), max_retries (how many times an answer worth another attempt is sent again, ${retryPolicy.maxAttempts - 1}), max_wait (the longest wait a ${contract.retryAfterHeader} may ask for that is waited, ${retryPolicy.retryAfterCapSeconds} seconds), user_agent, transport (a Transport; curl by default), plain_permalinks (true for a site without pretty permalinks) and logger (a callable given one line per request, never the key).`),
+    '',
+    ...docLines(`Sent again: ${sampleStatuses(model.responses).retried.join(', ')}, after the wait ${contract.retryAfterHeader} asks for, or else after a backoff of ${retryPolicy.backoffBaseSeconds} second doubling up to ${retryPolicy.backoffMaxSeconds}, of which ${Math.round((1 - retryPolicy.backoffFixedShare) * 100)} % is random.`),
   ])}
 final class Client
 {
@@ -108,12 +112,17 @@ final class Client
 
     private const ERROR_CLASSES = ${phpValue(errorClasses, '    ')};
 
+    /** The statuses worth another attempt: the throttled one, the service's own failure, a host's transient answers. */
+    private const RETRIED = ${phpValue(sampleStatuses(model.responses).retried)};
+
+    private const BACKOFF = ['base' => ${retryPolicy.backoffBaseSeconds}, 'max' => ${retryPolicy.backoffMaxSeconds}, 'fixed_share' => ${retryPolicy.backoffFixedShare}];
+
     private const DEFAULTS = [
-        'connect_timeout' => 5.0,
-        'timeout' => 15.0,
-        'pace' => 1.0,
-        'max_retries' => 3,
-        'max_wait' => 60.0,
+        'connect_timeout' => ${retryPolicy.connectTimeoutSeconds},
+        'timeout' => ${retryPolicy.attemptTimeoutSeconds},
+        'pace' => ${retryPolicy.courtesyIntervalSeconds},
+        'max_retries' => ${retryPolicy.maxAttempts - 1},
+        'max_wait' => ${retryPolicy.retryAfterCapSeconds},
         'user_agent' => null,
         'transport' => null,
         'plain_permalinks' => false,
@@ -226,24 +235,28 @@ ${model.actions.map((action) => actionMethod(contract, action)).join('\n\n')}
             $started = microtime(true);
             $response = $this->transport->send($request);
             $this->log(sprintf('%s %s %s: %d in %d ms', ${phpString(endpoint.method)}, $this->endpointUrl, $action, $response->status(), (int) round((microtime(true) - $started) * 1000)));
-            if ($response->status() !== ${Number(contract.throttled.status)}) {
+            if (!in_array($response->status(), self::RETRIED, true)) {
                 return $this->read($response);
             }
             $header = $response->header(RetryAfter::HEADER);
             $asked = $header === null ? null : RetryAfter::seconds($header);
-            $wait = $asked ?? min((float) $this->options['max_wait'], (float) (2 ** $retries));
-            if ($retries >= (int) $this->options['max_retries'] || $wait > (float) $this->options['max_wait']) {
+            $wait = $asked ?? $this->backoff($retries + 1);
+            $tooLong = $asked !== null && $asked > (float) $this->options['max_wait'];
+            if ($retries >= (int) $this->options['max_retries'] || $tooLong) {
+                if ($response->status() !== ${Number(contract.throttled.status)}) {
+                    return $this->read($response);
+                }
                 throw new ${throttledClass}($asked, $header, $retries + 1, sprintf(
                     '%d: the site throttled the request %d time(s)%s; %s',
                     $response->status(),
                     $retries + 1,
                     $header === null ? '' : sprintf(' (%s: %s)', RetryAfter::HEADER, $header),
-                    $wait > (float) $this->options['max_wait']
-                        ? sprintf('the wait asked for, %s s, is longer than max_wait (%s s).', $wait, $this->options['max_wait'])
+                    $tooLong
+                        ? sprintf('the wait asked for, %s s, is longer than max_wait (%s s).', $asked, $this->options['max_wait'])
                         : sprintf('max_retries (%d) is spent.', $this->options['max_retries'])
                 ));
             }
-            $this->log(sprintf('throttled: waiting %s s before retry %d', $wait, $retries + 1));
+            $this->log(sprintf('answered %d: waiting %.3f s before retry %d', $response->status(), $wait, $retries + 1));
             usleep((int) round($wait * 1000000));
             $retries += 1;
         }
@@ -264,6 +277,14 @@ ${model.actions.map((action) => actionMethod(contract, action)).join('\n\n')}
             throw new ServiceException($response->status(), $decoded);
         }
         throw new HostException($response->status(), (string) $response->header('content-type'), $response->body());
+    }
+
+    /** The nominal wait after the n-th failed attempt, doubling up to its bound, part of it random. */
+    private function backoff(int $failedAttempt): float
+    {
+        $nominal = min((float) self::BACKOFF['max'], self::BACKOFF['base'] * (2 ** ($failedAttempt - 1)));
+        $share = (float) self::BACKOFF['fixed_share'];
+        return $nominal * ($share + (1 - $share) * mt_rand() / mt_getrandmax());
     }
 
     private function keepPace(): void

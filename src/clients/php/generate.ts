@@ -28,13 +28,15 @@ export const phpPackageDirectory = '.generated/clients/php';
 
 function composerJson(contract: ExecutableContract): string {
   const { model } = contract;
+  const license = contract.document.info.license?.identifier ?? contract.document.info.license?.name;
   return `${JSON.stringify(
     {
       name: composerPackageName,
-      description: `Client of the ${model.endpoint.summary || 'subscription lifecycle'} endpoint, generated from its OpenAPI document ${model.documentVersion}.`,
+      description: `Client of the subscription lifecycle endpoint, ${model.endpoint.method} ${model.endpoint.urlPath}, generated from its OpenAPI document ${model.documentVersion}.`,
       type: 'library',
       version: model.documentVersion,
-      license: 'MIT',
+      // The licence the OpenAPI document is published under, which the generated code derives from.
+      ...(license === undefined ? {} : { license }),
       keywords: ['woocommerce', 'subscriptions', 'wordpress', 'api-client'],
       require: { php: `>=${phpFloor}`, 'ext-curl': '*', 'ext-json': '*' },
       autoload: { 'psr-4': { [`${phpNamespace}\\`]: 'src/' } },

@@ -6,6 +6,7 @@
 import type { Action } from '../../lib/contract/model.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { quickstartExamples } from '../../lib/contract/facts.ts';
+import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { toolsDownloadDirectory } from '../../contract-tools/tools-package.ts';
 import { methodName } from './client-class.ts';
 import { exceptionClassName } from './exception-classes.ts';
@@ -114,13 +115,13 @@ try {
 }
 
 /** Every option, with its default. */
-export function optionsExample(): string {
+export function optionsExample(contract: ExecutableContract): string {
   return `$client = new Client(getenv('SHOP_URL'), getenv('SHOP_API_KEY'), [
-    'connect_timeout' => 5,    // seconds to connect
-    'timeout' => 15,           // seconds for the whole request
-    'pace' => 1.0,             // seconds between two requests to one site; 0 switches it off
-    'max_retries' => 3,        // how many times a throttled request is sent again
-    'max_wait' => 60,          // the longest Retry-After waited; a longer one is given up at once
+    'connect_timeout' => ${retryPolicy.connectTimeoutSeconds},    // seconds to connect
+    'timeout' => ${retryPolicy.attemptTimeoutSeconds},           // seconds for one attempt in all
+    'pace' => ${retryPolicy.courtesyIntervalSeconds},              // seconds between two requests to one site; 0 switches it off
+    'max_retries' => ${retryPolicy.maxAttempts - 1},       // how many times an answer worth another attempt is sent again
+    'max_wait' => ${retryPolicy.retryAfterCapSeconds},         // the longest ${contract.retryAfterHeader} waited; a longer one is given up at once
     'user_agent' => 'my-plugin/2.0',
     'plain_permalinks' => false, // true for a site without pretty permalinks (?rest_route=)
     'logger' => function (string $line) { error_log($line); }, // one line per request, never the key

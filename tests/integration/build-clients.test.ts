@@ -1,0 +1,47 @@
+/**
+ * `npm run build:clients` as docs/commands.md gives it: every client library of
+ * src/clients/packages.ts packed into the folder given, each path printed; 2 on an option it does
+ * not know. The PHP zip holds composer.json, with the contract's version, at its root, as Composer
+ * reads an artifact.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { clientPackages } from '../../src/clients/packages.ts';
+import { phpZipName } from '../../src/clients/php/package.ts';
+import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
+
+const out = mkdtempSync(path.join(tmpdir(), 'build-clients-'));
+const script = path.join(projectDirectory, 'scripts/build-clients.ts');
+
+describe('npm run build:clients', () => {
+  after(() => rmSync(out, { recursive: true, force: true }));
+
+  test('packs every client library into the folder given and prints each path', () => {
+    const run = spawnSync(process.execPath, [script, '--out', out], { cwd: projectDirectory, encoding: 'utf8' });
+    assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
+    const files = readdirSync(out);
+    assert.equal(files.length, clientPackages.length);
+    const zip = phpZipName(readExecutableContract(bundledDocument()).model.documentVersion);
+    assert.ok(files.includes(zip), files.join(', '));
+    assert.ok(run.stdout.includes(`php: ${path.join(out, zip)}`), run.stdout);
+  });
+
+  test('the PHP zip has composer.json at its root, with the contract\'s version', { skip: spawnSync('php', ['--version']).status === 0 ? false : 'php is not installed here (apt-get install -y php-cli)' }, () => {
+    const zip = path.join(out, phpZipName(readExecutableContract(bundledDocument()).model.documentVersion));
+    const composer = spawnSync('php', ['-r', 'echo file_get_contents("phar://" . $argv[1] . "/composer.json");', zip], { encoding: 'utf8' });
+    assert.equal(composer.status, 0, composer.stderr);
+    const manifest = JSON.parse(composer.stdout) as { version: string };
+    assert.equal(manifest.version, readExecutableContract(bundledDocument()).model.documentVersion);
+  });
+
+  test('exits 2 on an option it does not know', () => {
+    const run = spawnSync(process.execPath, [script, '--colour'], { cwd: projectDirectory, encoding: 'utf8' });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr, /Usage: npm run build:clients/);
+  });
+});
