@@ -9,7 +9,7 @@ import type { ExecutableContract } from '../../lib/contract/executable-contract.
 import { errorCodeField } from '../../lib/contract/responses.ts';
 import { documentedErrors, exceptionClassName } from './exception-classes.ts';
 import { firstSentence } from '../../lib/prose.ts';
-import { sampleStatuses } from '../../lib/samples/code-samples.ts';
+import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { camelName, docComment, docLines, fieldRule, phpDocType, phpNamespace, phpString, phpType, phpValue } from './php-source.ts';
 
