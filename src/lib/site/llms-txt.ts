@@ -1,5 +1,5 @@
 import type { ReferenceModel } from '../contract/actions.ts';
-import { openApiJsonPath, openApiYamlPath, serverCardPath } from './discovery.ts';
+import { arazzoYamlPath, openApiJsonPath, openApiYamlPath, serverCardPath } from './discovery.ts';
 import { actionPagePath, endpointPagePath, referenceIndexPath } from './navigation.ts';
 import { countInWords } from '../prose.ts';
 import { publishedUrl } from './reference-markdown.ts';
@@ -104,6 +104,7 @@ export function llmsIndex(guides: GuideEntry[], model: ReferenceModel): LlmsInde
         links: [
           { name: 'OpenAPI document (JSON)', url: publishedUrl(openApiJsonPath), notes: 'the contract of the endpoint, OpenAPI 3.1, bundled in one file' },
           { name: 'OpenAPI document (YAML)', url: publishedUrl(openApiYamlPath), notes: 'the same document as YAML' },
+          { name: 'Lifecycle workflows (Arazzo)', url: publishedUrl(arazzoYamlPath), notes: 'every action, a refusal and its recovery, the walks there and back and a throttled request, as Arazzo 1.0 workflows `redocly respect` runs against a site' },
           { name: 'MCP server card', url: publishedUrl(serverCardPath), notes: 'how to reach the read-only product-information MCP server' },
           { name: 'Complete documentation', url: publishedUrl(llmsFullTxtPath), notes: 'every page of this site, guides and reference, as one Markdown file' },
         ],
