@@ -7,6 +7,8 @@ import { redoclyInvocation } from '../../src/lib/contract/bundle.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { arazzoYaml, respectArguments, sourceDescriptionUrl, type RespectTarget } from '../../src/lib/workflows/arazzo-document.ts';
+import { subscriptionInputName, type PlannedWorkflow } from '../../src/lib/workflows/workflow-plan.ts';
+import type { Subscription } from '../../src/sandbox/store.ts';
 import { projectDirectory } from './contract-copy.ts';
 
 /** A folder with the Arazzo description and the OpenAPI document it runs against, as the site publishes them side by side. */
@@ -60,4 +62,24 @@ export async function runRespect(contract: ExecutableContract, files: WorkflowFi
     // No report: Respect stopped before running; the output says why.
   }
   return { exitCode, output, outcomes, seconds };
+}
+
+/**
+ * Gives each workflow a subscription of a site's own seed in the status it starts from, each
+ * subscription to one workflow only; where the seed has too few in a status, new IDs after its
+ * highest. Returns the inputs to pass and the subscriptions to place (all of them, so a site whose
+ * subscriptions have moved since it was seeded is put back first).
+ */
+export function assignSubscriptions(workflows: readonly PlannedWorkflow[], seed: readonly Subscription[]): { inputs: Record<string, number>; placed: Subscription[] } {
+  const free = [...seed];
+  let next = Math.max(0, ...seed.map((subscription) => subscription.id)) + 1;
+  const inputs: Record<string, number> = {};
+  const placed: Subscription[] = [];
+  for (const workflow of workflows) {
+    const index = free.findIndex((subscription) => subscription.status === workflow.startStatus);
+    const id = index < 0 ? next++ : (free.splice(index, 1)[0]?.id ?? next++);
+    inputs[subscriptionInputName(workflow.workflowId)] = id;
+    placed.push({ id, status: workflow.startStatus });
+  }
+  return { inputs, placed };
 }
