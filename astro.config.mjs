@@ -140,6 +140,7 @@ export default defineConfig({
           items: [
             { label: 'Try it against the sandbox', link: '/sandbox/' },
             { label: 'Check an install', link: '/conformance/' },
+            { label: 'Run the lifecycle as workflows', link: '/workflows/' },
           ],
         },
         {

@@ -43,6 +43,8 @@ const rooms: Room[] = [
   { path: 'src/wordpress/', mayImport: [...library, 'src/sandbox/', 'src/conformance/'] },
   { path: 'src/contract-tools/', mayImport: [...library, 'src/sandbox/', 'src/conformance/', 'src/gate/'] },
   { path: 'src/host/', mayImport: library },
+  // Redocly's Respect run against a sandbox at build time, for the workflows page.
+  { path: 'src/respect/', mayImport: [...library, 'src/sandbox/'] },
   { path: 'src/bench/', mayImport: [...library, 'src/sandbox/', 'src/mcp-server/', 'src/host/'] },
   // The site: pages, components and guides may read any room of src/, never scripts/ or tests/.
   { path: 'src/', mayImport: ['src/', 'package.json'] },

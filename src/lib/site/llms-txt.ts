@@ -42,9 +42,9 @@ const firstGuides = ['index', 'quickstart', 'authentication'];
 
 /**
  * Guides an agent can leave out when its context is short: the history of releases and the tools
- * for checking an install. The proposal's `Optional` section holds them.
+ * for checking an install or running the lifecycle's workflows. The proposal's `Optional` section holds them.
  */
-const optionalGuides = new Set(['changelog', 'conformance']);
+const optionalGuides = new Set(['changelog', 'conformance', 'workflows']);
 
 export function guidePath(id: string): string {
   return id === 'index' ? '/' : `/${id}/`;

@@ -72,6 +72,7 @@ export const guidePaths = {
   states: '/states-and-transitions/',
   sandbox: '/sandbox/',
   conformance: '/conformance/',
+  workflows: '/workflows/',
   product: '/product/',
   productInformationServer: '/product-information-server/',
 } as const;

@@ -139,7 +139,7 @@ export function arazzoDocument(contract: ExecutableContract): Record<string, Jso
       version: contract.model.documentVersion,
       description:
         'Generated from the OpenAPI document beside it (its lifecycle table `x-transitions`, its examples and its responses). ' +
-        `Run it against a site with \`redocly ${respectArguments(contract, { file: 'v1.arazzo.yaml', siteUrl: contract.model.endpoint.urlTemplate.slice(0, -contract.model.endpoint.urlPath.length), apiKey: '<API_KEY>' }).join(' ')}\`. ` +
+        `Run it against a site with \`redocly ${respectArguments(contract, { file: 'v1.arazzo.yaml', siteUrl: contract.model.endpoint.urlTemplate.slice(0, -contract.model.endpoint.urlPath.length), apiKey: apiKeyPlaceholder(contract) }).join(' ')}\`. ` +
         'Every workflow but the throttled one changes the subscription it is given.',
     },
     sourceDescriptions: [{ name: sourceDescriptionName, url: sourceDescriptionUrl, type: 'openapi' }],
@@ -175,10 +175,28 @@ export interface RespectTarget {
   inputs?: Record<string, string | number>;
 }
 
-/** The arguments of `redocly respect` that run every workflow of the description against a site. */
-export function respectArguments(contract: ExecutableContract, target: RespectTarget): string[] {
-  const inputs = { [apiKeyInput(contract)]: target.apiKey, ...target.inputs };
-  // More than the key goes as one JSON object: Respect splits `name=value,name=value` on commas.
-  const input = Object.keys(inputs).length === 1 ? `${apiKeyInput(contract)}=${target.apiKey}` : JSON.stringify(inputs);
-  return ['respect', target.file, '--server', `${sourceDescriptionName}=${workflowServerUrl(contract, target.siteUrl)}`, '--input', input];
+/**
+ * The arguments of `redocly respect` that run the workflows against a site: every one, or the one
+ * named. Each input goes as `--input name=value`; Respect reads a value with a comma or an equals
+ * sign wrongly in that form, so such a value makes the inputs one JSON object instead.
+ */
+export function respectArguments(contract: ExecutableContract, target: RespectTarget & { workflow?: string }): string[] {
+  const inputs: Record<string, string | number> = { [apiKeyInput(contract)]: target.apiKey, ...target.inputs };
+  const plain = Object.values(inputs).every((value) => !/[,=]/.test(String(value)));
+  const inputArguments = plain ? Object.entries(inputs).flatMap(([name, value]) => ['--input', `${name}=${value}`]) : ['--input', JSON.stringify(inputs)];
+  return [
+    'respect',
+    target.file,
+    ...(target.workflow === undefined ? [] : ['--workflow', target.workflow]),
+    '--server',
+    `${sourceDescriptionName}=${workflowServerUrl(contract, target.siteUrl)}`,
+    ...inputArguments,
+  ];
+}
+
+/** The placeholder the contract's examples give the key (`<API_KEY>`): visibly not a key. */
+export function apiKeyPlaceholder(contract: ExecutableContract): string {
+  const credential = apiKeyInput(contract);
+  const example = contract.model.actions.map((action) => action.requestExample.value[credential]).find((value) => typeof value === 'string');
+  return typeof example === 'string' ? example : credential.toUpperCase();
 }
