@@ -65,14 +65,18 @@ export async function runRespect(contract: ExecutableContract, files: WorkflowFi
 }
 
 /**
- * Gives each workflow a subscription of a site's own seed in the status it starts from, each
- * subscription to one workflow only; where the seed has too few in a status, new IDs after its
- * highest. Returns the inputs to pass and the subscriptions to place (all of them, so a site whose
- * subscriptions have moved since it was seeded is put back first).
+ * Gives each workflow a subscription of a site's seed in the status it starts from, each
+ * subscription to one workflow only; where the seed has too few in a status (or none is given),
+ * new IDs from `firstNewId`. Returns the inputs to pass and the subscriptions to place (all of
+ * them, so a site whose subscriptions have moved since it was seeded is put back first).
  */
-export function assignSubscriptions(workflows: readonly PlannedWorkflow[], seed: readonly Subscription[]): { inputs: Record<string, number>; placed: Subscription[] } {
+export function assignSubscriptions(
+  workflows: readonly PlannedWorkflow[],
+  seed: readonly Subscription[],
+  firstNewId = Math.max(0, ...seed.map((subscription) => subscription.id)) + 1,
+): { inputs: Record<string, number>; placed: Subscription[] } {
   const free = [...seed];
-  let next = Math.max(0, ...seed.map((subscription) => subscription.id)) + 1;
+  let next = firstNewId;
   const inputs: Record<string, number> = {};
   const placed: Subscription[] = [];
   for (const workflow of workflows) {
