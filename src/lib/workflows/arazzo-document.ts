@@ -6,6 +6,7 @@
  */
 import { stringify } from 'yaml';
 import type { ExecutableContract } from '../contract/executable-contract.ts';
+import { jsonMediaType } from '../contract/request-body.ts';
 import { errorCodeField, refusalDetails, successResponse } from '../contract/responses.ts';
 import { retryPolicy } from '../samples/retry-policy.ts';
 import { planWorkflows, subscriptionInputName, workflowSubscriptions, type PlannedStep, type PlannedWorkflow, type WorkflowSubscription } from './workflow-plan.ts';
@@ -80,7 +81,7 @@ function stepOf(step: PlannedStep, workflow: PlannedWorkflow, contract: Executab
     stepId: step.stepId,
     description: step.description,
     operationId: endpoint.operation.operationId ?? '',
-    requestBody: { contentType: 'application/json', payload },
+    requestBody: { contentType: jsonMediaType, payload },
     successCriteria: criteria,
     ...(step.retriesThrottling
       ? {
