@@ -22,6 +22,13 @@ export function apiKeyInput(contract: ExecutableContract): string {
 /** The OpenAPI document the description runs against, relative to it: both are published in `/openapi/`. */
 export const sourceDescriptionUrl = 'v1.yaml';
 
+/**
+ * How the throttled workflow sends its request again: after the retry policy's first wait, as
+ * often as the policy retries. The Arazzo Specification lets a tool prefer the `Retry-After` the
+ * host sent over this wait; Redocly's Respect 2.77 waits this one.
+ */
+export const throttleRetry = { retryAfter: retryPolicy.backoffBaseSeconds, retryLimit: retryPolicy.maxAttempts - 1 } as const;
+
 type Json = null | boolean | number | string | Json[] | { [name: string]: Json };
 
 /** A literal as a simple condition writes it: strings in single quotes (Arazzo 1.0.1, section 4.6.17). */
@@ -89,9 +96,7 @@ function stepOf(step: PlannedStep, workflow: PlannedWorkflow, contract: Executab
             {
               name: 'wait_and_send_again',
               type: 'retry',
-              // The Arazzo Specification lets a `Retry-After` header the host sent overrule this wait.
-              retryAfter: retryPolicy.backoffBaseSeconds,
-              retryLimit: retryPolicy.maxAttempts - 1,
+              ...throttleRetry,
               criteria: [{ condition: `$statusCode == ${contract.throttled.status}` }],
             },
           ],
