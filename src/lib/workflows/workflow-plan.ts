@@ -253,8 +253,8 @@ function throttledWorkflow(contract: ExecutableContract): PlannedWorkflow | unde
     summary: `A throttled request (${contract.throttled.status}) waited out and sent again`,
     description:
       `Sends ${action.identifier} to a subscription that is already ${target}, so the answer is a success that changes nothing. ` +
-      `When the host in front of the site answers ${contract.throttled.status}, the request is sent again after the wait its ` +
-      `\`${contract.retryAfterHeader}\` header gives, a bounded number of times.`,
+      `When the host in front of the site answers ${contract.throttled.status}, the request is sent again after a wait, a bounded ` +
+      `number of times: the wait \`retryAfter\` gives, or the host's \`${contract.retryAfterHeader}\` where a tool honours it, as the Arazzo Specification lets it.`,
     startStatus: target,
     changesSubscription: false,
     steps: [{ ...resultStep('send', `${action.identifier} to a subscription already ${target}.`, action, contract, { from: target, to: target }, false), retriesThrottling: true }],
