@@ -197,18 +197,25 @@ function refusalWorkflow(contract: ExecutableContract, balancer: StartBalancer):
 }
 
 /**
- * Every way there and back two actions make: one leads from a status to another and the other
- * leads back (pause and resume, cancel and reactivate). Each pair once, started from the status
- * more actions accept.
+ * The ways there and back two actions make: one leads from a status to another and the other
+ * leads back (pause and resume, cancel and reactivate). Each pair of statuses once, started from
+ * the status more actions accept.
  */
 function roundTripWorkflows(contract: ExecutableContract, balancer: StartBalancer): PlannedWorkflow[] {
   const plain = contract.model.actions.filter((action) => action.transition.kind === 'fixed');
   const workflows: PlannedWorkflow[] = [];
+  // One walk between two statuses, by the first pair of actions that makes it: a later action
+  // making the same walk (payment_failed leads where pause does) adds no walk, so the number of
+  // walks is bounded by the statuses, not by the square of the actions.
+  const walked = new Set<string>();
   plain.forEach((first, index) => {
     for (const second of plain.slice(index + 1)) {
       const there = first.transition as ActionTransition & { kind: 'fixed' };
       const back = second.transition as ActionTransition & { kind: 'fixed' };
       if (there.to === back.to || !back.from.includes(there.to) || !there.from.includes(back.to)) continue;
+      const statuses = [there.to, back.to].sort().join('\u0000');
+      if (walked.has(statuses)) continue;
+      walked.add(statuses);
       const directions = [
         { from: back.to, via: there.to, actions: [first, second] as const },
         { from: there.to, via: back.to, actions: [second, first] as const },
