@@ -149,6 +149,7 @@ export default defineConfig({
           items: [
             { label: 'Try it against the sandbox', link: '/sandbox/' },
             { label: 'Check an install', link: '/conformance/' },
+            { label: 'Run the lifecycle as workflows', link: '/workflows/' },
           ],
         },
         {

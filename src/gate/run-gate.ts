@@ -6,6 +6,7 @@ import { asOpenApiDocument, ContractError } from '../lib/contract/document.ts';
 import { contractRulesStep } from './checks.ts';
 import { compatibilityStep } from './compatibility.ts';
 import { referenceModelStep } from './model-step.ts';
+import { arazzoWorkflowsStep } from './workflows-step.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { withYamlHints } from './yaml-hints.ts';
 import { oneProblemPerCause, redoclyLintStep, startRedoclyLint, withoutProjectDirectory, type RedoclyLintRun } from './redocly-lint.ts';
@@ -15,6 +16,7 @@ export const gateSteps: readonly GateStep[] = [
   redoclyLintStep,
   contractRulesStep,
   referenceModelStep,
+  arazzoWorkflowsStep,
   compatibilityStep,
 ];
 
@@ -164,8 +166,11 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   // The model reads the lifecycle table with the same reader as the transition-table rule: a
   // problem a step before has already named at the same place is not printed twice.
   const named = new Set<string>();
-  for (const step of steps) {
-    const problems = step === redoclyLintStep && earlyLint !== undefined ? earlyLint.problems : step.run(context);
+  // Every step starts at once, so the Redocly processes of the later ones (the workflows' lint,
+  // the release diff) run side by side; their problems are still taken in the steps' order.
+  const runs = steps.map((step) => (step === redoclyLintStep && earlyLint !== undefined ? earlyLint.problems : step.run(context)));
+  for (const [index, step] of steps.entries()) {
+    const problems = runs[index] ?? [];
     const fresh = (await problems).filter((problem) => {
       const key = `${problem.file}\u0000${problem.line ?? ''}\u0000${problem.cause ?? problem.message}`;
       if (named.has(key)) return false;

@@ -3,6 +3,7 @@ import { isRecord } from '../lib/contract/document.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { listInWords } from '../lib/prose.ts';
 import type { Lifecycle } from '../lib/contract/model.ts';
+import { workflowSubscriptions } from '../lib/workflows/workflow-plan.ts';
 import type { Subscription } from './store.ts';
 
 /** The key the sandbox accepts unless told another: visibly not a secret. */
@@ -130,10 +131,15 @@ export function exampleStarts(contract: ExecutableContract): ExampleStarts {
 
 /**
  * What a sandbox holds when it is given no seed, in the terminal and in the pages alike: one
- * subscription in every status (IDs 1 up), and the subscriptions the examples name, in the status
- * they answer from, so that a sample pointed at a local sandbox answers as the page shows it.
+ * subscription in every status (IDs 1 up), the subscriptions the examples name, in the status
+ * they answer from, so that a sample pointed at a local sandbox answers as the page shows it, and
+ * one subscription for each workflow of the published Arazzo description, in the status it starts
+ * from, so that every workflow runs green once against a new sandbox given only its address and key.
  */
 export function sandboxSeed(contract: ExecutableContract): Subscription[] {
   const seed = defaultSeed(contract.model.lifecycle);
-  return [...seed, ...exampleSubscriptions(contract).filter((example) => !seed.some((subscription) => subscription.id === example.id))];
+  const taken = (id: number): boolean => seed.some((subscription) => subscription.id === id);
+  for (const example of exampleSubscriptions(contract)) if (!taken(example.id)) seed.push(example);
+  for (const { id, status } of workflowSubscriptions(contract)) if (!taken(id)) seed.push({ id, status });
+  return seed;
 }

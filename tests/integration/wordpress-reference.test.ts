@@ -40,6 +40,8 @@ import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts'
 import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
 import { phpToolsMissing } from '../support/php-client-plan.ts';
 import { checkPhpClientInWordPress } from '../support/php-client-wordpress.ts';
+import { assignSubscriptions, runRespect, writeWorkflowFiles } from '../support/respect-run.ts';
+import { planWorkflows } from '../../src/lib/workflows/workflow-plan.ts';
 
 const availability = wordpressAvailable();
 const phpRuns = spawnSync('php', ['--version'], { stdio: 'ignore' }).status === 0;
@@ -369,6 +371,24 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
       assert.deepEqual(disagreements, [], `${disagreements.length} of ${battery.length} requests answered differently:\n${disagreements.join('\n')}`);
     } finally {
       await imitation.close();
+    }
+  });
+
+  // The lifecycle's Arazzo workflows, run by the real `redocly respect` as a maintainer runs them.
+  // The default seed's subscriptions are the conformance suite's, so the workflows get their own,
+  // far from those IDs, each in the status its workflow starts from, passed with `--input`.
+  test('runs every Arazzo workflow green with redocly respect, given a subscription for each', async () => {
+    const workflows = planWorkflows(contract);
+    const { inputs, placed } = assignSubscriptions(workflows, [], 870_001);
+    await seedWordPress({ projectDirectory, seed: placed });
+    const files = writeWorkflowFiles(contract);
+    try {
+      const run = await runRespect(contract, files, { siteUrl: site.baseUrl, apiKey: site.apiKey, inputs });
+      assert.equal(run.exitCode, 0, run.output);
+      assert.deepEqual([...run.outcomes].filter(([, status]) => status !== 'success'), [], run.output);
+      assert.equal(run.outcomes.size, workflows.length);
+    } finally {
+      files.remove();
     }
   });
 

@@ -15,7 +15,7 @@ export interface Room {
 /** What every room may read: the model, HTTP facts and the loose files of src/lib/. */
 export const bottom = ['src/lib/contract/', 'src/lib/http/', 'src/lib/prose.ts', 'src/lib/spec-rules.ts', 'src/lib/product-facts.ts', 'src/lib/node-engine.ts', 'src/lib/local-servers.ts', 'src/lib/measures/', 'package.json'];
 /** The libraries the servers and tools build on. */
-export const library = [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/site/', 'src/site-config.ts'];
+export const library = [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/site/', 'src/lib/workflows/', 'src/site-config.ts'];
 
 /** Most specific first: a file belongs to the first room whose path it starts with. */
 export const rooms: Room[] = [
@@ -25,19 +25,24 @@ export const rooms: Room[] = [
   // The releases read the model; the gate, which judges them, is a consumer above both.
   { path: 'src/lib/releases/', mayImport: bottom },
   { path: 'src/lib/samples/', mayImport: bottom },
+  // The lifecycle as workflows: the model, and the one retry policy for the throttled workflow.
+  { path: 'src/lib/workflows/', mayImport: [...bottom, 'src/lib/samples/'] },
   { path: 'src/lib/site/', mayImport: [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/site-config.ts'] },
   { path: 'src/lib/', mayImport: bottom },
   // The gate of `npm run lint` and of every loader of the contract: a consumer of the model and the releases,
   // which runs what the consumers derive from the contract so that it refuses first whatever they would
   // refuse: the samples' statuses and the route arguments (a file of the sandbox that imports only the model).
   // It also reads the site's routes, to check the links of the descriptions (navigation.ts imports only the model).
-  { path: 'src/gate/', mayImport: [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/site/navigation.ts'] },
+  // It writes and checks the lifecycle's Arazzo workflows, which the site publishes beside the bundle.
+  { path: 'src/gate/', mayImport: [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/site/navigation.ts', 'src/lib/workflows/'] },
   { path: 'src/sandbox/', mayImport: [...library, 'src/gate/'] },
   { path: 'src/conformance/', mayImport: [...library, 'src/sandbox/'] },
   { path: 'src/mcp-server/', mayImport: [...library, 'src/sandbox/', 'src/gate/'] },
   { path: 'src/wordpress/', mayImport: [...library, 'src/sandbox/', 'src/conformance/'] },
   { path: 'src/contract-tools/', mayImport: [...library, 'src/sandbox/', 'src/conformance/', 'src/gate/'] },
   { path: 'src/host/', mayImport: library },
+  // Redocly's Respect run against a sandbox at build time, for the workflows page.
+  { path: 'src/respect/', mayImport: [...library, 'src/sandbox/'] },
   // The client libraries are generated from the model, and packed from the contract as the gate passed it (the sandbox's loader).
   // The TypeScript client's runtime is copied into the published package as it is: it may read only the one
   // reading of Retry-After, which the package carries beside it.

@@ -9,7 +9,7 @@ import { errorDataField, successResponse } from '../../src/lib/contract/response
 import type { Answer } from '../../src/sandbox/answer.ts';
 import { defaultApiKey } from '../../src/sandbox/seed.ts';
 import { answerRequest, type SandboxRequest } from '../../src/sandbox/server.ts';
-import { openStore, type SubscriptionStore } from '../../src/sandbox/store.ts';
+import { openStore, type Subscription, type SubscriptionStore } from '../../src/sandbox/store.ts';
 
 /**
  * Deployments off the contract, each made from the sandbox by breaking one rule: a wrapper over
@@ -465,11 +465,14 @@ export interface ServedDeployment {
   close(): Promise<void>;
 }
 
-/** Serves the sandbox broken as `breakage` says, on a port the system picks, with a subscription for every case. */
-export async function serveOffContract(contract: ExecutableContract, breakage: Pick<OffContract, 'request' | 'answer' | 'store'>): Promise<ServedDeployment> {
+/** Serves the sandbox broken as `breakage` says, on a port the system picks, with a subscription for every case (or the seed given). */
+export async function serveOffContract(
+  contract: ExecutableContract,
+  breakage: Pick<OffContract, 'request' | 'answer' | 'store'>,
+  seed: readonly Subscription[] = conformanceSeed(contract),
+): Promise<ServedDeployment> {
   const opened = openStore(':memory:', contract.model.lifecycle.states);
   const store = breakage.store?.(opened) ?? opened;
-  const seed = conformanceSeed(contract);
   store.addMissing(seed);
   const settings = { apiKey: defaultApiKey, basePath: '' };
   const server = createServer((incoming, outgoing) => {

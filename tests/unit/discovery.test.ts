@@ -14,6 +14,8 @@ import {
   mcpCatalogPath,
   apiCatalogType,
   openApiJsonPath,
+  arazzoYamlPath,
+  arazzoYamlType,
   openApiJsonType,
   openApiYamlPath,
   openApiYamlType,
@@ -53,6 +55,7 @@ describe('public/_headers', () => {
     [apiCatalogPath, apiCatalogType],
     [openApiJsonPath, openApiJsonType],
     [openApiYamlPath, openApiYamlType],
+    [arazzoYamlPath, arazzoYamlType],
   ];
   for (const [pathname, type] of machineReadable) {
     it(`serves ${pathname} as ${type}, to any origin, cached`, () => {
@@ -77,7 +80,7 @@ describe('public/_headers', () => {
   });
 
   const everyKindOfPath = ['/', '/quickstart/', '/404.html', '/_astro/x.css', '/pagefind/pagefind.js', '/favicon.svg', '/robots.txt', '/sitemap-index.xml'];
-  const fetchedByOtherOrigins = [serverCardPath, aiCatalogPath, mcpCatalogPath, apiCatalogPath, openApiJsonPath, openApiYamlPath, '/llms.txt', '/llms-full.txt'];
+  const fetchedByOtherOrigins = [serverCardPath, aiCatalogPath, mcpCatalogPath, apiCatalogPath, openApiJsonPath, openApiYamlPath, arazzoYamlPath, '/llms.txt', '/llms-full.txt'];
 
   it('sends the host half of the Content-Security-Policy, once, with every response', () => {
     for (const pathname of [...everyKindOfPath, ...fetchedByOtherOrigins]) {
@@ -155,6 +158,7 @@ describe('the api-catalog (RFC 9727)', () => {
     assert.deepEqual(entry?.['service-desc'], [
       { href: new URL(openApiJsonPath, docsOrigin).href, type: openApiJsonType },
       { href: new URL(openApiYamlPath, docsOrigin).href, type: openApiYamlType },
+      { href: new URL(arazzoYamlPath, docsOrigin).href, type: arazzoYamlType, title: 'The lifecycle as Arazzo workflows' },
     ]);
     assert.equal(entry?.['service-doc'][0]?.href, `${docsOrigin}/`);
     assert.equal(entry?.['service-doc'][0]?.type, 'text/html');

@@ -308,6 +308,7 @@ test('the generated paths are the pages and downloads the route and the endpoint
       .map((page) => `/reference/${page.slug}/`),
     '/openapi/v1.json',
     '/openapi/v1.yaml',
+    '/openapi/v1.arazzo.yaml',
   ]);
 });
 

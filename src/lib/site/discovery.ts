@@ -15,6 +15,10 @@ export const openApiJsonPath = downloadPaths.json;
 export const openApiYamlPath = downloadPaths.yaml;
 export const openApiJsonType = 'application/openapi+json';
 export const openApiYamlType = 'application/openapi+yaml';
+/** The lifecycle as Arazzo workflows, beside the OpenAPI document it runs against. */
+export const arazzoYamlPath = downloadPaths.arazzo;
+/** The media type the Arazzo Specification 1.0.1 proposes for its YAML documents (section 6.3). */
+export const arazzoYamlType = 'application/vnd.oai.workflows+yaml';
 
 export const serverCardPath = '/.well-known/mcp/server-card.json';
 export const serverCardType = 'application/mcp-server-card+json';
@@ -68,6 +72,7 @@ export function apiCatalog(config: DiscoveryConfig): ApiCatalog {
         'service-desc': [
           { href: absolute(openApiJsonPath, config), type: openApiJsonType },
           { href: absolute(openApiYamlPath, config), type: openApiYamlType },
+          { href: absolute(arazzoYamlPath, config), type: arazzoYamlType, title: 'The lifecycle as Arazzo workflows' },
         ],
         'service-doc': [{ href: absolute('/', config), type: 'text/html', title: 'Subscription Lifecycle Action Service documentation' }],
       },

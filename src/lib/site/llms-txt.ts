@@ -1,5 +1,5 @@
 import type { ReferenceModel } from '../contract/model.ts';
-import { openApiJsonPath, openApiYamlPath, serverCardPath } from './discovery.ts';
+import { arazzoYamlPath, openApiJsonPath, openApiYamlPath, serverCardPath } from './discovery.ts';
 import { actionPagePath, endpointPagePath, referenceIndexPath } from './navigation.ts';
 import { countInWords } from '../prose.ts';
 import { publishedUrl } from './reference-markdown.ts';
@@ -42,9 +42,9 @@ const firstGuides = ['index', 'quickstart', 'authentication'];
 
 /**
  * Guides an agent can leave out when its context is short: the history of releases and the tools
- * for checking an install. The proposal's `Optional` section holds them.
+ * for checking an install or running the lifecycle's workflows. The proposal's `Optional` section holds them.
  */
-const optionalGuides = new Set(['changelog', 'conformance']);
+const optionalGuides = new Set(['changelog', 'conformance', 'workflows']);
 
 export function guidePath(id: string): string {
   return id === 'index' ? '/' : `/${id}/`;
@@ -104,6 +104,7 @@ export function llmsIndex(guides: GuideEntry[], model: ReferenceModel): LlmsInde
         links: [
           { name: 'OpenAPI document (JSON)', url: publishedUrl(openApiJsonPath), notes: 'the contract of the endpoint, OpenAPI 3.1, bundled in one file' },
           { name: 'OpenAPI document (YAML)', url: publishedUrl(openApiYamlPath), notes: 'the same document as YAML' },
+          { name: 'Lifecycle workflows (Arazzo)', url: publishedUrl(arazzoYamlPath), notes: 'every action, a refusal and its recovery, the walks there and back and a throttled request, as Arazzo 1.0 workflows `redocly respect` runs against a site' },
           { name: 'MCP server card', url: publishedUrl(serverCardPath), notes: 'how to reach the read-only product-information MCP server' },
           { name: 'Complete documentation', url: publishedUrl(llmsFullTxtPath), notes: 'every page of this site, guides and reference, as one Markdown file' },
         ],

@@ -17,8 +17,8 @@ export function actionPagePath(identifier: string): string {
   return `/reference/actions/${identifier}/`;
 }
 
-/** Where the bundled contract is published, as JSON and as YAML. */
-export const downloadPaths = { json: '/openapi/v1.json', yaml: '/openapi/v1.yaml' } as const;
+/** Where the bundled contract is published, as JSON and as YAML, and its lifecycle as Arazzo workflows beside it. */
+export const downloadPaths = { json: '/openapi/v1.json', yaml: '/openapi/v1.yaml', arazzo: '/openapi/v1.arazzo.yaml' } as const;
 
 /** The badge every page and the sidebar put beside a deprecated action or field. */
 export const deprecatedBadge = { text: 'Deprecated', variant: 'caution' } as const;
@@ -57,6 +57,7 @@ export function generatedPaths(document: OpenApiDocument): string[] {
     ...actions.map((action) => actionPagePath(action.identifier)),
     downloadPaths.json,
     downloadPaths.yaml,
+    downloadPaths.arazzo,
   ];
 }
 
@@ -71,6 +72,7 @@ export const guidePaths = {
   states: '/states-and-transitions/',
   sandbox: '/sandbox/',
   conformance: '/conformance/',
+  workflows: '/workflows/',
   product: '/product/',
   productInformationServer: '/product-information-server/',
 } as const;
