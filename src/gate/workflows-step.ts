@@ -11,7 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node, type Scalar, type YAMLMap } from 'yaml';
 import { redoclyInvocation } from '../lib/contract/bundle.ts';
-import type { Field } from '../lib/contract/fields.ts';
+import type { Field } from '../lib/contract/model.ts';
 import { noSchemaValidator, readExecutableContractWith, type ExecutableContract } from '../lib/contract/serving-contract.ts';
 import { arazzoYaml } from '../lib/workflows/arazzo-document.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';

@@ -4,10 +4,10 @@
  * examples, the responses). `arazzo-document.ts` writes the plan as an Arazzo description; the
  * sandbox seeds the subscriptions it starts from; the tests hand a real site's subscriptions to it.
  */
-import type { Action } from '../contract/actions.ts';
+import type { Action, ActionTransition, Lifecycle } from '../contract/model.ts';
 import { isRecord } from '../contract/document.ts';
 import type { ExecutableContract } from '../contract/executable-contract.ts';
-import { acceptedStates, actionsThatChange, refusedStates, type ActionTransition, type Lifecycle } from '../contract/lifecycle.ts';
+import { acceptedStates, actionsThatChange, refusedStates } from '../contract/lifecycle.ts';
 import { conflictStatus, refusalDetails } from '../contract/responses.ts';
 
 /** What a step expects of a success: the status before and after, and whether it changed. */
