@@ -40,6 +40,7 @@ import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts'
 import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
 import { phpToolsMissing } from '../support/php-client-plan.ts';
 import { checkPhpClientInWordPress } from '../support/php-client-wordpress.ts';
+import { checkTypescriptClientInWordPress } from '../support/typescript-client-wordpress.ts';
 import { assignSubscriptions, runRespect, writeWorkflowFiles } from '../support/respect-run.ts';
 import { planWorkflows } from '../../src/lib/workflows/workflow-plan.ts';
 
@@ -396,6 +397,10 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
   // The client libraries' own tests against this site run here, where the site is started and stopped once.
   test('the generated PHP library answers as the contract says, by curl and by WordPress\'s HTTP API', { skip: phpToolsMissing() ?? false }, async (context) => {
     await checkPhpClientInWordPress(context, site, contract);
+  });
+
+  test('the generated TypeScript client answers as the contract says', async (context) => {
+    await checkTypescriptClientInWordPress(context, site, contract);
   });
 
   test('PHP logged no notice, warning or deprecation while the tests ran', () => {
