@@ -2,7 +2,7 @@ import { isRecord } from '../lib/contract/document.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import type { Field } from '../lib/contract/model.ts';
 import { outcomeOf, transitionsPointer } from '../lib/contract/lifecycle.ts';
-import { errorDataField } from '../lib/contract/responses.ts';
+import { errorDataField } from '../lib/contract/response-names.ts';
 import type { ConformanceCase, Expectation, ReceivedAnswer } from './case-model.ts';
 import { parsedCode } from './answer-reading.ts';
 

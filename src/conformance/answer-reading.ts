@@ -1,6 +1,6 @@
 import { isRecord } from '../lib/contract/document.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
-import { errorDataField } from '../lib/contract/responses.ts';
+import { errorDataField } from '../lib/contract/response-names.ts';
 import type { ReceivedAnswer } from './case-model.ts';
 
 /** What the run reads from an answer to place its subscriptions: the status it reveals, its code, the key sent back. */

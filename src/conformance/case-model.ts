@@ -3,7 +3,7 @@ import type { ExecutableContract } from '../lib/contract/executable-contract.ts'
 import type { TransitionOutcome } from '../lib/contract/lifecycle.ts';
 import { allowedActions, outcomeOf } from '../lib/contract/lifecycle.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
-import { successResponse } from '../lib/contract/responses.ts';
+import { successResponse } from '../lib/contract/response-lookups.ts';
 
 /**
  * The vocabulary of the suite's cases (what a case sends, what it expects, what came back) and the

@@ -3,7 +3,7 @@ import { isRecord } from '../lib/contract/document.ts';
 import { isRetryAfter } from '../lib/http/retry-after.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
-import { errorDataField } from '../lib/contract/responses.ts';
+import { errorDataField } from '../lib/contract/response-names.ts';
 import type { Expectation, ReceivedAnswer } from './case-model.ts';
 import { expectationProblems } from './expectation.ts';
 import { unnamedMembers } from './unnamed-members.ts';

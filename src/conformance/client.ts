@@ -1,4 +1,4 @@
-import { retryAfterHeader } from '../lib/contract/responses.ts';
+import { retryAfterHeader } from '../lib/contract/response-names.ts';
 import type { CaseRequest, ReceivedAnswer } from './case-model.ts';
 import { jsonNesting } from '../lib/http/json-nesting.ts';
 import { retryAfterDelay } from '../lib/http/retry-after.ts';

@@ -1,6 +1,6 @@
 import { isRecord } from '../lib/contract/document.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
-import { errorDataField } from '../lib/contract/responses.ts';
+import { errorDataField } from '../lib/contract/response-names.ts';
 import type { Expectation, ReceivedAnswer } from './case-model.ts';
 
 /** What a case expects, in the wire's own names: `409 service_transition_not_allowed, data.current_status "expired", ...`. */

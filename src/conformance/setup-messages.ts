@@ -1,4 +1,4 @@
-import { retryAfterHeader } from '../lib/contract/responses.ts';
+import { retryAfterHeader } from '../lib/contract/response-names.ts';
 import type { ConnectionFailure, Exchange } from './client.ts';
 import { maxThrottledRetries } from './client.ts';
 import type { Forecast } from './plan.ts';

@@ -7,7 +7,7 @@
  * options it does not know. Stops on Ctrl+C or SIGTERM; the data stays in the `--db` file.
  */
 import { parseArgs } from 'node:util';
-import { retryAfterHeader } from '../lib/contract/responses.ts';
+import { retryAfterHeader } from '../lib/contract/response-names.ts';
 import { isRetryAfter } from '../lib/http/retry-after.ts';
 import { defaultRetryAfterSeconds, hostErrorHeader, hostErrorStatuses, maxThrottledRequests, throttleHeader } from '../sandbox/host.ts';
 import { defaultApiKey, SeedError } from '../sandbox/seed.ts';

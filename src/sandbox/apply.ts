@@ -1,6 +1,6 @@
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { allowedActions, outcomeOf } from '../lib/contract/lifecycle.ts';
-import { successResponse } from '../lib/contract/responses.ts';
+import { successResponse } from '../lib/contract/response-lookups.ts';
 import type { Answer } from './answer.ts';
 import { errorAnswer, jsonAnswer } from './answer.ts';
 import type { ExampleStarts } from './seed.ts';

@@ -5,7 +5,7 @@ import { readExecutableContract } from '../lib/contract/executable-contract.ts';
 import { acceptedStates } from '../lib/contract/lifecycle.ts';
 import { quickstartExamples } from '../lib/contract/facts.ts';
 import { jsonMediaType } from '../lib/contract/request-body.ts';
-import { errorDataField } from '../lib/contract/responses.ts';
+import { errorDataField } from '../lib/contract/response-names.ts';
 import { contractError } from '../lib/contract/schemas.ts';
 import { bodyLimitBytes, defaultRetryAfterSeconds, hostErrorHeader, hostErrorStatuses, throttleHeader } from './host.ts';
 import { utf8Bytes } from './bytes.ts';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { wordpressRestPrefix } from '../lib/contract/endpoint.ts';
 import { allowedActions } from '../lib/contract/lifecycle.ts';
-import { successResponse } from '../lib/contract/responses.ts';
+import { successResponse } from '../lib/contract/response-lookups.ts';
 import type { ServiceError } from '../lib/contract/response-shapes.ts';
 import { endpointNamespace, endpointRoute } from '../sandbox/route.ts';
 import { routeArguments } from '../lib/contract/route-arguments.ts';

@@ -1,6 +1,8 @@
 import { expect, test } from '@playwright/test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
-import { conflictStatus, refusalDetails, responseWithStatus } from '../../src/lib/contract/responses.ts';
+import { refusalDetails } from '../../src/lib/contract/refusal-details.ts';
+import { responseWithStatus } from '../../src/lib/contract/response-lookups.ts';
+import { conflictStatus } from '../../src/lib/contract/response-names.ts';
 import { expectedDocument } from './support/contract.ts';
 
 /**

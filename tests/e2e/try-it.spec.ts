@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type Request } from '@playwright/test';
 import { wordpressRestPrefix } from '../../src/lib/contract/endpoint.ts';
-import { noRouteErrorCode } from '../../src/lib/contract/responses.ts';
+import { noRouteErrorCode } from '../../src/lib/contract/response-names.ts';
 import { readExecutableContractWith, noSchemaValidator } from '../../src/lib/contract/serving-contract.ts';
 import { decodeJson } from '../../src/sandbox/rest-request.ts';
 import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';

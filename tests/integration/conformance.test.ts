@@ -19,7 +19,7 @@ import type { Sandbox } from '../../src/sandbox/server.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 import { offContractDeployments, serveOffContract } from '../support/off-contract-deployments.ts';
-import { errorDataField } from '../../src/lib/contract/responses.ts';
+import { errorDataField } from '../../src/lib/contract/response-names.ts';
 import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
 
 const workDirectory = mkdtempSync(path.join(tmpdir(), 'conformance-test-'));

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { errorDataField } from '../../src/lib/contract/responses.ts';
+import { errorDataField } from '../../src/lib/contract/response-names.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 
 const document = bundledDocument();

@@ -4,7 +4,7 @@ import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import type { SampleLanguage } from '../../src/lib/samples/code-samples.ts';
 import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { jsonMediaType } from '../../src/lib/contract/request-body.ts';
-import { serviceFailureResponse, successResponse } from '../../src/lib/contract/responses.ts';
+import { serviceFailureResponse, successResponse } from '../../src/lib/contract/response-lookups.ts';
 import { backoffRangeSeconds, retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { retryingClientLanguages, retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { missingRunner, runSample } from '../support/run-sample.ts';

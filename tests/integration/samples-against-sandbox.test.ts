@@ -14,7 +14,8 @@ import { sampleLanguages, type CodeSample } from '../../src/lib/samples/code-sam
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { actionReferencePages, type ActionPage } from '../../src/lib/site/reference-pages.ts';
-import { conflictStatus, responseWithStatus, throttledResponse } from '../../src/lib/contract/responses.ts';
+import { responseWithStatus, throttledResponse } from '../../src/lib/contract/response-lookups.ts';
+import { conflictStatus } from '../../src/lib/contract/response-names.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 import { fillIn, missingRunner, runSample, type SampleRun } from '../support/run-sample.ts';

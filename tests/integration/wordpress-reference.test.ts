@@ -17,7 +17,7 @@ import type { Action } from '../../src/lib/contract/model.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
-import { errorDataField } from '../../src/lib/contract/responses.ts';
+import { errorDataField } from '../../src/lib/contract/response-names.ts';
 import { loadGatedContract } from '../../src/sandbox/contract-gate.ts';
 import { throttleHeader } from '../../src/sandbox/host.ts';
 import type { Subscription } from '../../src/sandbox/store.ts';

@@ -6,7 +6,7 @@ import { isRecord } from '../../src/lib/contract/document.ts';
 import { actionErrorAnswers, exampleForAction } from '../../src/lib/contract/error-bodies.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
-import { conflictStatus } from '../../src/lib/contract/responses.ts';
+import { conflictStatus } from '../../src/lib/contract/response-names.ts';
 
 let model: ReferenceModel;
 before(() => {

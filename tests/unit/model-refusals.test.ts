@@ -116,13 +116,13 @@ const breakers: Record<string, ((parts: Parts) => void) | { unreachable: string 
   'src/lib/contract/responses.ts: is expected to be `const: ${status}`, the status of the response that carries it': ({ schemas }) => (schemas.ParameterErrorData.properties.status.const = 500),
   'src/lib/contract/responses.ts: the example has no `value`': ({ conflictExample }) => delete conflictExample.value,
   'src/lib/contract/responses.ts: the endpoint documents no responses': ({ operation }) => (operation.responses = {}),
-  'src/lib/contract/responses.ts: no response carries a `${retryAfterHeader}` header, so clients cannot be told how long to wait': ({ responses }) => delete responses.TooManyRequests.headers,
-  'src/lib/contract/responses.ts: no ${status} response is documented, the answer ${meaning}': ({ operation }) => delete operation.responses['409'],
-  'src/lib/contract/responses.ts: the example has no `${errorCodeField}`': ({ unknownFieldExample }) => delete unknownFieldExample.value.code,
-  'src/lib/contract/responses.ts: the example\'s code `${code}` is not one the ${response.status} response documents': ({ unknownFieldExample }) => (unknownFieldExample.value.code = 'service_busy'),
-  'src/lib/contract/responses.ts: `${detailsMember}` is expected to be an object': { unreachable: 'nestedMember names only a member whose value is an object' },
-  'src/lib/contract/responses.ts: `${detailsMember}` is expected to be an object #2': { unreachable: 'nestedMember names only a member whose value is an object' },
-  'src/lib/contract/responses.ts: no error response documents the code `${code}`, ${meaning}': ({ schemas }) => {
+  'src/lib/contract/response-lookups.ts: no response carries a `${retryAfterHeader}` header, so clients cannot be told how long to wait': ({ responses }) => delete responses.TooManyRequests.headers,
+  'src/lib/contract/response-lookups.ts: no ${status} response is documented, the answer ${meaning}': ({ operation }) => delete operation.responses['409'],
+  'src/lib/contract/refusal-details.ts: the example has no `${errorCodeField}`': ({ unknownFieldExample }) => delete unknownFieldExample.value.code,
+  'src/lib/contract/refusal-details.ts: the example\'s code `${code}` is not one the ${response.status} response documents': ({ unknownFieldExample }) => (unknownFieldExample.value.code = 'service_busy'),
+  'src/lib/contract/refusal-details.ts: `${detailsMember}` is expected to be an object': { unreachable: 'nestedMember names only a member whose value is an object' },
+  'src/lib/contract/refusal-details.ts: `${detailsMember}` is expected to be an object #2': { unreachable: 'nestedMember names only a member whose value is an object' },
+  'src/lib/contract/error-table.ts: no error response documents the code `${code}`, ${meaning}': ({ schemas }) => {
     const code = schemas.NotFoundError.properties.code;
     code.oneOf = code.oneOf.filter((choice: Json) => choice.const !== 'rest_no_route');
   },
@@ -153,10 +153,10 @@ const breakers: Record<string, ((parts: Parts) => void) | { unreachable: string 
   'src/lib/contract/schema-validator.ts: is not a schema of the bundled document': { unreachable: 'schemaAt is asked by the sandbox and the suite with a pointer the model gave, never with one the document chooses' },
   'src/lib/contract/schema-validator.ts: is expected to be a schema object': { unreachable: 'schemaAt is asked by the sandbox and the suite with a pointer the model gave, never with one the document chooses' },
   'src/lib/contract/schemas.ts: is expected to be a list': ({ schemas }) => (schemas.TransitionNotAllowedError.properties.code = { type: 'string', oneOf: 'service_transition_not_allowed' }),
-  'src/lib/contract/responses.ts: the example is expected to be an object': ({ conflictExample }) => (conflictExample.value = 'refused'),
-  'src/lib/contract/responses.ts: `${allowedActions}` is expected to list strings': ({ conflictExample }) => (conflictExample.value.data.allowed_actions = [1]),
-  'src/lib/contract/responses.ts: the conflict response needs an example': ({ responses }) => (responses.TransitionNotAllowed.content['application/json'].examples = {}),
-  'src/lib/contract/responses.ts: names its details differently from the other examples': ({ conflictExample }) => {
+  'src/lib/contract/refusal-details.ts: the example is expected to be an object': ({ conflictExample }) => (conflictExample.value = 'refused'),
+  'src/lib/contract/refusal-details.ts: `${allowedActions}` is expected to list strings': ({ conflictExample }) => (conflictExample.value.data.allowed_actions = [1]),
+  'src/lib/contract/refusal-details.ts: the conflict response needs an example': ({ responses }) => (responses.TransitionNotAllowed.content['application/json'].examples = {}),
+  'src/lib/contract/refusal-details.ts: names its details differently from the other examples': ({ conflictExample }) => {
     const data = conflictExample.value.data;
     data.state = data.current_status;
     delete data.current_status;

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { actionsThatChange } from '../../src/lib/contract/lifecycle.ts';
-import { refusalDetails, retryAfterHeader, throttledResponse } from '../../src/lib/contract/responses.ts';
+import { refusalDetails } from '../../src/lib/contract/refusal-details.ts';
+import { throttledResponse } from '../../src/lib/contract/response-lookups.ts';
+import { retryAfterHeader } from '../../src/lib/contract/response-names.ts';
 import { bundledDocument, projectDirectory } from '../support/reference-fixture.ts';
 
 /**

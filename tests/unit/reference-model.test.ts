@@ -7,7 +7,9 @@ import { isRecord, resolvePointer } from '../../src/lib/contract/document.ts';
 import { acceptedStates, lifecycleEdges, targetStates } from '../../src/lib/contract/lifecycle.ts';
 import { actionPagePath, actionsIndexPath, endpointPagePath, generatedPaths, referenceIndexPath, referenceSidebarItems } from '../../src/lib/site/navigation.ts';
 import { referencePages } from '../../src/lib/site/reference-pages.ts';
-import { conflictStatus, errorEnvelope, errorTable, rejectedKeyError, throttledResponse } from '../../src/lib/contract/responses.ts';
+import { errorEnvelope, errorTable, rejectedKeyError } from '../../src/lib/contract/error-table.ts';
+import { throttledResponse } from '../../src/lib/contract/response-lookups.ts';
+import { conflictStatus } from '../../src/lib/contract/response-names.ts';
 import { drawStateDiagram } from '../../src/lib/site/diagrams/state-diagram.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
 

@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
-import { conflictStatus, successResponse } from '../../src/lib/contract/responses.ts';
+import { successResponse } from '../../src/lib/contract/response-lookups.ts';
+import { conflictStatus } from '../../src/lib/contract/response-names.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
 
 /**

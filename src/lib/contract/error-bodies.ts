@@ -1,7 +1,8 @@
 import type { Action, ReferenceModel } from './model.ts';
 import { isRecord } from './document.ts';
 import { allowedActions } from './lifecycle.ts';
-import { conflictStatus, errorCodeField, errorDataField, retryAfterHeader, throttledResponse } from './responses.ts';
+import { throttledResponse } from './response-lookups.ts';
+import { conflictStatus, errorCodeField, errorDataField, retryAfterHeader } from './response-names.ts';
 
 /** One error answer an action page shows, with the body a client receives. */
 export interface ErrorBody {

@@ -5,7 +5,9 @@ import { allowedActions, outcomeOf } from './lifecycle.ts';
 import type { ReportProblem } from './problems.ts';
 import { jsonMediaType } from './request-body.ts';
 import type { ResultShape } from './response-shapes.ts';
-import { conflictStatus, refusalDetails, responseWithStatus, successResponse } from './responses.ts';
+import { refusalDetails } from './refusal-details.ts';
+import { responseWithStatus, successResponse } from './response-lookups.ts';
+import { conflictStatus } from './response-names.ts';
 
 /**
  * The examples the site publishes say what the lifecycle table says: each success example is an

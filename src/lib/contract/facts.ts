@@ -5,21 +5,10 @@ import { plainPermalinkUrl } from './endpoint.ts';
 import { acceptedStates } from './lifecycle.ts';
 import { jsonMediaType } from './request-body.ts';
 import { readResultShape } from './response-shapes.ts';
-import {
-  conflictStatus,
-  documentedError,
-  errorCodeField,
-  errorEnvelope,
-  noRouteErrorCode,
-  refusalDetails,
-  rejectedKeyError,
-  responseWithStatus,
-  retryAfterHeader,
-  serviceFailureResponse,
-  successResponse,
-  throttledResponse,
-  unknownFieldAnswer,
-} from './responses.ts';
+import { documentedError, errorEnvelope, rejectedKeyError } from './error-table.ts';
+import { refusalDetails, unknownFieldAnswer } from './refusal-details.ts';
+import { responseWithStatus, serviceFailureResponse, successResponse, throttledResponse } from './response-lookups.ts';
+import { conflictStatus, errorCodeField, noRouteErrorCode, retryAfterHeader } from './response-names.ts';
 import { childPointer, contractError, exactlyOne } from './schemas.ts';
 
 /**

@@ -1,16 +1,8 @@
 import type { Field, ReferenceModel, ResponseRow } from './model.ts';
 import { isRecord } from './document.ts';
-import {
-  badRequestStatus,
-  conflictStatus,
-  internalErrorStatus,
-  notFoundStatus,
-  errorDataField,
-  errorStatusMember,
-  rejectedKeyError,
-  responseWithStatus,
-  successResponse,
-} from './responses.ts';
+import { rejectedKeyError } from './error-table.ts';
+import { responseWithStatus, successResponse } from './response-lookups.ts';
+import { badRequestStatus, conflictStatus, errorDataField, errorStatusMember, internalErrorStatus, notFoundStatus } from './response-names.ts';
 import { contractError, exactlyOne } from './schemas.ts';
 
 /**

@@ -2,7 +2,8 @@ import type { Action, ReferenceModel, ResponseRow } from './model.ts';
 import { readReferenceModel } from './actions.ts';
 import type { ContractValidator } from './schema-validator.ts';
 import type { OpenApiDocument } from './document.ts';
-import { retryAfterHeader, throttledResponse } from './responses.ts';
+import { throttledResponse } from './response-lookups.ts';
+import { retryAfterHeader } from './response-names.ts';
 import type { ResultShape, ServiceErrors } from './response-shapes.ts';
 import { readResultShape, readServiceErrors } from './response-shapes.ts';
 

@@ -1,13 +1,7 @@
 import type { ResponseRow } from '../contract/model.ts';
-import {
-  errorCodeField,
-  errorEnvelope,
-  errorMessageField,
-  retryAfterHeader,
-  serviceFailureResponse,
-  successResponse,
-  throttledResponse,
-} from '../contract/responses.ts';
+import { errorEnvelope } from '../contract/error-table.ts';
+import { serviceFailureResponse, successResponse, throttledResponse } from '../contract/response-lookups.ts';
+import { errorCodeField, errorMessageField, retryAfterHeader } from '../contract/response-names.ts';
 import { contractError } from '../contract/schemas.ts';
 import { retryPolicy } from './retry-policy.ts';
 

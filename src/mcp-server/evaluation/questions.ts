@@ -5,7 +5,7 @@ import { codeSamples, sampleLanguage } from '../../lib/samples/code-samples.ts';
 import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { countInWords, listInWords } from '../../lib/prose.ts';
-import { refusalDetails } from '../../lib/contract/responses.ts';
+import { refusalDetails } from '../../lib/contract/refusal-details.ts';
 import { endpointPagePath } from '../../lib/site/navigation.ts';
 import { endpointSections } from '../../lib/site/reference-pages.ts';
 import { retryingClientLanguages } from '../../lib/samples/retrying-client-sample.ts';

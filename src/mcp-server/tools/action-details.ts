@@ -3,7 +3,8 @@ import type { Action, Field, ReferenceModel } from '../../lib/contract/model.ts'
 import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';
 import { factsOf } from '../../lib/contract/facts.ts';
 import { acceptedStates, outcomeOf, targetStates } from '../../lib/contract/lifecycle.ts';
-import { conflictStatus, successResponse } from '../../lib/contract/responses.ts';
+import { successResponse } from '../../lib/contract/response-lookups.ts';
+import { conflictStatus } from '../../lib/contract/response-names.ts';
 import { listInWords } from '../../lib/prose.ts';
 import { actionPagePath } from '../../lib/site/navigation.ts';
 import type { ProductKnowledge } from '../knowledge.ts';

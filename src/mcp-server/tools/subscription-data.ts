@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { factsOf } from '../../lib/contract/facts.ts';
 import { endpointPagePath, guidePaths } from '../../lib/site/navigation.ts';
-import { refusalDetails } from '../../lib/contract/responses.ts';
+import { refusalDetails } from '../../lib/contract/refusal-details.ts';
 import { listInWords } from '../../lib/prose.ts';
 import { endpointSections } from '../../lib/site/reference-pages.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
