@@ -12,7 +12,7 @@ import { generateCases, validBody } from '../../src/conformance/cases.ts';
 import { fieldValues } from '../../src/conformance/generated-pass.ts';
 import type { Field } from '../../src/lib/contract/model.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { successResponse } from '../../src/lib/contract/responses.ts';
+import { successResponse } from '../../src/lib/contract/response-lookups.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 
 const contract = readExecutableContract(bundledDocument());

@@ -6,7 +6,7 @@
 import type { Action } from '../../lib/contract/model.ts';
 import { plainPermalinkUrl } from '../../lib/contract/endpoint.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
-import { errorCodeField } from '../../lib/contract/responses.ts';
+import { errorCodeField } from '../../lib/contract/response-names.ts';
 import { documentedErrors, exceptionClassName } from './exception-classes.ts';
 import { firstSentence } from '../../lib/prose.ts';
 import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';

@@ -7,7 +7,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import type { Field, ResponseRow } from '../../lib/contract/model.ts';
-import { errorCodeField, errorDataField, errorMessageField, errorStatusMember } from '../../lib/contract/responses.ts';
+import { errorCodeField, errorDataField, errorMessageField, errorStatusMember } from '../../lib/contract/response-names.ts';
 import { camelName, constantName, docComment, docLines, pascalName, phpDocType, phpNamespace, phpString } from './php-source.ts';
 
 const exceptionNamespace = `${phpNamespace}\\Exception`;

@@ -7,7 +7,9 @@
 import { stringify } from 'yaml';
 import type { ExecutableContract } from '../contract/executable-contract.ts';
 import { jsonMediaType } from '../contract/request-body.ts';
-import { errorCodeField, refusalDetails, successResponse } from '../contract/responses.ts';
+import { errorCodeField } from '../contract/response-names.ts';
+import { refusalDetails } from '../contract/refusal-details.ts';
+import { successResponse } from '../contract/response-lookups.ts';
 import { retryPolicy } from '../samples/retry-policy.ts';
 import { planWorkflows, subscriptionInputName, workflowSubscriptions, type PlannedStep, type PlannedWorkflow, type WorkflowSubscription } from './workflow-plan.ts';
 

@@ -8,7 +8,8 @@ import type { Action, ActionTransition, Lifecycle } from '../contract/model.ts';
 import { isRecord } from '../contract/document.ts';
 import type { ExecutableContract } from '../contract/executable-contract.ts';
 import { acceptedStates, actionsThatChange, refusedStates } from '../contract/lifecycle.ts';
-import { conflictStatus, refusalDetails } from '../contract/responses.ts';
+import { conflictStatus } from '../contract/response-names.ts';
+import { refusalDetails } from '../contract/refusal-details.ts';
 
 /** What a step expects of a success: the status before and after, and whether it changed. */
 export interface ExpectedResult {
