@@ -12,7 +12,6 @@ import { conflictStatus } from './response-names.ts';
 import { listResponses } from './responses.ts';
 import { attempt, readOrThrow, type ContractProblem, type ReportProblem } from './problems.ts';
 import { childPointer, contractError, exactlyOne, requiredString, resolveObject } from './schemas.ts';
-export type { RequestExample, ActionError, Action, BodyEnvelope, ReferenceModel } from './model.ts';
 
 function requestExampleOf(
   document: OpenApiDocument,

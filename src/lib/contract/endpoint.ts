@@ -6,7 +6,6 @@ import { child, follow, isOperation, isPathItem, narrowed, type Located } from '
 import { childPointer, contractError, requiredString } from './schemas.ts';
 import { httpMethods } from '../http/methods.ts';
 import type { Endpoint } from './model.ts';
-export type { ServerVariable, Endpoint } from './model.ts';
 
 /**
  * The endpoint's path item and its POST operation as written, never refused: `/action` when it is

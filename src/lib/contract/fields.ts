@@ -3,7 +3,6 @@ import { extensibleValues, withoutExtensibleMarker } from './extensible-enum.ts'
 import type { ResolvedSchema } from './schemas.ts';
 import { alternatives, childPointer, contractError, resolveSchema } from './schemas.ts';
 import type { LiteralValue, Constraint, Field } from './model.ts';
-export type { LiteralValue, Constraint, Field } from './model.ts';
 
 function isLiteral(value: unknown): value is LiteralValue {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value);

@@ -3,7 +3,6 @@ import { isRecord } from './document.ts';
 import type { ReportProblem } from './problems.ts';
 import { childPointer } from './schemas.ts';
 import type { ChosenTransition, Move, ActionTransition, Lifecycle } from './model.ts';
-export type { FixedTransition, ChosenTransition, Move, ActionTransition, Lifecycle } from './model.ts';
 
 /** One arrow of the lifecycle: a status change and every action that makes it. */
 export interface LifecycleEdge {

@@ -7,7 +7,6 @@ import type { ResolvedSchema } from './schemas.ts';
 import { alternatives, childPointer, contractError, resolveObject, resolveSchema } from './schemas.ts';
 import { fieldsOf, typeLabel } from './fields.ts';
 import { attempt, throwAtFirst, type ReportProblem } from './problems.ts';
-export type { ErrorCode, ResponseHeader, NamedExample, ResponseRow, ErrorTableRow } from './model.ts';
 
 function isErrorStatus(status: string): boolean {
   return /^[45]/.test(status);
