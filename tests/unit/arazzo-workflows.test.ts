@@ -91,6 +91,23 @@ describe('the Arazzo description', () => {
     assert.ok(ids.length > planWorkflows(contract).length);
   });
 
+  test('an action that leads to the status it is sent from (a renewal, say) gets a workflow expecting nothing changed, twice', () => {
+    const template = model.actions.find((action) => action.transition.kind === 'fixed');
+    assert.ok(template !== undefined && template.transition.kind === 'fixed');
+    const holds = template.transition.to;
+    const identifier = `${template.identifier}_in_place`;
+    const ninth = { ...template, identifier, transition: { kind: 'fixed' as const, action: identifier, from: [holds], to: holds } };
+    const grown = { ...contract, model: { ...model, actions: [...model.actions, ninth], lifecycle: { ...model.lifecycle, transitions: [...model.lifecycle.transitions, ninth.transition] } } };
+    const planned = planWorkflows(grown).find((workflow) => workflow.workflowId === identifier);
+    assert.ok(planned !== undefined, 'the action has its workflow');
+    assert.equal(planned.startStatus, holds);
+    assert.equal(planned.changesSubscription, false);
+    assert.deepEqual(
+      planned.steps.map((step) => step.expect),
+      planned.steps.map(() => ({ kind: 'result', result: { previousStatus: holds, status: holds, changed: false } })),
+    );
+  });
+
   test('meets a refusal and follows it with an action the refusal lists, read from the answer', () => {
     const refusal = workflows().find((candidate) => candidate.steps.some((step) => conditions(step).includes(`$statusCode == ${errors.transitionNotAllowed.status}`)));
     assert.ok(refusal, 'a workflow that meets the 409');

@@ -72,6 +72,16 @@ function changingStarts(action: Action, lifecycle: Lifecycle, previousField: str
   return [ordered[exampleFirst] as Start, ...ordered.filter((_, index) => index !== exampleFirst)];
 }
 
+/** The starts from which an action is accepted but changes nothing, since the status it leads to already holds. */
+function holdingStarts(action: Action, lifecycle: Lifecycle): Start[] {
+  const transition = action.transition;
+  const starts: Start[] =
+    transition.kind === 'fixed'
+      ? transition.from.filter((from) => from === transition.to).map((from) => ({ from, to: from }))
+      : transition.moves.filter((move) => move.to.includes(move.from)).map((move) => ({ from: move.from, to: move.from }));
+  return [...starts].sort((a, b) => lifecycle.states.indexOf(a.from) - lifecycle.states.indexOf(b.from));
+}
+
 /** The fields an action requires beyond the ones every action requires. */
 function ownRequiredFields(action: Action, contract: ExecutableContract): string[] {
   const shared = new Set(contract.model.envelope.sharedFields.filter((field) => field.required).map((field) => field.name));
@@ -121,7 +131,7 @@ function resultStep(stepId: string, description: string, action: Action, contrac
 function actionWorkflow(action: Action, contract: ExecutableContract, balancer: StartBalancer): PlannedWorkflow {
   const { result, model } = contract;
   const start = balancer.pick(changingStarts(action, model.lifecycle, result.previousStatus, result.status));
-  if (start === undefined) throw new Error(`${action.identifier} changes no status in the lifecycle table, so no workflow can show it.`);
+  if (start === undefined) return holdingWorkflow(action, contract, balancer);
   return {
     workflowId: action.identifier,
     kind: 'action',
@@ -134,6 +144,31 @@ function actionWorkflow(action: Action, contract: ExecutableContract, balancer: 
     steps: [
       resultStep('apply', `${action.identifier} moves the subscription from ${start.from} to ${start.to}.`, action, contract, start, true),
       resultStep('repeat', `The same request again: ${start.to} already holds, so nothing changes.`, action, contract, start, false),
+    ],
+  };
+}
+
+/**
+ * An action the table lets change nothing (it leads to the status it is sent from, as a renewal of an
+ * active subscription would): sent twice, both answers say nothing changed, and the subscription can
+ * serve other runs.
+ */
+function holdingWorkflow(action: Action, contract: ExecutableContract, balancer: StartBalancer): PlannedWorkflow {
+  const { result, model } = contract;
+  const start = balancer.pick(holdingStarts(action, model.lifecycle));
+  if (start === undefined) throw new Error(`${action.identifier} is accepted from no status in the lifecycle table, so no workflow can show it.`);
+  return {
+    workflowId: action.identifier,
+    kind: 'action',
+    summary: `${action.identifier}: applied twice, changing nothing`,
+    description:
+      `Sends ${action.identifier} to a subscription that is ${start.from}, which the action leads to, and expects it ${start.to} with ` +
+      `\`${result.changed}: false\`; then sends the same request again and expects the same answer.`,
+    startStatus: start.from,
+    changesSubscription: false,
+    steps: [
+      resultStep('apply', `${action.identifier} is accepted from ${start.from} and leaves it ${start.to}.`, action, contract, start, false),
+      resultStep('repeat', `The same request again: still nothing changes.`, action, contract, start, false),
     ],
   };
 }
