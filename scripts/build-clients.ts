@@ -10,24 +10,15 @@
  * Exits 1 when the contract fails the gate or a package cannot be packed, 2 on wrong options.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { clientPackages } from '../src/clients/packages.ts';
+import { readPackOptions } from './pack-options.ts';
 
 const usage = 'Usage: npm run build:clients -- [--out DIR] [--repository URL]';
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 
 async function main(): Promise<number> {
-  let values: { out?: string; repository?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({ options: { out: { type: 'string' }, repository: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (values.help === true) {
-    console.log(usage);
-    return 0;
-  }
+  const values = readPackOptions(usage);
+  if (typeof values === 'number') return values;
   const outDirectory = path.resolve(values.out ?? path.join(projectDirectory, 'dist/downloads'));
   try {
     for (const clientPackage of clientPackages) console.log(`${clientPackage.language}: ${await clientPackage.pack(outDirectory, { repository: values.repository })}`);

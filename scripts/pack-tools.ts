@@ -10,25 +10,16 @@
  * Exits 1 when the contract fails the gate (nothing is packed), 2 on wrong options.
  */
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { packContractTools } from '../src/contract-tools/pack.ts';
 import { ContractRefusedError } from '../src/gate/gated-contract.ts';
+import { readPackOptions } from './pack-options.ts';
 
 const usage = 'Usage: npm run pack:tools -- [--out DIR] [--repository URL]';
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 
 async function main(): Promise<number> {
-  let values: { out?: string; repository?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({ options: { out: { type: 'string' }, repository: { type: 'string' }, help: { type: 'boolean', short: 'h' } } }));
-  } catch (error) {
-    console.error(`${(error as Error).message}\n${usage}`);
-    return 2;
-  }
-  if (values.help === true) {
-    console.log(usage);
-    return 0;
-  }
+  const values = readPackOptions(usage);
+  if (typeof values === 'number') return values;
   try {
     const { tarball } = await packContractTools({
       projectDirectory,
