@@ -28,7 +28,7 @@ ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)
 // Without pretty permalinks, pass array( 'plain_permalinks' => true ) after the key.
 $client = new Client( "${interpolatedBaseUrl(endpoint, site)}", ${phpLiteral(key)} );
 
-// A refusal, a 429 the retries did not outlast or a host's own page throws an exception naming it.
+// The service's refusal, or the host's answer when waiting did not help, is an exception naming it.
 $result = $client->${method}(${argumentsGiven.length === 0 ? '' : ` ${argumentsGiven.join(', ')} `});
 echo json_encode( $result, JSON_PRETTY_PRINT ), "\\n";
 `;

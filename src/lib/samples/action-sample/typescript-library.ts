@@ -23,7 +23,7 @@ ${variableDeclarations(endpoint, (name, value) => `const ${name} = ${JSON.string
 // Without pretty permalinks, pass \`${plainPermalinkBase(base)}\` as the site.
 const client = new ${typescriptClientClassName}(\`${base}\`, ${JSON.stringify(key)});
 
-// A refusal, a 429 the retries did not outlast or a host's own page throws an error naming it.
+// The service's refusal, or the host's answer when waiting did not help, is an error naming it.
 const answer = await client.${method}(${javascriptLiteral(given)});
 console.log(answer);
 `;
