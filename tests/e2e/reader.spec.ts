@@ -1,10 +1,13 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { sampleLanguages as sampleLanguageList } from '../../src/lib/samples/code-samples.ts';
+import { clientMethodName } from '../../src/lib/samples/client-libraries.ts';
 import { actions, expectedStates } from './support/contract.ts';
 import { actionPath, sitemapPagePaths } from './support/site.ts';
 
 /** The languages every action page offers a sample in, from the one list the pages read. */
 const sampleLanguages = sampleLanguageList.map((entry) => entry.language);
+/** The samples that call a client library: its method names the action, and the library knows the endpoint. */
+const libraryLanguages = new Set<string>(sampleLanguageList.filter((entry) => entry.library).map((entry) => entry.language));
 
 /** The sections every action page has, by heading id. */
 const actionSections = ['fields', 'request-example', 'success-response', 'errors', 'code-samples'];
@@ -78,8 +81,12 @@ test.describe('read without JavaScript', () => {
         const code = sample.locator('pre');
         await expect.soft(code, `${language} sample is visible`).toBeVisible();
         const text = await codeText(code);
-        expect.soft(text, `${language} sample calls the endpoint`).toContain(action.endpointPath);
-        expect.soft(text, `${language} sample sends the action`).toContain(action.identifier);
+        if (libraryLanguages.has(language)) {
+          expect.soft(text, `${language} sample calls the action's method`).toContain(`${clientMethodName(action.identifier)}(`);
+        } else {
+          expect.soft(text, `${language} sample calls the endpoint`).toContain(action.endpointPath);
+          expect.soft(text, `${language} sample sends the action`).toContain(action.identifier);
+        }
         expect.soft(text, `${language} sample keeps the example's key placeholder`).toContain(apiKeyPlaceholder);
       }
     });

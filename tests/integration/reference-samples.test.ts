@@ -49,7 +49,7 @@ describe('the samples run against a real HTTP server', () => {
   const paymentFailed = () => {
     const action = model.actions.find((candidate) => candidate.identifier === 'payment_failed');
     assert.ok(action, 'the contract has the payment_failed action');
-    return { action, samples: codeSamples(model.endpoint, action.requestExample.value, statuses) };
+    return { action, samples: codeSamples(model.endpoint, action.requestExample.value, statuses, { envelope: model.envelope, fields: action.fields }) };
   };
 
   const checkRequest = (request: { method: string; url: string; headers: Record<string, unknown>; body: string } | undefined) => {

@@ -1,6 +1,7 @@
 /**
  * Every code sample the reference pages show runs, as printed, against the sandbox, in every
- * language of `sampleLanguages` (the WordPress one with a shim of the WordPress HTTP functions it calls),
+ * language of `sampleLanguages` (the WordPress one with a shim of the WordPress HTTP functions it
+ * calls; the libraries' in library-samples-against-sandbox.test.ts, with the package installed),
  * for every action. Each must carry out its action on a subscription whose status accepts it,
  * report the 409 on one whose status refuses it, and report a host's 429 without changing
  * anything. The sandbox's own records say whether the action happened, not only the output.
@@ -70,7 +71,8 @@ function describeRun(run: SampleRun): string {
 
 describe('every code sample runs against the sandbox', { concurrency: 4 }, () => {
   // The pages are read in `before`, so the tests are declared per action identifier known up front.
-  for (const { language } of sampleLanguages) {
+  // The libraries' samples need their package installed: tests/integration/library-samples-against-sandbox.test.ts.
+  for (const { language } of sampleLanguages.filter((entry) => !entry.library)) {
     test(`${language}: each action succeeds, reports a 409 and a 429`, { skip: missingRunner(language) }, async () => {
       const refused = responseWithStatus(model.responses, conflictStatus, 'to an action the status refuses');
       const [refusedCode] = refused.errorCodes;
@@ -118,7 +120,7 @@ describe('the samples reach a site without pretty permalinks through the URL the
     assert.equal(commentedUrl('curl').comment, null);
   });
 
-  for (const { language } of sampleLanguages.filter((entry) => entry.language !== 'curl')) {
+  for (const { language } of sampleLanguages.filter((entry) => entry.language !== 'curl' && !entry.library)) {
     test(`${language}: the ?${wordpressRouteParameter}= URL of its comment, put in its place, carries out the action`, { skip: missingRunner(language) }, async () => {
       const { page, sample, comment } = commentedUrl(language);
       assert.ok(comment?.[1], `the ${language} sample says where a site without pretty permalinks answers`);

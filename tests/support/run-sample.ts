@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -33,6 +34,9 @@ const runners: Record<SampleLanguage, Runner> = {
   php: { command: (file) => ['php', [file]], probe: ['php', ['-r', 'exit(extension_loaded("curl") ? 0 : 1);']] },
   // The samples run inside WordPress; outside it, a shim provides the functions they call.
   wordpress: { command: (file) => ['php', ['-d', `auto_prepend_file=${shim}`, file]], probe: ['php', ['--version']] },
+  // The libraries' samples run in the folder the library is installed in (`runSample`'s `directory`).
+  'php-library': { command: (file) => ['php', [file]], probe: ['composer', ['--version']] },
+  'typescript-library': { command: (file) => [process.execPath, [file]], probe: ['npm', ['--version']] },
 };
 
 /** Why a language's samples cannot run here, or false when they can. */
@@ -53,16 +57,20 @@ export function fillIn(code: string, endpoint: Endpoint, site: { host: string; a
   return filled.replaceAll(`${scheme}//`, 'http://');
 }
 
-export function runSample(sample: CodeSample, code: string, timeoutMs = 30_000): Promise<SampleRun> {
-  const directory = mkdtempSync(path.join(tmpdir(), `sample-${sample.language}-`));
+/**
+ * Runs a sample saved in a fresh folder, or in `installed` (a folder a library is installed in,
+ * which is kept) under a name of its own, so samples can run there side by side.
+ */
+export function runSample(sample: CodeSample, code: string, timeoutMs = 30_000, installed?: string): Promise<SampleRun> {
+  const directory = installed ?? mkdtempSync(path.join(tmpdir(), `sample-${sample.language}-`));
   const runner = runners[sample.language];
-  const file = path.join(directory, sampleFileName(sample.language, 'sample'));
+  const file = path.join(directory, sampleFileName(sample.language, installed === undefined ? 'sample' : `sample-${randomUUID()}`));
   writeFileSync(file, code);
   const [command, args] = runner.command(file);
   const started = performance.now();
   return new Promise((resolve) => {
     execFile(command, args, { cwd: directory, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
-      rmSync(directory, { recursive: true, force: true });
+      rmSync(installed === undefined ? directory : file, { recursive: true, force: true });
       const exitCode = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
       resolve({ exitCode, stdout, stderr, output: `${stdout}\n${stderr}`, seconds: (performance.now() - started) / 1000 });
     });

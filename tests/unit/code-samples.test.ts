@@ -11,6 +11,9 @@ import { phpLiteral } from '../../src/lib/samples/literals.ts';
 import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { bundledDocument } from '../support/reference-fixture.ts';
+import { clientMethodFields, typescriptClientClassName, typescriptClientPackageName } from '../../src/lib/samples/client-libraries.ts';
+import { methodName as phpMethodName } from '../../src/clients/php/client-class.ts';
+import { methodName as typescriptMethodName } from '../../src/clients/typescript/generate.ts';
 
 const model = readReferenceModel(bundledDocument());
 const statuses = sampleStatuses(model.responses);
@@ -30,7 +33,7 @@ function curlBody(code: string): unknown {
 
 describe('the samples of every action', () => {
   for (const action of model.actions) {
-    const samples = codeSamples(model.endpoint, action.requestExample.value, statuses);
+    const samples = codeSamples(model.endpoint, action.requestExample.value, statuses, { envelope: model.envelope, fields: action.fields });
 
     test(`${action.identifier}: the curl sample's body parses back to the request example`, () => {
       const curl = sampleOf(samples, 'curl');
@@ -74,4 +77,52 @@ describe('the samples of every action', () => {
       assert.ok(python.includes('allow_redirects=False'));
     });
   }
+});
+
+describe('the samples of the client libraries', () => {
+  for (const action of model.actions) {
+    const samples = codeSamples(model.endpoint, action.requestExample.value, statuses, { envelope: model.envelope, fields: action.fields });
+    const example = action.requestExample.value;
+    const ownFields = clientMethodFields(model.envelope, action.fields);
+
+    test(`${action.identifier}: the PHP library's sample calls the package's method with the example's fields in its parameters' order`, () => {
+      const php = sampleOf(samples, 'php-library');
+      assert.ok(php.startsWith('<?php\n'));
+      assert.ok(php.includes(`require __DIR__ . '/vendor/autoload.php';`));
+      assert.ok(php.includes(`new Client( "https://{$site}", ${phpLiteral(example[model.envelope.credential])} );`), 'made from the site and the key');
+      const call = new RegExp(`\\$client->${phpMethodName(action)}\\((.*)\\);`).exec(php);
+      assert.ok(call, `the sample calls ${phpMethodName(action)}`);
+      const lastGiven = ownFields.findLastIndex((field) => field.name in example);
+      const expected = ownFields.slice(0, lastGiven + 1).map((field) => (field.name in example ? phpLiteral(example[field.name], '    ') : 'null'));
+      assert.equal(call[1]?.trim(), expected.join(', '));
+      assert.doesNotMatch(call[1] ?? '', new RegExp(phpLiteral(example[model.envelope.selector]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'the method names the action, the arguments do not');
+    });
+
+    test(`${action.identifier}: the TypeScript client's sample calls the package's method with the example's own fields`, () => {
+      const typescript = sampleOf(samples, 'typescript-library');
+      assert.ok(typescript.includes(`import { ${typescriptClientClassName} } from "${typescriptClientPackageName}";`));
+      const call = new RegExp(`client\\.${typescriptMethodName(action.identifier)}\\((\\{[\\s\\S]*?\\})\\);`).exec(typescript);
+      assert.ok(call?.[1], `the sample calls ${typescriptMethodName(action.identifier)}`);
+      const fields = Function(`return (${call[1]});`)() as Record<string, unknown>;
+      const expected = Object.fromEntries(ownFields.filter((field) => field.name in example).map((field) => [field.name, example[field.name]]));
+      assert.deepEqual(fields, expected, 'the example\'s fields but the action and the key, by the contract\'s names');
+    });
+  }
+
+  test('an optional parameter the example leaves out is passed as null before one it gives, since PHP 7.4 has no named arguments', () => {
+    const [action] = model.actions;
+    assert.ok(action);
+    const subject = model.envelope.subject;
+    const fields = [
+      { name: model.envelope.selector, required: true },
+      { name: model.envelope.credential, required: true },
+      { name: 'earlier_optional', required: false },
+      { name: subject, required: true },
+      { name: 'later_optional', required: false },
+    ];
+    const body = { [model.envelope.selector]: 'ninth_action', [model.envelope.credential]: '<API_KEY>', [subject]: 7, later_optional: 'given' };
+    const [php, typescript] = (['php-library', 'typescript-library'] as const).map((language) => sampleOf(codeSamples(model.endpoint, body, statuses, { envelope: model.envelope, fields }), language));
+    assert.ok(php?.includes(`$client->ninthAction( 7, null, 'given' );`), php);
+    assert.ok(typescript?.includes(`client.ninthAction({\n  ${subject}: 7,\n  later_optional: "given",\n});`), typescript);
+  });
 });

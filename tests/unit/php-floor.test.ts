@@ -23,7 +23,7 @@ function phpPrograms(): { name: string; code: string }[] {
   const [first] = model.actions;
   assert.ok(first, 'the contract has an action');
   const samples = model.actions.flatMap((action) =>
-    codeSamples(model.endpoint, action.requestExample.value, statuses)
+    codeSamples(model.endpoint, action.requestExample.value, statuses, { envelope: model.envelope, fields: action.fields })
       .filter((sample) => sample.highlight === 'php')
       .map((sample) => ({ name: `${action.identifier}.${sample.language}.php`, code: sample.code })),
   );

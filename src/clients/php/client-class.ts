@@ -11,18 +11,17 @@ import { documentedErrors, exceptionClassName } from './exception-classes.ts';
 import { firstSentence } from '../../lib/prose.ts';
 import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
+import { clientMethodFields, clientMethodName } from '../../lib/samples/client-libraries.ts';
 import { camelName, docComment, docLines, fieldRule, phpDocType, phpNamespace, phpString, phpType, phpValue } from './php-source.ts';
 
 /** The fields a method takes: every field but the selector and the key, which the client fills in. */
 export function methodFields(contract: ExecutableContract, action: Action) {
-  const { selector, credential } = contract.model.envelope;
-  const fields = action.fields.filter((field) => field.name !== selector && field.name !== credential);
-  return [...fields.filter((field) => field.required), ...fields.filter((field) => !field.required)];
+  return clientMethodFields(contract.model.envelope, action.fields);
 }
 
 /** The method an action is called by: `pause_subscription` → `pauseSubscription`. */
 export function methodName(action: Pick<Action, 'identifier'>): string {
-  return camelName(action.identifier);
+  return clientMethodName(action.identifier);
 }
 
 function parameter(field: ReturnType<typeof methodFields>[number]): string {

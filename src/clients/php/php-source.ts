@@ -4,11 +4,8 @@
  */
 import type { Constraint, Field, LiteralValue } from '../../lib/contract/model.ts';
 
-/** The package's root namespace, as composer.json's PSR-4 map and every file's `namespace` say it. */
-export const phpNamespace = 'SubscriptionLifecycle\\Client';
-
-/** The Composer package's name. */
-export const composerPackageName = 'subscription-lifecycle/client';
+/** The package's root namespace and its Composer name, shared with the action pages' samples. */
+export { phpClientNamespace as phpNamespace, composerPackageName } from '../../lib/samples/client-libraries.ts';
 
 /** The oldest PHP the package runs on: WooCommerce's own floor. */
 export const phpFloor = '7.4';

@@ -17,11 +17,10 @@ import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import type { ClientDescription, FieldBound, FieldRule } from './runtime/description.ts';
 import { camelCase, docComment, jsonTypesOf, objectMembers, pascalCase, propertyKey, typeOf } from './typescript-types.ts';
 
-/** The package's name on npm; `npm pack` names its tarball `subscription-lifecycle-client-<version>.tgz`. */
-export const typescriptClientPackageName = '@subscription-lifecycle/client';
-
-/** The class a reader constructs. */
-export const typescriptClientClassName = 'SubscriptionLifecycleClient';
+// The package's name on npm (`npm pack` names its tarball `subscription-lifecycle-client-<version>.tgz`)
+// and the class a reader constructs, shared with the action pages' samples.
+import { clientMethodName, typescriptClientClassName, typescriptClientPackageName } from '../../lib/samples/client-libraries.ts';
+export { typescriptClientClassName, typescriptClientPackageName };
 
 /** Members of the client class that an action's method must not take the name of. */
 const clientMembers = ['action', 'settings', 'toJSON', 'constructor'];
@@ -178,7 +177,7 @@ export function clientDescription(contract: ExecutableContract): ClientDescripti
 
 /** The method name of an action: its identifier in camel case. */
 export function methodName(identifier: string): string {
-  return camelCase(identifier);
+  return clientMethodName(identifier);
 }
 
 /** The sources of the package, from the contract: `contract.ts` (types, errors, facts) and `index.ts` (the client). */

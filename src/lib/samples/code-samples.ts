@@ -1,4 +1,7 @@
 import type { Endpoint } from '../contract/model.ts';
+import type { LibraryCall } from './action-sample/library-call.ts';
+import { phpLibrarySample } from './action-sample/php-library.ts';
+import { typescriptLibrarySample } from './action-sample/typescript-library.ts';
 import { curlSample } from './action-sample/curl.ts';
 import { javascriptSample } from './action-sample/javascript.ts';
 import { phpSample } from './action-sample/php.ts';
@@ -10,16 +13,20 @@ import type { SampleStatuses } from './sample-statuses.ts';
  * The languages the action pages show a sample in, in the order of their tabs. Pages, the
  * sample tests and the browser tests all read this list. Plain PHP uses the curl extension
  * rather than Guzzle: it needs no Composer package, and Guzzle itself sends through it wherever
- * the extension is installed, so a shop that can run Guzzle can run this.
+ * the extension is installed, so a shop that can run Guzzle can run this. A `library` sample
+ * calls one of the client libraries (/clients/php/, /clients/typescript/) and needs it installed.
  */
 export const sampleLanguages = [
-  { language: 'curl', label: 'curl', highlight: 'sh', extension: 'sh', wordSeparator: '-' },
+  { language: 'curl', label: 'curl', highlight: 'sh', extension: 'sh', wordSeparator: '-', library: false },
   // An ES module with top-level await, whatever the reader's package.json says.
-  { language: 'javascript', label: 'JavaScript', highlight: 'js', extension: 'mjs', wordSeparator: '-' },
-  { language: 'php', label: 'PHP', highlight: 'php', extension: 'php', wordSeparator: '-' },
-  { language: 'wordpress', label: 'WordPress', highlight: 'php', extension: 'php', wordSeparator: '-' },
+  { language: 'javascript', label: 'JavaScript', highlight: 'js', extension: 'mjs', wordSeparator: '-', library: false },
+  { language: 'php', label: 'PHP', highlight: 'php', extension: 'php', wordSeparator: '-', library: false },
+  { language: 'wordpress', label: 'WordPress', highlight: 'php', extension: 'php', wordSeparator: '-', library: false },
   // A Python module name takes no hyphen.
-  { language: 'python', label: 'Python', highlight: 'python', extension: 'py', wordSeparator: '_' },
+  { language: 'python', label: 'Python', highlight: 'python', extension: 'py', wordSeparator: '_', library: false },
+  { language: 'php-library', label: 'PHP library', highlight: 'php', extension: 'php', wordSeparator: '-', library: true },
+  // Plain JavaScript that is TypeScript too, saved as an ES module so Node runs it as written.
+  { language: 'typescript-library', label: 'TypeScript client', highlight: 'ts', extension: 'mjs', wordSeparator: '-', library: true },
 ] as const;
 
 export type SampleLanguage = (typeof sampleLanguages)[number]['language'];
@@ -49,15 +56,23 @@ export interface CodeSample {
   code: string;
 }
 
-const writers: Record<SampleLanguage, (endpoint: Endpoint, body: Record<string, unknown>, statuses: SampleStatuses) => string> = {
+export type { LibraryCall } from './action-sample/library-call.ts';
+
+const writers: Record<SampleLanguage, (endpoint: Endpoint, body: Record<string, unknown>, statuses: SampleStatuses, call: LibraryCall) => string> = {
   curl: curlSample,
   javascript: javascriptSample,
   php: phpSample,
   wordpress: wordpressSample,
   python: pythonSample,
+  'php-library': phpLibrarySample,
+  'typescript-library': typescriptLibrarySample,
 };
 
-/** An action's sample in every language of `sampleLanguages`, generated from its request example. */
-export function codeSamples(endpoint: Endpoint, body: Record<string, unknown>, statuses: SampleStatuses): CodeSample[] {
-  return sampleLanguages.map(({ language, label, highlight }) => ({ language, label, highlight, code: writers[language](endpoint, body, statuses) }));
+/**
+ * An action's sample in every language of `sampleLanguages`, generated from its request example;
+ * `call` (the model's envelope and the action's fields) says which of the body's fields a
+ * library's method takes, and in what order.
+ */
+export function codeSamples(endpoint: Endpoint, body: Record<string, unknown>, statuses: SampleStatuses, call: LibraryCall): CodeSample[] {
+  return sampleLanguages.map(({ language, label, highlight }) => ({ language, label, highlight, code: writers[language](endpoint, body, statuses, call) }));
 }

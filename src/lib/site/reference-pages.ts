@@ -104,7 +104,7 @@ export function actionReferencePages(model: ReferenceModel): ActionPage[] {
       headings: Object.values(actionSections),
       model,
       action,
-      samples: codeSamples(model.endpoint, action.requestExample.value, statuses),
+      samples: codeSamples(model.endpoint, action.requestExample.value, statuses, { envelope: model.envelope, fields: action.fields }),
     }),
   );
 }

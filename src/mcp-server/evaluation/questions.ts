@@ -2,6 +2,7 @@ import type { ReferenceModel } from '../../lib/contract/model.ts';
 import { acceptedStates, allowedActions, refusedStates } from '../../lib/contract/lifecycle.ts';
 import type { ProductFacts } from '../../lib/product-facts.ts';
 import { codeSamples, sampleLanguage } from '../../lib/samples/code-samples.ts';
+import { clientMethodName } from '../../lib/samples/client-libraries.ts';
 import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { countInWords, listInWords } from '../../lib/prose.ts';
@@ -94,7 +95,8 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, 
   const statuses = sampleStatuses(model.responses);
   const samplesOf = (identifier: string) => {
     const chosen = model.actions.find((candidate) => candidate.identifier === identifier);
-    return codeSamples(endpoint, chosen?.requestExample.value ?? {}, statuses);
+    if (chosen === undefined) throw new Error(`No action ${identifier} to show the samples of`);
+    return codeSamples(endpoint, chosen.requestExample.value, statuses, { envelope: model.envelope, fields: chosen.fields });
   };
   /** A line only this language's sample of the action has. */
   const sampleLine = (identifier: string, language: Parameters<typeof sampleLanguage>[0]) => {
@@ -174,6 +176,8 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, 
     { id: 'repeat', question: `What happens if I send ${pause.identifier} twice?`, facts: [near(20, quoted(unchangedDescription, /already/), ...targetOf(pause.transition))] },
     { id: 'curl-pause', question: `Give me a curl example for ${pause.identifier}`, facts: [sampleLine(pause.identifier, 'curl'), says(`"${envelope.selector}": "${pause.identifier}"`)] },
     { id: 'python-cancel', question: `Show me Python code to call ${cancel.identifier}`, facts: [sampleLine(cancel.identifier, 'python'), says(`"${envelope.selector}": "${cancel.identifier}"`)] },
+    { id: 'php-library-resume', question: `Show me php-library code for ${resume.identifier}`, facts: [sampleLine(resume.identifier, 'php-library'), says(`$client->${clientMethodName(resume.identifier)}(`)] },
+    { id: 'typescript-library-pause', question: `Give me a typescript-library example for ${pause.identifier}`, facts: [sampleLine(pause.identifier, 'typescript-library'), says(`client.${clientMethodName(pause.identifier)}(`)] },
     { id: 'retrying-languages', question: 'In which languages is there a retrying client?', facts: retryingClientLanguages.map((language) => says(sampleLanguage(language).label)) },
     { id: 'version', question: 'Which API version is current, and where does it appear?', facts: [near(30, endpoint.versionSegment, 'current'), says(endpoint.versionNamespace)] },
     { id: 'additive', question: 'Will a new release of v1 break my client?', facts: [says(quoted(endpoint.description, /a later release of version 1 may add fields/).replace(/^a later release of version 1 /, ''))] },

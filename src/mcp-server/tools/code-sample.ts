@@ -46,7 +46,7 @@ function codeSampleAnswer({ model }: ProductKnowledge) {
     run: ({ action: identifier, language, errors }) => {
       const action = model.actions.find((candidate) => candidate.identifier === identifier);
       if (action === undefined) throw new Error(`No action ${identifier}`);
-      const sample = codeSamples(model.endpoint, action.requestExample.value, statuses).find((candidate) => candidate.language === language);
+      const sample = codeSamples(model.endpoint, action.requestExample.value, statuses, { envelope: model.envelope, fields: action.fields }).find((candidate) => candidate.language === language);
       if (sample === undefined) throw new Error(`No ${language} sample`);
       return {
         action: identifier,

@@ -1,0 +1,37 @@
+/**
+ * What the two client libraries and the action pages' samples of them share: the packages' names,
+ * the class a reader constructs, the pages that install them, and how an action's identifier
+ * becomes a method. The generators in src/clients/ read these, so a sample calls the method the
+ * package has.
+ */
+import type { BodyEnvelope, Field } from '../contract/model.ts';
+
+/** The PHP package's root namespace, as its composer.json's PSR-4 map and every file say it. */
+export const phpClientNamespace = 'SubscriptionLifecycle\\Client';
+
+/** The Composer package's name. */
+export const composerPackageName = 'subscription-lifecycle/client';
+
+/** The npm package's name. */
+export const typescriptClientPackageName = '@subscription-lifecycle/client';
+
+/** The class a reader of the TypeScript client constructs. */
+export const typescriptClientClassName = 'SubscriptionLifecycleClient';
+
+/** The pages that install each library, under the docs site. */
+export const clientPagePaths = { php: '/clients/php/', typescript: '/clients/typescript/' } as const;
+
+/** The method an action is called by in both libraries: `pause_subscription` → `pauseSubscription`. */
+export function clientMethodName(identifier: string): string {
+  const words = identifier.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
+  return words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join('');
+}
+
+/**
+ * The fields a method takes, in the order of the PHP method's parameters: every field but the
+ * selector and the key (the client fills those in), the required ones first.
+ */
+export function clientMethodFields<F extends Pick<Field, 'name' | 'required'>>(envelope: Pick<BodyEnvelope, 'selector' | 'credential'>, fields: readonly F[]): F[] {
+  const own = fields.filter((field) => field.name !== envelope.selector && field.name !== envelope.credential);
+  return [...own.filter((field) => field.required), ...own.filter((field) => !field.required)];
+}
