@@ -15,7 +15,7 @@ import { factsOf } from '../../src/lib/contract/facts.ts';
 import { successResponse } from '../../src/lib/contract/response-lookups.ts';
 import { conflictStatus } from '../../src/lib/contract/response-names.ts';
 import { backoffSchedule, policyPhrases, retryPolicy } from '../../src/lib/samples/retry-policy.ts';
-import { sampleLanguageNames } from '../../src/lib/samples/code-samples.ts';
+import { sampleLanguage, sampleLanguageNames } from '../../src/lib/samples/code-samples.ts';
 import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { retryingClientLanguages, retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { specRule } from '../../src/lib/spec-rules.ts';
@@ -204,6 +204,19 @@ describe('code_sample', () => {
     const promised = /error bodies/i.exec(description);
     assert.ok(promised !== null, description);
     assert.match(description.slice(promised.index - 40, promised.index + 60), /errors: true/, description);
+  });
+});
+
+describe('code_sample of a client library', () => {
+  test('says what to fill in as the library\'s sample takes it: the key is an argument, not in a body', async () => {
+    const [action] = model.actions;
+    assert.ok(action !== undefined);
+    for (const language of sampleLanguageNames) {
+      const answer = await ask('code_sample', { action: action.identifier, language });
+      const library = sampleLanguage(language).library;
+      assert.equal(/ in the body/.test(String(answer.fillIn)), !library, `${language}: ${String(answer.fillIn)}`);
+      assert.match(String(answer.fillIn), /<[A-Z_]+>/, `${language} names the key's placeholder`);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { codeSamples, sampleLanguage, sampleLanguageNames } from '../../lib/samples/code-samples.ts';
 import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
 import { thingsToFillIn } from '../../lib/samples/sample-parts.ts';
+import { libraryThingsToFillIn } from '../../lib/samples/action-sample/library-call.ts';
 import { retryingClientLanguages } from '../../lib/samples/retrying-client-sample.ts';
 import { listInWords } from '../../lib/prose.ts';
 import { actionErrorAnswers } from '../../lib/contract/error-bodies.ts';
@@ -53,7 +54,8 @@ function codeSampleAnswer({ model }: ProductKnowledge) {
         language,
         label: sample.label,
         code: sample.code,
-        fillIn: listInWords(thingsToFillIn(model.endpoint, action.requestExample.value), 'and'),
+        // A library's sample takes the key as an argument, not in a body it writes.
+        fillIn: listInWords((sampleLanguage(sample.language).library ? libraryThingsToFillIn : thingsToFillIn)(model.endpoint, action.requestExample.value), 'and'),
         request: action.requestExample.value as Record<string, z.core.util.JSONType>,
         success: { status: Number(statuses.success), body: action.successExample.value as z.core.util.JSONType },
         ...(errors
