@@ -22,7 +22,8 @@ import { sampleLanguages, type CodeSample, type SampleLanguage } from '../../src
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { actionReferencePages, type ActionPage } from '../../src/lib/site/reference-pages.ts';
-import { conflictStatus, responseWithStatus } from '../../src/lib/contract/responses.ts';
+import { conflictStatus } from '../../src/lib/contract/response-names.ts';
+import { responseWithStatus } from '../../src/lib/contract/response-lookups.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 import { installPackage, unpackZip } from '../support/php-client-plan.ts';
