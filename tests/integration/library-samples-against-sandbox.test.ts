@@ -15,19 +15,18 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packPhpClient } from '../../src/clients/php/package.ts';
 import { installTypescriptClient } from '../../src/clients/typescript/installed-package.ts';
-import type { Action, ReferenceModel } from '../../src/lib/contract/model.ts';
+import type { ReferenceModel } from '../../src/lib/contract/model.ts';
 import { composerPackageName } from '../../src/lib/samples/client-libraries.ts';
 import { placeholdersIn } from '../../src/lib/samples/sample-parts.ts';
 import { sampleLanguages, type CodeSample, type SampleLanguage } from '../../src/lib/samples/code-samples.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { actionReferencePages, type ActionPage } from '../../src/lib/site/reference-pages.ts';
 import { conflictStatus } from '../../src/lib/contract/response-names.ts';
 import { responseWithStatus } from '../../src/lib/contract/response-lookups.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 import { installPackage, unpackZip } from '../support/php-client-plan.ts';
-import { fillIn, missingRunner, runSample, type SampleRun } from '../support/run-sample.ts';
+import { fillIn, missingRunner, runSample } from '../support/run-sample.ts';
+import { describeRun, runAgainstSandbox, statusesFor } from '../support/sample-against-sandbox.ts';
 import { startRecordingServer } from '../support/reference-fixture.ts';
 import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 
@@ -70,42 +69,6 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-function requestedStatus(action: Action): string | undefined {
-  const value = action.requestExample.value;
-  return action.transition.kind === 'chosen' ? String(value[action.transition.field]) : undefined;
-}
-
-function statusesFor(action: Action): { accepting: string; refusing: string; target: string } {
-  const requested = requestedStatus(action);
-  const accepting = model.lifecycle.states.find((state) => outcomeOf(action.transition, state, requested).kind === 'changed');
-  const refusing = model.lifecycle.states.find((state) => outcomeOf(action.transition, state, requested).kind === 'refused');
-  if (accepting === undefined || refusing === undefined) throw new Error(`${action.identifier}: no status accepts or refuses its example`);
-  const outcome = outcomeOf(action.transition, accepting, requested);
-  return { accepting, refusing, target: outcome.kind === 'changed' ? outcome.to : accepting };
-}
-
-async function runAgainstSandbox(page: ActionPage, sample: CodeSample, status: string, prepare?: (sandbox: Sandbox) => void) {
-  const { action } = page;
-  const subscriptionId = Number(action.requestExample.value[model.envelope.subject]);
-  const sandbox = await startSandbox({ port: 0, contract, seed: [{ id: subscriptionId, status }] });
-  try {
-    prepare?.(sandbox);
-    const [keyPlaceholder] = placeholdersIn(action.requestExample.value[model.envelope.credential]);
-    assert.ok(keyPlaceholder, `the ${action.identifier} example writes the key as a placeholder`);
-    const host = new URL(sandbox.url).host;
-    const folder = await installedFolder(sample.language);
-    const run = await runSample(sample, fillIn(sample.code, model.endpoint, { host, apiKey: sandbox.apiKey }, keyPlaceholder), 30_000, folder);
-    const after = sandbox.subscriptions().find((subscription) => subscription.id === subscriptionId)?.status;
-    return { run, after };
-  } finally {
-    await sandbox.close();
-  }
-}
-
-function describeRun(run: SampleRun): string {
-  return `exit ${run.exitCode}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
-}
-
 function sampleOf(page: ActionPage, language: SampleLanguage): CodeSample {
   const sample = page.samples.find((candidate) => candidate.language === language);
   assert.ok(sample, `${page.action.identifier} shows a ${language} sample`);
@@ -134,20 +97,20 @@ describe('every action page sample of a client library runs against the sandbox'
       assert.ok(refusedCode, 'the 409 names its error code');
       for (const page of pages) {
         const sample = sampleOf(page, language);
-        const { accepting, refusing, target } = statusesFor(page.action);
+        const { accepting, refusing, target } = statusesFor(contract, page.action);
         const name = `${language} ${page.action.identifier}`;
 
-        const success = await runAgainstSandbox(page, sample, accepting);
+        const success = await runAgainstSandbox(contract, page, sample, accepting, { folder: await installedFolder(sample.language) });
         assert.equal(success.run.exitCode, 0, `${name} from ${accepting}: ${describeRun(success.run)}`);
         assert.equal(success.after, target, `${name} moved the subscription from ${accepting} to ${target}`);
         assert.match(success.run.output, new RegExp(target.replace('-', '\\-')), `${name} prints the new status`);
 
-        const conflict = await runAgainstSandbox(page, sample, refusing);
+        const conflict = await runAgainstSandbox(contract, page, sample, refusing, { folder: await installedFolder(sample.language) });
         assert.notEqual(conflict.run.exitCode, 0, `${name} from ${refusing} must fail: ${describeRun(conflict.run)}`);
         assert.ok(conflict.run.output.includes(refusedCode.code), `${name} names ${refusedCode.code}: ${describeRun(conflict.run)}`);
         assert.equal(conflict.after, refusing, 'a refused action changes nothing');
 
-        const throttled = await runAgainstSandbox(page, sample, accepting, (sandbox) => sandbox.throttleNext(1, '1'));
+        const throttled = await runAgainstSandbox(contract, page, sample, accepting, { prepare: (sandbox) => sandbox.throttleNext(1, '1'), folder: await installedFolder(sample.language) });
         assert.equal(throttled.run.exitCode, 0, `${name} waits out a 429 of one second: ${describeRun(throttled.run)}`);
         assert.equal(throttled.after, target, `${name} carried out the action after the 429`);
         assert.ok(throttled.run.seconds >= 1, `${name} waited the Retry-After (${throttled.run.seconds} s)`);
@@ -184,8 +147,8 @@ describe('every action page sample of a client library runs against the sandbox'
       assert.ok(edit, `${language} says what to change without pretty permalinks`);
       const edited = { ...sample, code: edit(sample.code) };
       assert.notEqual(edited.code, sample.code, 'the edit changed the sample');
-      const { accepting, target } = statusesFor(page.action);
-      const success = await runAgainstSandbox(page, edited, accepting);
+      const { accepting, target } = statusesFor(contract, page.action);
+      const success = await runAgainstSandbox(contract, page, edited, accepting, { folder: await installedFolder(edited.language) });
       assert.equal(success.run.exitCode, 0, describeRun(success.run));
       assert.equal(success.after, target, 'the action happened');
     });

@@ -8,18 +8,17 @@
  */
 import assert from 'node:assert/strict';
 import { before, describe, test } from 'node:test';
-import type { Action, ReferenceModel } from '../../src/lib/contract/model.ts';
-import { placeholdersIn, plainPermalinkLead } from '../../src/lib/samples/sample-parts.ts';
+import type { ReferenceModel } from '../../src/lib/contract/model.ts';
+import { plainPermalinkLead } from '../../src/lib/samples/sample-parts.ts';
 import { wordpressRestPrefix, wordpressRouteParameter } from '../../src/lib/contract/endpoint.ts';
-import { sampleLanguages, type CodeSample } from '../../src/lib/samples/code-samples.ts';
+import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { actionReferencePages, type ActionPage } from '../../src/lib/site/reference-pages.ts';
 import { responseWithStatus, throttledResponse } from '../../src/lib/contract/response-lookups.ts';
 import { conflictStatus } from '../../src/lib/contract/response-names.ts';
-import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
-import { fillIn, missingRunner, runSample, type SampleRun } from '../support/run-sample.ts';
+import { missingRunner } from '../support/run-sample.ts';
+import { describeRun, runAgainstSandbox, statusesFor } from '../support/sample-against-sandbox.ts';
 
 let contract: ExecutableContract;
 let model: ReferenceModel;
@@ -33,42 +32,6 @@ before(async () => {
   pages = actionReferencePages(model);
 });
 
-/** The status the request example of an action names, or the action's own target. */
-function requestedStatus(action: Action): string | undefined {
-  const value = action.requestExample.value;
-  return action.transition.kind === 'chosen' ? String(value[action.transition.field]) : undefined;
-}
-
-/** A status from which the action's request example changes the subscription, and one that refuses it. */
-function statusesFor(action: Action): { accepting: string; refusing: string } {
-  const requested = requestedStatus(action);
-  const accepting = model.lifecycle.states.find((state) => outcomeOf(action.transition, state, requested).kind === 'changed');
-  const refusing = model.lifecycle.states.find((state) => outcomeOf(action.transition, state, requested).kind === 'refused');
-  if (accepting === undefined || refusing === undefined) throw new Error(`${action.identifier}: no status accepts or refuses its example`);
-  return { accepting, refusing };
-}
-
-async function runAgainstSandbox(page: ActionPage, sample: CodeSample, status: string, prepare?: (sandbox: Sandbox) => void) {
-  const { action } = page;
-  const subscriptionId = Number(action.requestExample.value[model.envelope.subject]);
-  const sandbox = await startSandbox({ port: 0, contract, seed: [{ id: subscriptionId, status }] });
-  try {
-    prepare?.(sandbox);
-    const [keyPlaceholder] = placeholdersIn(action.requestExample.value[model.envelope.credential]);
-    assert.ok(keyPlaceholder, `the ${action.identifier} example writes the key as a placeholder`);
-    const host = new URL(sandbox.url).host;
-    const run = await runSample(sample, fillIn(sample.code, model.endpoint, { host, apiKey: sandbox.apiKey }, keyPlaceholder));
-    const after = sandbox.subscriptions().find((subscription) => subscription.id === subscriptionId)?.status;
-    return { run, after, subscriptionId };
-  } finally {
-    await sandbox.close();
-  }
-}
-
-function describeRun(run: SampleRun): string {
-  return `exit ${run.exitCode}\n--- stdout\n${run.stdout}\n--- stderr\n${run.stderr}`;
-}
-
 describe('every code sample runs against the sandbox', { concurrency: 4 }, () => {
   // The pages are read in `before`, so the tests are declared per action identifier known up front.
   // The libraries' samples need their package installed: tests/integration/library-samples-against-sandbox.test.ts.
@@ -81,22 +44,19 @@ describe('every code sample runs against the sandbox', { concurrency: 4 }, () =>
       for (const page of pages) {
         const sample = page.samples.find((candidate) => candidate.language === language);
         assert.ok(sample, `${page.action.identifier} shows a ${language} sample`);
-        const { accepting, refusing } = statusesFor(page.action);
-        const requested = requestedStatus(page.action);
-        const outcome = outcomeOf(page.action.transition, accepting, requested);
-        const target = outcome.kind === 'changed' ? outcome.to : accepting;
+        const { accepting, refusing, target } = statusesFor(contract, page.action);
 
-        const success = await runAgainstSandbox(page, sample, accepting);
+        const success = await runAgainstSandbox(contract, page, sample, accepting);
         assert.equal(success.run.exitCode, 0, `${language} ${page.action.identifier} from ${accepting}: ${describeRun(success.run)}`);
         assert.equal(success.after, target, `${language} ${page.action.identifier} moved the subscription from ${accepting} to ${target}`);
         assert.match(success.run.output, new RegExp(target.replace('-', '\\-')), `${language} ${page.action.identifier} prints the new status`);
 
-        const conflict = await runAgainstSandbox(page, sample, refusing);
+        const conflict = await runAgainstSandbox(contract, page, sample, refusing);
         assert.notEqual(conflict.run.exitCode, 0, `${language} ${page.action.identifier} from ${refusing} must fail: ${describeRun(conflict.run)}`);
         assert.ok(conflict.run.output.includes(refusedCode.code), `${language} ${page.action.identifier} names ${refusedCode.code}: ${describeRun(conflict.run)}`);
         assert.equal(conflict.after, refusing, 'a refused action changes nothing');
 
-        const throttled = await runAgainstSandbox(page, sample, accepting, (sandbox) => sandbox.throttleNext(1, '7'));
+        const throttled = await runAgainstSandbox(contract, page, sample, accepting, { prepare: (sandbox) => sandbox.throttleNext(1, '7') });
         assert.notEqual(throttled.run.exitCode, 0, `${language} ${page.action.identifier} must not report success on a 429`);
         assert.match(throttled.run.output, new RegExp(`\\b${throttledStatus}\\b|retry after 7`, 'i'), `${language} ${page.action.identifier} reports the 429 and when to retry: ${describeRun(throttled.run)}`);
         assert.equal(throttled.after, accepting, 'a throttled request changes nothing');
@@ -129,12 +89,10 @@ describe('the samples reach a site without pretty permalinks through the URL the
       assert.ok(sample.code.includes(prettyUrl), `the ${language} sample sends to ${prettyUrl}`);
       const swapped = { ...sample, code: sample.code.replaceAll(prettyUrl, plainUrl) };
       assert.doesNotMatch(swapped.code, new RegExp(`${wordpressRestPrefix}/`), 'nothing is sent to the pretty path any more');
-      const { accepting } = statusesFor(page.action);
-      const requested = requestedStatus(page.action);
-      const outcome = outcomeOf(page.action.transition, accepting, requested);
-      const success = await runAgainstSandbox(page, swapped, accepting);
+      const { accepting, target } = statusesFor(contract, page.action);
+      const success = await runAgainstSandbox(contract, page, swapped, accepting);
       assert.equal(success.run.exitCode, 0, describeRun(success.run));
-      assert.equal(success.after, outcome.kind === 'changed' ? outcome.to : accepting, 'the action happened');
+      assert.equal(success.after, target, 'the action happened');
     });
   }
 });
