@@ -3,12 +3,11 @@
  * built from it (build.ts), packed by `npm pack` into `subscription-lifecycle-client-<version>.tgz`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { ClientPackage } from '../client-package.ts';
-import { loadGatedContract } from '../../gate/gated-contract.ts';
-import { readExecutableContract, type ExecutableContract } from '../../lib/contract/executable-contract.ts';
+import { loadGatedContract } from '../../sandbox/contract-gate.ts';
+import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { buildTypescriptClient, typescriptClientDirectory } from './build.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../../..');
@@ -35,14 +34,6 @@ export function packTypescriptClient(contract: ExecutableContract, outDirectory:
 export const typescriptClientPackage: ClientPackage = {
   language: 'typescript',
   registry: 'npm',
-  async pack(outDirectory, options = {}) {
-    // The gate runs first: it rejects with every problem, and nothing is packed from a refused contract.
-    const bundleDirectory = mkdtempSync(path.join(tmpdir(), 'typescript-client-gate-'));
-    try {
-      const { document } = await loadGatedContract(projectDirectory, { bundleDirectory });
-      return packTypescriptClient(readExecutableContract(document), outDirectory, { repository: options.repository });
-    } finally {
-      rmSync(bundleDirectory, { recursive: true, force: true });
-    }
-  },
+  // The contract as the gate passed it, read once per process for every package (src/sandbox/contract-gate.ts).
+  pack: async (outDirectory, options = {}) => packTypescriptClient(await loadGatedContract(projectDirectory), outDirectory, { repository: options.repository }),
 };
