@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'yaml';
+import { pascalCaseName } from '../lib/samples/client-libraries.ts';
 
 const requestBodyFile = 'openapi/components/requestBodies/ActionRequest.yaml';
 const successResponseFile = 'openapi/components/responses/ActionSucceeded.yaml';
@@ -37,13 +38,6 @@ function mapAt(value: unknown, what: string): YamlMap {
 function listAt(value: unknown, what: string): unknown[] {
   if (!Array.isArray(value)) throw new Error(`${what} is not a list`);
   return value;
-}
-
-function pascalCase(identifier: string): string {
-  return identifier
-    .split(/[_-]/)
-    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-    .join('');
 }
 
 /** The YAML files of a project's contract, read once, edited as data and written back once. */
@@ -113,7 +107,7 @@ export function addActions(projectDirectory: string, actions: readonly AddedActi
     if (typeof templateSchemaRef !== 'string' || typeof templateRequest !== 'string' || typeof templateResult !== 'string') {
       throw new Error(`\`${template}\` is not an action of the contract with a schema and two examples`);
     }
-    const name = pascalCase(identifier);
+    const name = pascalCaseName(identifier);
     const copies: [string, string][] = [
       [resolveRef(requestBodyFile, templateSchemaRef), `openapi/components/schemas/${name}Request.yaml`],
       [resolveRef(requestBodyFile, templateRequest), `openapi/components/examples/${name}Request.yaml`],

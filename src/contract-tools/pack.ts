@@ -4,13 +4,13 @@
  * ships JavaScript), puts the gated bundle beside it, writes package.json and README.md, and packs
  * the folder with `npm pack`.
  */
-import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build, stop as stopEsbuild, type Plugin } from 'esbuild';
 import { loadGatedContract } from '../gate/gated-contract.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
+import { packFolder } from '../lib/packaging/npm-pack.ts';
 import { toolsLauncher, toolsPackageManifest, toolsReadme } from './package-files.ts';
 import { toolsBinFile, toolsContractFile, toolsMainFile } from './tools-package.ts';
 
@@ -76,18 +76,7 @@ export async function packContractTools(options: PackOptions): Promise<PackedToo
     writeFileSync(path.join(packageDirectory, 'package.json'), `${JSON.stringify(toolsPackageManifest(contractVersion, options.repository), null, 2)}\n`);
     writeFileSync(path.join(packageDirectory, 'README.md'), toolsReadme(contractVersion));
 
-    const outputDirectory = path.resolve(options.outputDirectory);
-    mkdirSync(outputDirectory, { recursive: true });
-    const packed = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', outputDirectory], {
-        cwd: packageDirectory,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      }),
-    ) as { filename: string }[];
-    const [first] = packed;
-    if (first === undefined) throw new Error('npm pack wrote no tarball.');
-    return { tarball: path.join(outputDirectory, first.filename), packageDirectory, contractVersion };
+    return { tarball: packFolder(packageDirectory, options.outputDirectory), packageDirectory, contractVersion };
   } finally {
     rmSync(gateDirectory, { recursive: true, force: true });
   }

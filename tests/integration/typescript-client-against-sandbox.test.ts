@@ -263,14 +263,26 @@ describe('timeouts, aborts and the pace', () => {
   });
 
   test('an AbortSignal ends a call while it waits out a Retry-After, with the signal\'s reason', async () => {
-    sandbox.throttleNext(1, '30');
-    const controller = new AbortController();
-    const reason = new Error('the caller gave up');
-    setTimeout(() => controller.abort(reason), 300);
-    const started = performance.now();
-    const error = await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: takeSpare() }, { signal: controller.signal }).then(() => undefined, (caught: unknown) => caught);
-    assert.equal(error, reason);
-    assert.ok(performance.now() - started < 3000, 'ended at once');
+    // A host of its own: the 30 seconds it asks for hold back every later request to its address,
+    // which must not be the sandbox the other tests send to.
+    const host: Server = createServer((request, response) => {
+      request.resume();
+      response.writeHead(Number(contract.throttled.status), { [contract.retryAfterHeader]: '30', 'content-type': 'text/html' }).end('<p>slow down</p>');
+    });
+    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    try {
+      const controller = new AbortController();
+      const reason = new Error('the caller gave up');
+      setTimeout(() => controller.abort(reason), 300);
+      const started = performance.now();
+      const client = new Client(`http://127.0.0.1:${(host.address() as AddressInfo).port}`, apiKey, { pace: 0 });
+      const error = await call(client, firstAction, { ...callerExample(firstAction), [subject]: 1 }, { signal: controller.signal }).then(() => undefined, (caught: unknown) => caught);
+      assert.equal(error, reason);
+      assert.ok(performance.now() - started < 3000, 'ended at once');
+    } finally {
+      host.closeAllConnections();
+      await new Promise((resolve) => host.close(resolve));
+    }
   });
 
   test('by default, two requests to one site are about a second apart; with the pace off they are not', async () => {

@@ -13,7 +13,7 @@ export interface Room {
 }
 
 /** What every room may read: the model, HTTP facts and the loose files of src/lib/. */
-export const bottom = ['src/lib/contract/', 'src/lib/http/', 'src/lib/prose.ts', 'src/lib/spec-rules.ts', 'src/lib/product-facts.ts', 'src/lib/node-engine.ts', 'src/lib/local-servers.ts', 'src/lib/measures/', 'package.json'];
+export const bottom = ['src/lib/contract/', 'src/lib/http/', 'src/lib/prose.ts', 'src/lib/spec-rules.ts', 'src/lib/product-facts.ts', 'src/lib/node-engine.ts', 'src/lib/packaging/', 'src/lib/local-servers.ts', 'src/lib/measures/', 'package.json'];
 /** The libraries the servers and tools build on. */
 export const library = [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/site/', 'src/lib/workflows/', 'src/site-config.ts'];
 

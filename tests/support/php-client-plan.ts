@@ -5,7 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { camelName } from '../../src/clients/php/php-source.ts';
+import { camelCaseName } from '../../src/lib/samples/client-libraries.ts';
 import { methodFields, methodName } from '../../src/clients/php/client-class.ts';
 import { documentedErrors, exceptionClassName } from '../../src/clients/php/exception-classes.ts';
 import type { Action } from '../../src/lib/contract/model.ts';
@@ -91,7 +91,7 @@ export function phpClientPlan(contract: ExecutableContract, site: { siteUrl: str
     notFound: { ...callOf(fixed, nextId + 100_000), status: String(errors.subscriptionNotFound.status), code: errors.subscriptionNotFound.code },
     outOfBound: { ...callOf(fixed, minimum.limit - 1), field: envelope.subject, bound: minimum.label },
     result: contract.result,
-    resultProperties: Object.fromEntries(model.resultFields.map((field) => [field.name, camelName(field.name)])),
+    resultProperties: Object.fromEntries(model.resultFields.map((field) => [field.name, camelCaseName(field.name)])),
     exceptionClasses: Object.fromEntries([...documentedErrors(contract), contract.throttled].map((response) => [response.status, exceptionClassName(response.status)])),
     throttledStatus: contract.throttled.status,
     retryAfterCases: retryAfterValues.map((value) => {

@@ -13,6 +13,7 @@ import type { ExecutableContract } from '../../src/lib/contract/executable-contr
 import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import type { Action } from '../../src/lib/contract/model.ts';
 import type { Subscription } from '../../src/sandbox/store.ts';
+import { camelCaseName } from '../../src/lib/samples/client-libraries.ts';
 import { seedWordPress, type WordPressSite } from '../../src/wordpress/site.ts';
 import { projectDirectory } from './contract-copy.ts';
 
@@ -82,9 +83,8 @@ export async function checkTypescriptClientInWordPress(context: TestContext, sit
       const { transitionNotAllowed, currentStatusMember, allowedActionsMember } = contract.errors;
       const error = await failure(call(client(), refusal.action, fieldsOf(refusal.action, refusal.id)));
       assert.ok(error instanceof classOf(transitionNotAllowed.status), String(error));
-      const camel = (name: string) => name.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
-      assert.equal(error[camel(currentStatusMember)], refusal.status);
-      assert.deepEqual(error[camel(allowedActionsMember)], allowedActions(contract.model.lifecycle, refusal.status));
+      assert.equal(error[camelCaseName(currentStatusMember)], refusal.status);
+      assert.deepEqual(error[camelCaseName(allowedActionsMember)], allowedActions(contract.model.lifecycle, refusal.status));
     });
 
     await context.test('a wrong key, an unknown subscription, a field no action takes: their classes and codes', async () => {

@@ -11,8 +11,8 @@ import { documentedErrors, exceptionClassName } from './exception-classes.ts';
 import { firstSentence } from '../../lib/prose.ts';
 import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
-import { clientMethodFields, clientMethodName } from '../../lib/samples/client-libraries.ts';
-import { camelName, docComment, docLines, fieldRule, phpDocType, phpNamespace, phpString, phpType, phpValue } from './php-source.ts';
+import { camelCaseName, clientMethodFields, clientMethodName } from '../../lib/samples/client-libraries.ts';
+import { docComment, docLines, fieldRule, phpDocType, phpNamespace, phpString, phpType, phpValue } from './php-source.ts';
 
 /** The fields a method takes: every field but the selector and the key, which the client fills in. */
 export function methodFields(contract: ExecutableContract, action: Action) {
@@ -26,7 +26,7 @@ export function methodName(action: Pick<Action, 'identifier'>): string {
 
 function parameter(field: ReturnType<typeof methodFields>[number]): string {
   const type = phpType(field);
-  const name = `$${camelName(field.name)}`;
+  const name = `$${camelCaseName(field.name)}`;
   if (field.required) return type === undefined ? name : `${type} ${name}`;
   return type === undefined ? `${name} = null` : `${type.startsWith('?') ? type : `?${type}`} ${name} = null`;
 }
@@ -45,14 +45,14 @@ function actionMethod(contract: ExecutableContract, action: Action): string {
     ...docLines(moves),
     ...(action.deprecated ? ['', '@deprecated the contract deprecates this action'] : []),
     '',
-    ...fields.map((field) => `@param ${phpDocType(field)}${field.required ? '' : '|null'} $${camelName(field.name)} ${docLines(field.description || field.name, 400).join(' ')}`),
+    ...fields.map((field) => `@param ${phpDocType(field)}${field.required ? '' : '|null'} $${camelCaseName(field.name)} ${docLines(field.description || field.name, 400).join(' ')}`),
     '',
     ...uniqueThrows.flatMap((line) => docLines(line, 400)),
     '@throws Exception\\InvalidFieldException a field outside its bounds, before anything is sent',
     '@throws Exception\\HostException an answer that is not the service\'s',
     '@throws Exception\\TransportException no answer',
   ];
-  const values = fields.map((field) => `            ${phpString(field.name)} => $${camelName(field.name)},`);
+  const values = fields.map((field) => `            ${phpString(field.name)} => $${camelCaseName(field.name)},`);
   return `${docComment(doc, '    ')}
     public function ${methodName(action)}(${fields.map(parameter).join(', ')}): Result
     {

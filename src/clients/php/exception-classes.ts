@@ -8,7 +8,8 @@ import { STATUS_CODES } from 'node:http';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import type { Field, ResponseRow } from '../../lib/contract/model.ts';
 import { errorCodeField, errorDataField, errorMessageField, errorStatusMember } from '../../lib/contract/response-names.ts';
-import { camelName, constantName, docComment, docLines, pascalName, phpDocType, phpNamespace, phpString } from './php-source.ts';
+import { pascalCaseName } from '../../lib/samples/client-libraries.ts';
+import { constantName, docComment, docLines, phpDocType, phpNamespace, phpString } from './php-source.ts';
 
 const exceptionNamespace = `${phpNamespace}\\Exception`;
 
@@ -18,7 +19,7 @@ const fileHeader = ['<?php', '', 'declare(strict_types=1);', '', `namespace ${ex
 export function exceptionClassName(status: string): string {
   const phrase = STATUS_CODES[Number(status)];
   if (phrase === undefined) throw new Error(`HTTP status ${status} has no reason phrase to name its exception after`);
-  return `${pascalName(phrase)}Exception`;
+  return `${pascalCaseName(phrase)}Exception`;
 }
 
 /** The error responses that carry the service's body: one class each. */
@@ -139,7 +140,7 @@ export function statusExceptionClass(response: ResponseRow): string {
     '',
   ]);
   const getters = detailMembers(response).flatMap((member) => {
-    const getter = `get${camelName(member.name).charAt(0).toUpperCase()}${camelName(member.name).slice(1)}`;
+    const getter = `get${pascalCaseName(member.name)}`;
     const docType = `${phpDocType(member)}|null`;
     return [
       docComment([...docLines(member.description || `The \`${member.name}\` member of the details.`), '', `@return ${docType}`], '    '),

@@ -11,7 +11,8 @@ import { toolsDownloadDirectory } from '../../contract-tools/tools-package.ts';
 import { methodName } from './client-class.ts';
 import { exceptionClassName } from './exception-classes.ts';
 import { phpZipName } from './package.ts';
-import { camelName, composerPackageName, phpNamespace, phpString } from './php-source.ts';
+import { camelCaseName, pascalCaseName } from '../../lib/samples/client-libraries.ts';
+import { composerPackageName, phpNamespace, phpString } from './php-source.ts';
 
 /** The file the page saves the example in, and the folder the zip is unpacked into. */
 export const phpExampleFile = 'pause.php';
@@ -49,7 +50,7 @@ export function installCommands(contract: ExecutableContract, docsUrl: string): 
 export function exampleScript(contract: ExecutableContract): string {
   const action = exampleAction(contract);
   const { result } = contract;
-  const property = (member: string) => `$result->${camelName(member)}`;
+  const property = (member: string) => `$result->${camelCaseName(member)}`;
   return `<?php
 require __DIR__ . '/vendor/autoload.php';
 
@@ -101,8 +102,8 @@ try {
     $result = $client->${methodName(action)}($subscriptionId);
 } catch (${conflict} $refused) {
     // The status does not accept the action: nothing changed.
-    $current = $refused->get${camelName(contract.errors.currentStatusMember).replace(/^./, (first) => first.toUpperCase())}();
-    $allowed = $refused->get${camelName(contract.errors.allowedActionsMember).replace(/^./, (first) => first.toUpperCase())}();
+    $current = $refused->get${pascalCaseName(contract.errors.currentStatusMember)}();
+    $allowed = $refused->get${pascalCaseName(contract.errors.allowedActionsMember)}();
     printf("The subscription is %s; it accepts: %s\\n", $current, implode(', ', $allowed));
 } catch (${throttled} $throttled) {
     // The host throttled the request longer than the retry bound waits.

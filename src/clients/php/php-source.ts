@@ -14,17 +14,6 @@ function words(identifier: string): string[] {
   return identifier.split(/[^A-Za-z0-9]+/).filter(Boolean);
 }
 
-/** `pause_subscription` → `pauseSubscription`: a method or a property. */
-export function camelName(identifier: string): string {
-  const [first = '', ...rest] = words(identifier);
-  return first.toLowerCase() + rest.map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
-}
-
-/** `Too Many Requests` → `TooManyRequests`: a class. */
-export function pascalName(text: string): string {
-  return words(text).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join('');
-}
-
 /** `on-hold` → `ON_HOLD`: a class constant. */
 export function constantName(text: string): string {
   return words(text).join('_').toUpperCase();

@@ -4,7 +4,8 @@
  * (src/lib/http/retry-after.ts).
  */
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
-import { camelName, docComment, docLines, phpDocType, phpNamespace, phpString } from './php-source.ts';
+import { camelCaseName } from '../../lib/samples/client-libraries.ts';
+import { docComment, docLines, phpDocType, phpNamespace, phpString } from './php-source.ts';
 
 const fileHeader = ['<?php', '', 'declare(strict_types=1);', '', `namespace ${phpNamespace};`, ''].join('\n');
 
@@ -12,10 +13,10 @@ export function resultClass(contract: ExecutableContract): string {
   const fields = contract.model.resultFields;
   const properties = fields.flatMap((field) => [
     docComment([...docLines(field.description), '', `@var ${phpDocType(field)}|null`], '    '),
-    `    public $${camelName(field.name)};`,
+    `    public $${camelCaseName(field.name)};`,
     '',
   ]);
-  const assignments = fields.map((field) => `        $this->${camelName(field.name)} = $members[${phpString(field.name)}] ?? null;`);
+  const assignments = fields.map((field) => `        $this->${camelCaseName(field.name)} = $members[${phpString(field.name)}] ?? null;`);
   return `${fileHeader}
 /**
  * A success: the members of the ${contract.model.responses.find((response) => /^2/.test(response.status))?.status ?? ''} answer as properties, and every member,

@@ -15,11 +15,11 @@ import { childPointer, resolveSchema, type ResolvedSchema } from '../../lib/cont
 import { reasonPhrase } from '../../lib/http/status-reasons.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import type { ClientDescription, FieldBound, FieldRule } from './runtime/description.ts';
-import { camelCase, docComment, jsonTypesOf, objectMembers, pascalCase, propertyKey, typeOf } from './typescript-types.ts';
+import { docComment, jsonTypesOf, objectMembers, propertyKey, typeOf } from './typescript-types.ts';
 
 // The package's name on npm (`npm pack` names its tarball `subscription-lifecycle-client-<version>.tgz`)
 // and the class a reader constructs, shared with the action pages' samples.
-import { clientMethodName, typescriptClientClassName, typescriptClientPackageName } from '../../lib/samples/client-libraries.ts';
+import { camelCaseName, clientMethodName, pascalCaseName, typescriptClientClassName, typescriptClientPackageName } from '../../lib/samples/client-libraries.ts';
 export { typescriptClientClassName, typescriptClientPackageName };
 
 /** Members of the client class that an action's method must not take the name of. */
@@ -107,7 +107,7 @@ interface ErrorClassSource {
 export function errorClassName(status: number): string {
   const phrase = reasonPhrase(status);
   if (phrase === undefined) return `Http${status}Error`;
-  const base = pascalCase(phrase.replace(/\bError$/, ''));
+  const base = pascalCaseName(phrase.replace(/\bError$/, ''));
   return `${base}Error`;
 }
 
@@ -120,7 +120,7 @@ function errorClassOf(contract: ExecutableContract, response: ResponseRow): Erro
   const properties = members.map((member) => {
     const type = typeOf(contract.document, fieldSchema(contract, member), 'answer', '  ');
     const comment = `\`${errorDataField}.${member.name}\`${member.description.trim() === '' ? '' : `: ${member.description.trim()}`}\n\nUndefined when the answer does not carry it.`;
-    return { name: camelCase(member.name), member: member.name, type, comment };
+    return { name: camelCaseName(member.name), member: member.name, type, comment };
   });
   const codes = response.errorCodes.map((error) => JSON.stringify(error.code));
   const codeComment = `The machine-readable code:\n\n${response.errorCodes.map((error) => `- \`${error.code}\`: ${error.when.trim().replaceAll('\n', ' ')}`).join('\n')}`;
@@ -194,7 +194,7 @@ export function generateClientSources(contract: ExecutableContract): GeneratedSo
     if (earlier !== undefined) throw new Error(`The actions ${earlier} and ${identifier} would both be the method ${name}.`);
     methods.set(name, identifier);
   }
-  const fieldsName = (action: Action) => `${pascalCase(action.identifier)}Fields`;
+  const fieldsName = (action: Action) => `${pascalCaseName(action.identifier)}Fields`;
   const errorClasses = model.responses.map((response) => errorClassOf(contract, response)).filter((source): source is ErrorClassSource => source !== undefined);
   const conflictClass = errorClasses.find((source) => model.actions.some((action) => action.errors.some((error) => error.status === String(source.status) && error.refusedStates !== undefined)))?.className;
   const success = successResponse(model.responses);

@@ -14,17 +14,6 @@ export function propertyKey(name: string): string {
   return /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
 }
 
-/** `pause_subscription` → `pauseSubscription`; `change-status` → `changeStatus`. */
-export function camelCase(identifier: string): string {
-  const words = identifier.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
-  return words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join('');
-}
-
-export function pascalCase(identifier: string): string {
-  const camel = camelCase(identifier);
-  return camel.charAt(0).toUpperCase() + camel.slice(1);
-}
-
 /** Text safe inside a `/** … *\/` comment, each line prefixed for the indentation given. */
 export function docComment(text: string, indent = ''): string {
   const lines = text.trim().replaceAll('*/', '*\\/').split('\n');

@@ -9,6 +9,7 @@ import { readFacts } from '../../lib/contract/facts.ts';
 import { typeLabel } from '../../lib/contract/fields.ts';
 import { resolvePointer } from '../../lib/contract/document.ts';
 import { resolveSchema } from '../../lib/contract/schemas.ts';
+import { camelCaseName } from '../../lib/samples/client-libraries.ts';
 import { clientDescription, methodName, typescriptClientClassName, typescriptClientPackageName } from './generate.ts';
 
 /** The environment the example script reads: the site's base URL, its key, the subscription. */
@@ -61,8 +62,8 @@ export function environmentCommand(contract: ExecutableContract): string {
 /** Handling the refusal of a status: the conflict's class, the status and the actions it allows. */
 export function conflictExample(contract: ExecutableContract, conflictClassName: string): string {
   const facts = readFacts(contract.document);
-  const currentStatus = contract.errors.currentStatusMember.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
-  const allowedActions = contract.errors.allowedActionsMember.replace(/_(\w)/g, (_, letter: string) => letter.toUpperCase());
+  const currentStatus = camelCaseName(contract.errors.currentStatusMember);
+  const allowedActions = camelCaseName(contract.errors.allowedActionsMember);
   return `import { ${typescriptClientClassName}, ${conflictClassName} } from "${typescriptClientPackageName}";
 
 const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl}, process.env.${exampleEnvironment.apiKey});

@@ -21,10 +21,30 @@ export const typescriptClientClassName = 'SubscriptionLifecycleClient';
 /** The pages that install each library, under the docs site. */
 export const clientPagePaths = { php: '/clients/php/', typescript: '/clients/typescript/' } as const;
 
+function nameWords(text: string): string[] {
+  return text.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
+}
+
+function capitalized(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
+/**
+ * How both libraries write a contract name in their code: `current_status` → `currentStatus` (a
+ * method, property or parameter), the same words capitalized (`Too Many Requests` →
+ * `TooManyRequests`) for a class, a type or a getter's tail.
+ */
+export function camelCaseName(text: string): string {
+  return nameWords(text).map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : capitalized(word))).join('');
+}
+
+export function pascalCaseName(text: string): string {
+  return nameWords(text).map(capitalized).join('');
+}
+
 /** The method an action is called by in both libraries: `pause_subscription` → `pauseSubscription`. */
 export function clientMethodName(identifier: string): string {
-  const words = identifier.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
-  return words.map((word, index) => (index === 0 ? word.charAt(0).toLowerCase() + word.slice(1) : word.charAt(0).toUpperCase() + word.slice(1))).join('');
+  return camelCaseName(identifier);
 }
 
 /**
