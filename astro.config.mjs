@@ -19,9 +19,9 @@ import { siteConfig } from './src/site-config.ts';
 
 // The gate of `npm run lint` runs first, so a contract it refuses stops `astro build`, `astro dev`
 // and `astro check` before a single page is written, with the same lines `npm run lint` prints.
-let document;
+let gated;
 try {
-  ({ document } = await loadGatedContract());
+  gated = await loadGatedContract();
 } catch (error) {
   if (!(error instanceof ContractRefusedError)) throw error;
   // A restart of a running `astro dev` keeps serving: Astro prints the lines, shows them over the
@@ -31,6 +31,7 @@ try {
   process.exit(1);
 }
 
+const { document } = gated;
 const title = siteConfig.title;
 const description =
   'Specification and guides for the one endpoint that cancels, pauses, resumes and otherwise moves subscriptions through their lifecycle.';
@@ -85,8 +86,8 @@ export default defineConfig({
     },
   },
   integrations: [
-    contractToolsDownload(),
-    clientDownloads(),
+    contractToolsDownload(gated),
+    clientDownloads(gated),
     publishedSiteGuard(),
     pageElementsGuard(),
     inlineScriptHashes(),

@@ -8,7 +8,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build, stop as stopEsbuild, type Plugin } from 'esbuild';
-import { loadGatedContract } from '../gate/gated-contract.ts';
+import { loadGatedContract, type GatedContract } from '../gate/gated-contract.ts';
 import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
 import { packFolder } from '../lib/packaging/npm-pack.ts';
 import { toolsLauncher, toolsPackageManifest, toolsReadme } from './package-files.ts';
@@ -42,17 +42,19 @@ export interface PackOptions {
   packageDirectory?: string;
   /** The source repository's URL for package.json, as a release with provenance needs. */
   repository?: string;
+  /** The contract as the gate already passed it (the site's build hands over its own); without it the gate runs here. */
+  gated?: GatedContract;
 }
 
 export async function packContractTools(options: PackOptions): Promise<PackedTools> {
   const { projectDirectory } = options;
   const packageDirectory = path.resolve(projectDirectory, options.packageDirectory ?? toolsPackageDirectory);
-  const gateDirectory = mkdtempSync(path.join(tmpdir(), 'contract-tools-gate-'));
+  const gateDirectory = options.gated === undefined ? mkdtempSync(path.join(tmpdir(), 'contract-tools-gate-')) : undefined;
   try {
     rmSync(packageDirectory, { recursive: true, force: true });
     mkdirSync(path.join(packageDirectory, path.dirname(toolsContractFile)), { recursive: true });
     // Rejects with every problem when the gate fails: nothing is packed from a refused contract.
-    const gated = await loadGatedContract(projectDirectory, { bundleDirectory: gateDirectory });
+    const gated = options.gated ?? (await loadGatedContract(projectDirectory, { bundleDirectory: gateDirectory }));
     copyFileSync(gated.jsonPath, path.join(packageDirectory, toolsContractFile));
     const contractVersion = gated.document.info.version;
 
@@ -78,6 +80,6 @@ export async function packContractTools(options: PackOptions): Promise<PackedToo
 
     return { tarball: packFolder(packageDirectory, options.outputDirectory), packageDirectory, contractVersion };
   } finally {
-    rmSync(gateDirectory, { recursive: true, force: true });
+    if (gateDirectory !== undefined) rmSync(gateDirectory, { recursive: true, force: true });
   }
 }

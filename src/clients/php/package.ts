@@ -40,5 +40,5 @@ const projectDirectory = path.resolve(import.meta.dirname, '../../..');
 export const phpClientPackage: ClientPackage = {
   language: 'php',
   registry: 'packagist',
-  pack: async (outDirectory) => packPhpClient(await loadGatedContract(projectDirectory), outDirectory),
+  pack: async (outDirectory, options = {}) => packPhpClient(options.contract ?? (await loadGatedContract(projectDirectory)), outDirectory),
 };

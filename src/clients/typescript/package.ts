@@ -22,5 +22,5 @@ export const typescriptClientPackage: ClientPackage = {
   language: 'typescript',
   registry: 'npm',
   // The contract as the gate passed it, read once per process for every package (src/sandbox/contract-gate.ts).
-  pack: async (outDirectory, options = {}) => packTypescriptClient(await loadGatedContract(projectDirectory), outDirectory, { repository: options.repository }),
+  pack: async (outDirectory, options = {}) => packTypescriptClient(options.contract ?? (await loadGatedContract(projectDirectory)), outDirectory, { repository: options.repository }),
 };
