@@ -115,6 +115,23 @@ async function arrivalsOf(step: () => Promise<unknown>): Promise<{ lines: string
   return { lines: mine.map((arrival) => arrival.line), gaps: mine.slice(1).map((arrival, index) => arrival.at - (mine[index] as { at: number }).at) };
 }
 
+/** A host of its own that answers every request with the throttled status, this Retry-After and an HTML page; `arrived` hears each request. */
+async function throttlingHost(retryAfter: string, arrived: () => void = () => {}): Promise<{ url: string; close: () => Promise<void> }> {
+  const host: Server = createServer((request, response) => {
+    arrived();
+    request.resume();
+    response.writeHead(Number(contract.throttled.status), { [contract.retryAfterHeader]: retryAfter, 'content-type': 'text/html' }).end('<p>slow down</p>');
+  });
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(host.address() as AddressInfo).port}`,
+    close: async () => {
+      host.closeAllConnections();
+      await new Promise((resolve) => host.close(resolve));
+    },
+  };
+}
+
 describe('every action', () => {
   test('each action changes its subscription, and its repeat answers that nothing changed', async () => {
     const client = quick();
@@ -208,15 +225,10 @@ describe('the host in front of the site', () => {
   test('an unreadable Retry-After falls back to the client\'s own backoff, neither 0 nor a long wait', async () => {
     const times: number[] = [];
     for (const unreadable of ['now', '-1', '1.5']) {
-      const host: Server = createServer((request, response) => {
-        times.push(performance.now());
-        request.resume();
-        response.writeHead(Number(contract.throttled.status), { [contract.retryAfterHeader]: unreadable, 'content-type': 'text/html' }).end('<p>slow down</p>');
-      });
-      await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+      const host = await throttlingHost(unreadable, () => times.push(performance.now()));
       try {
         times.length = 0;
-        const client = new Client(`http://127.0.0.1:${(host.address() as AddressInfo).port}`, apiKey, { pace: 0, maxAttempts: 2 });
+        const client = new Client(host.url, apiKey, { pace: 0, maxAttempts: 2 });
         const error: unknown = await call(client, firstAction, { ...callerExample(firstAction), [subject]: 1 }).then(() => undefined, (caught: unknown) => caught);
         assert.ok(error instanceof exported('ThrottledError'), `${unreadable}: ${String(error)}`);
         assert.equal((error as unknown as Record<string, unknown>).retryAfterMs, undefined);
@@ -225,7 +237,7 @@ describe('the host in front of the site', () => {
         // The first backoff is between half the base and the base: one second by the retry policy.
         assert.ok(gap >= 450 && gap < 3000, `Retry-After: ${unreadable} waited ${Math.round(gap)} ms`);
       } finally {
-        await new Promise((resolve) => host.close(resolve));
+        await host.close();
       }
     }
   });
@@ -265,23 +277,17 @@ describe('timeouts, aborts and the pace', () => {
   test('an AbortSignal ends a call while it waits out a Retry-After, with the signal\'s reason', async () => {
     // A host of its own: the 30 seconds it asks for hold back every later request to its address,
     // which must not be the sandbox the other tests send to.
-    const host: Server = createServer((request, response) => {
-      request.resume();
-      response.writeHead(Number(contract.throttled.status), { [contract.retryAfterHeader]: '30', 'content-type': 'text/html' }).end('<p>slow down</p>');
-    });
-    await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+    const host = await throttlingHost('30');
     try {
       const controller = new AbortController();
       const reason = new Error('the caller gave up');
       setTimeout(() => controller.abort(reason), 300);
       const started = performance.now();
-      const client = new Client(`http://127.0.0.1:${(host.address() as AddressInfo).port}`, apiKey, { pace: 0 });
-      const error = await call(client, firstAction, { ...callerExample(firstAction), [subject]: 1 }, { signal: controller.signal }).then(() => undefined, (caught: unknown) => caught);
+      const error = await call(new Client(host.url, apiKey, { pace: 0 }), firstAction, { ...callerExample(firstAction), [subject]: 1 }, { signal: controller.signal }).then(() => undefined, (caught: unknown) => caught);
       assert.equal(error, reason);
       assert.ok(performance.now() - started < 3000, 'ended at once');
     } finally {
-      host.closeAllConnections();
-      await new Promise((resolve) => host.close(resolve));
+      await host.close();
     }
   });
 

@@ -22,6 +22,11 @@ export function exceptionClassName(status: string): string {
   return `${pascalCaseName(phrase)}Exception`;
 }
 
+/** The getter of a detail member on its exception: `current_status` → `getCurrentStatus`, as the page's examples call it. */
+export function detailGetterName(member: string): string {
+  return `get${pascalCaseName(member)}`;
+}
+
 /** The error responses that carry the service's body: one class each. */
 export function documentedErrors(contract: ExecutableContract): ResponseRow[] {
   return contract.model.responses.filter((response) => response.isError && response.body !== undefined && response.errorCodes.length > 0);
@@ -140,7 +145,7 @@ export function statusExceptionClass(response: ResponseRow): string {
     '',
   ]);
   const getters = detailMembers(response).flatMap((member) => {
-    const getter = `get${pascalCaseName(member.name)}`;
+    const getter = detailGetterName(member.name);
     const docType = `${phpDocType(member)}|null`;
     return [
       docComment([...docLines(member.description || `The \`${member.name}\` member of the details.`), '', `@return ${docType}`], '    '),

@@ -9,9 +9,9 @@ import { quickstartExamples } from '../../lib/contract/facts.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { toolsDownloadDirectory } from '../../contract-tools/tools-package.ts';
 import { methodName } from './client-class.ts';
-import { exceptionClassName } from './exception-classes.ts';
+import { detailGetterName, exceptionClassName } from './exception-classes.ts';
 import { phpZipName } from './package.ts';
-import { camelCaseName, pascalCaseName } from '../../lib/samples/client-libraries.ts';
+import { camelCaseName } from '../../lib/samples/client-libraries.ts';
 import { composerPackageName, phpNamespace, phpString } from './php-source.ts';
 
 /** The file the page saves the example in, and the folder the zip is unpacked into. */
@@ -102,8 +102,8 @@ try {
     $result = $client->${methodName(action)}($subscriptionId);
 } catch (${conflict} $refused) {
     // The status does not accept the action: nothing changed.
-    $current = $refused->get${pascalCaseName(contract.errors.currentStatusMember)}();
-    $allowed = $refused->get${pascalCaseName(contract.errors.allowedActionsMember)}();
+    $current = $refused->${detailGetterName(contract.errors.currentStatusMember)}();
+    $allowed = $refused->${detailGetterName(contract.errors.allowedActionsMember)}();
     printf("The subscription is %s; it accepts: %s\\n", $current, implode(', ', $allowed));
 } catch (${throttled} $throttled) {
     // The host throttled the request longer than the retry bound waits.

@@ -4,19 +4,17 @@
  */
 import type { Constraint, Field, LiteralValue } from '../../lib/contract/model.ts';
 
+import { nameWords } from '../../lib/samples/client-libraries.ts';
+
 /** The package's root namespace and its Composer name, shared with the action pages' samples. */
 export { phpClientNamespace as phpNamespace, composerPackageName } from '../../lib/samples/client-libraries.ts';
 
 /** The oldest PHP the package runs on: WooCommerce's own floor. */
 export const phpFloor = '7.4';
 
-function words(identifier: string): string[] {
-  return identifier.split(/[^A-Za-z0-9]+/).filter(Boolean);
-}
-
 /** `on-hold` → `ON_HOLD`: a class constant. */
 export function constantName(text: string): string {
-  return words(text).join('_').toUpperCase();
+  return nameWords(text).join('_').toUpperCase();
 }
 
 /** A single-quoted PHP string: only the backslash and the quote need escaping there. */

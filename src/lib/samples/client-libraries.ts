@@ -21,7 +21,8 @@ export const typescriptClientClassName = 'SubscriptionLifecycleClient';
 /** The pages that install each library, under the docs site. */
 export const clientPagePaths = { php: '/clients/php/', typescript: '/clients/typescript/' } as const;
 
-function nameWords(text: string): string[] {
+/** The words of a contract name, as every spelling of it in code splits them: `on-hold` → `on`, `hold`. */
+export function nameWords(text: string): string[] {
   return text.split(/[^A-Za-z0-9]+/).filter((word) => word !== '');
 }
 
