@@ -1,0 +1,300 @@
+/**
+ * `npm run soak`: the product-information server and the sandbox, each in its own process as its
+ * npm command starts it, driven together for a long while (an hour by default) by 16 clients on
+ * 127.0.0.1, half on each. Not a test: it prints, minute by minute, the calls made, the errors,
+ * p50 and p99 latency and each server's resident memory, then whether memory stayed flat (the
+ * mean of the last ten minutes within 10 % of the mean of minutes 5 to 15). Exits 1 on any error
+ * or on memory that grew.
+ *
+ *   npm run soak -- [--minutes 60] [--clients 16]
+ *
+ * The mix is what each server's users send:
+ * - MCP: the plain agent of the published evaluation (src/mcp-server/evaluation/agent.ts) asking
+ *   the evaluation's questions in turn through the SDK's own client over Streamable HTTP, a new
+ *   session now and then as agents come and go; an error is a call that throws or answers isError.
+ * - Sandbox: mostly valid actions on the seeded subscriptions (so both successes and lifecycle
+ *   refusals), with wrong keys, unknown subscriptions, broken JSON and missing fields mixed in;
+ *   an error is a failed connection, a 5xx, an answer that is not JSON, or a status and code the
+ *   contract does not document for the action.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { askAgent, type ListedTool } from '../src/mcp-server/evaluation/agent.ts';
+import { evaluationQuestions } from '../src/mcp-server/evaluation/questions.ts';
+import { readServerIdentity } from '../src/mcp-server/identity.ts';
+import { readProductFacts } from '../src/lib/product-facts.ts';
+import { loadGatedContract } from '../src/sandbox/contract-gate.ts';
+import { validBody, wrongKeys } from '../src/conformance/cases.ts';
+import { defaultApiKey } from '../src/sandbox/seed.ts';
+import { percentile } from '../src/lib/measures/statistics.ts';
+import { bundleForNode, mcpServerBundle } from './build-mcp-server.ts';
+import { scriptArguments, wholeNumberOption } from './script-options.ts';
+
+const usage = 'Usage: npm run soak -- [--minutes N] [--clients N]';
+const { values } = scriptArguments(usage, { minutes: { type: 'string' }, clients: { type: 'string' } });
+const minutes = wholeNumberOption(usage, 'minutes', values.minutes, 60, 1);
+const clients = wholeNumberOption(usage, 'clients', values.clients, 16, 2);
+const projectDirectory = path.resolve(import.meta.dirname, '..');
+
+/** The memory check's windows, in whole minutes from the start: the settled early window and the last ten. */
+const earlyWindow = { from: 5, to: 15 };
+/** Subscriptions each sandbox client owns. */
+const subscriptionsPerClient = 8;
+const lastWindowMinutes = 10;
+const flatShare = 0.1;
+
+interface MinuteFigures {
+  calls: number;
+  errors: number;
+  latencies: number[];
+}
+
+/** What one server did in the current minute, and in every minute before. */
+class Tally {
+  current: MinuteFigures = { calls: 0, errors: 0, latencies: [] };
+  readonly errorSamples: string[] = [];
+
+  record(milliseconds: number, error?: string): void {
+    this.current.calls += 1;
+    this.current.latencies.push(milliseconds);
+    if (error !== undefined) {
+      this.current.errors += 1;
+      if (this.errorSamples.length < 10) this.errorSamples.push(error);
+    }
+  }
+
+  take(): MinuteFigures {
+    const taken = this.current;
+    this.current = { calls: 0, errors: 0, latencies: [] };
+    taken.latencies.sort((a, b) => a - b);
+    return taken;
+  }
+}
+
+function startChild(args: string[], readyPattern: RegExp): Promise<{ url: string; child: ChildProcess }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: projectDirectory, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = readyPattern.exec(output);
+      if (match === null) return;
+      child.stdout?.off('data', onData);
+      // The sandbox prints a line per request: keep draining, so that a full pipe never holds it back.
+      child.stdout?.resume();
+      resolve({ url: match[1] ?? '', child });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => reject(new Error(`node ${args.join(' ')} exited with ${code}:\n${output}`)));
+  });
+}
+
+function residentMiB(child: ChildProcess): number {
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+/** The Node flags `npm run mcp` gives the server (package.json), so that it runs as deployed locally. */
+function mcpScriptFlags(): string[] {
+  const script = (JSON.parse(readFileSync(path.join(projectDirectory, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.mcp ?? '';
+  return script.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+const contract = await loadGatedContract(projectDirectory);
+const { model } = contract;
+const facts = readProductFacts(projectDirectory);
+const identity = readServerIdentity(projectDirectory);
+const questions = evaluationQuestions(model, facts, identity);
+const mcpTally = new Tally();
+const sandboxTally = new Tally();
+
+const mcpEntry = await bundleForNode('scripts/mcp.ts', mcpServerBundle);
+const mcp = await startChild([...mcpScriptFlags(), mcpEntry, '--port', '0'], /at (http:\/\/\S+\/mcp)\n/);
+const databaseDirectory = mkdtempSync(path.join(tmpdir(), 'soak-sandbox-'));
+const sandboxClients = Math.floor(clients / 2);
+// Each sandbox client owns its subscriptions, spread over every status of the lifecycle.
+const seed = Array.from({ length: sandboxClients * subscriptionsPerClient }, (_, index) => ({ id: index + 1, status: model.lifecycle.states[index % model.lifecycle.states.length] ?? '' }));
+writeFileSync(path.join(databaseDirectory, 'seed.json'), JSON.stringify(seed));
+const sandbox = await startChild(['scripts/sandbox.ts', '--port', '0', '--db', path.join(databaseDirectory, 'sandbox.sqlite'), '--seed', path.join(databaseDirectory, 'seed.json')], /Sandbox of POST (http:\S+)\n/);
+const endpoint = new URL(sandbox.url);
+
+const started = performance.now();
+const deadline = started + minutes * 60_000;
+const agent = new Agent({ keepAlive: true, maxSockets: clients });
+
+function post(body: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request(endpoint, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (incoming) => {
+      const chunks: Buffer[] = [];
+      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+      incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+      incoming.on('error', reject);
+    });
+    outgoing.setTimeout(30_000, () => outgoing.destroy(new Error('no answer within 30 s')));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
+}
+
+/** The status and code pairs the contract documents for each action, and its success status. */
+const documented = new Map(model.actions.map((action) => [action.identifier, new Set(action.errors.map((error) => `${error.status} ${error.code ?? ''}`))]));
+const successStatuses = new Set(model.responses.filter((response) => !response.isError).map((response) => Number(response.status)));
+const statusCounts = new Map<string, number>();
+
+function judge(action: string, kind: string, answer: { status: number; text: string }): string | undefined {
+  statusCounts.set(`${kind} → ${answer.status}`, (statusCounts.get(`${kind} → ${answer.status}`) ?? 0) + 1);
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    return `${kind} ${action}: ${answer.status} with a body that is not JSON: ${answer.text.slice(0, 120)}`;
+  }
+  if (answer.status >= 500) return `${kind} ${action}: ${answer.status} ${answer.text.slice(0, 200)}`;
+  if (successStatuses.has(answer.status)) return undefined;
+  const code = typeof body === 'object' && body !== null && 'code' in body ? String(body.code) : '';
+  if (!(documented.get(action)?.has(`${answer.status} ${code}`) ?? false)) return `${kind} ${action}: ${answer.status} ${code} is not documented for it`;
+  return undefined;
+}
+
+const fixedActions = model.actions.flatMap((action) => (action.transition.kind === 'fixed' ? [{ action, from: action.transition.from, to: action.transition.to }] : []));
+
+/**
+ * One sandbox client: it owns its subscriptions (none shared, so it knows each one's status) and
+ * sends mostly what a shop's integration sends, an action the lifecycle allows from where the
+ * subscription is, with a refused move, a wrong key, an unknown subscription, broken JSON and a
+ * missing field mixed in.
+ */
+async function sandboxClient(index: number, owned: { id: number; status: string }[]): Promise<void> {
+  const wrong = wrongKeys(model.envelope.credential, defaultApiKey);
+  for (let turn = 0; performance.now() < deadline; turn += 1) {
+    const subscription = owned[turn % owned.length];
+    if (subscription === undefined) throw new Error('a sandbox client owns no subscription');
+    const allowed = fixedActions.filter((move) => move.from.includes(subscription.status) || move.to === subscription.status);
+    const refused = fixedActions.filter((move) => !allowed.includes(move));
+    const slot = (turn * 37 + index) % 100;
+    const move = (slot < 85 || refused.length === 0 ? allowed : refused)[turn % Math.max(1, (slot < 85 ? allowed : refused).length)] ?? fixedActions[turn % fixedActions.length];
+    if (move === undefined) throw new Error('the contract has no action with a fixed move');
+    const body = validBody(contract, move.action, { apiKey: defaultApiKey }, subscription.id);
+    const { [model.envelope.subject]: _subject, ...withoutSubject } = body;
+    const [kind, sent] =
+      slot < 90 ? [slot < 85 ? 'allowed move' : 'refused move', JSON.stringify(body)]
+      : slot < 94 ? ['wrong key', JSON.stringify({ ...body, [model.envelope.credential]: wrong[turn % wrong.length]?.key ?? 'wrong' })]
+      : slot < 97 ? ['unknown subscription', JSON.stringify({ ...body, [model.envelope.subject]: 900_000_000 + turn })]
+      : slot < 99 ? ['broken JSON', JSON.stringify(body).slice(0, -1)]
+      : ['missing field', JSON.stringify(withoutSubject)];
+    const at = performance.now();
+    try {
+      const answer = await post(sent);
+      sandboxTally.record(performance.now() - at, judge(move.action.identifier, kind, answer));
+      if (kind === 'allowed move' && successStatuses.has(answer.status)) subscription.status = move.to;
+    } catch (error) {
+      sandboxTally.record(performance.now() - at, `${kind} ${move.action.identifier}: ${(error as Error).message}`);
+    }
+  }
+}
+
+async function connect(name: string): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(mcp.url)));
+  return client;
+}
+
+/** One agent: asks the evaluation's questions in turn, and starts a new session every 20 questions, as agents come and go. */
+async function mcpClient(index: number): Promise<void> {
+  let client = await connect(`soak-agent-${index}`);
+  let tools = (await client.listTools()).tools as ListedTool[];
+  for (let turn = index; performance.now() < deadline; turn += 1) {
+    if (turn % 20 === 19) {
+      await client.close();
+      client = await connect(`soak-agent-${index}`);
+      tools = (await client.listTools()).tools as ListedTool[];
+    }
+    const question = questions[turn % questions.length];
+    if (question === undefined) throw new Error('the evaluation has no question');
+    const current = client;
+    await askAgent(question, tools, async (name, args) => {
+      const sent = performance.now();
+      try {
+        const result = await current.callTool({ name, arguments: args });
+        const text = (result.content as { type: string; text?: string }[]).map((item) => item.text ?? '').join('\n');
+        mcpTally.record(performance.now() - sent, result.isError === true ? `${name}: ${text.slice(0, 200)}` : undefined);
+        return text;
+      } catch (error) {
+        mcpTally.record(performance.now() - sent, `${name}: ${(error as Error).message}`);
+        // Counted above; the agent goes on to its next question as if the answer were empty.
+        return '{}';
+      }
+    });
+  }
+  await client.close();
+}
+
+interface MinuteRow {
+  minute: number;
+  mcp: MinuteFigures;
+  sandbox: MinuteFigures;
+  mcpMiB: number;
+  sandboxMiB: number;
+  load: number;
+}
+
+const rows: MinuteRow[] = [];
+const latencyText = (figures: MinuteFigures, fraction: number) => (figures.latencies.length === 0 ? '-' : percentile(figures.latencies, fraction).toFixed(1));
+
+console.log(`Soak: ${minutes} min, ${clients} clients (${Math.ceil(clients / 2)} MCP agents, ${Math.floor(clients / 2)} sandbox clients), one-minute load ${(loadavg()[0] ?? 0).toFixed(1)} at the start, ${new Date().toISOString()}`);
+console.log(`MCP at ${mcp.url}; sandbox at ${sandbox.url}`);
+console.log('| min | MCP calls | errors | p50 ms | p99 ms | RSS MiB | sandbox actions | errors | p50 ms | p99 ms | RSS MiB | load |');
+console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+function takeMinute(): void {
+  const row: MinuteRow = { minute: rows.length + 1, mcp: mcpTally.take(), sandbox: sandboxTally.take(), mcpMiB: residentMiB(mcp.child), sandboxMiB: residentMiB(sandbox.child), load: loadavg()[0] ?? 0 };
+  rows.push(row);
+  console.log(
+    `| ${row.minute} | ${row.mcp.calls} | ${row.mcp.errors} | ${latencyText(row.mcp, 0.5)} | ${latencyText(row.mcp, 0.99)} | ${row.mcpMiB.toFixed(0)} | ${row.sandbox.calls} | ${row.sandbox.errors} | ${latencyText(row.sandbox, 0.5)} | ${latencyText(row.sandbox, 0.99)} | ${row.sandboxMiB.toFixed(0)} | ${row.load.toFixed(1)} |`,
+  );
+}
+const ticker = setInterval(takeMinute, 60_000);
+
+let failed = false;
+try {
+  await Promise.all([
+    ...Array.from({ length: Math.ceil(clients / 2) }, (_, index) => mcpClient(index)),
+    ...Array.from({ length: sandboxClients }, (_, index) => sandboxClient(index, seed.slice(index * subscriptionsPerClient, (index + 1) * subscriptionsPerClient).map((item) => ({ ...item })))),
+  ]);
+} finally {
+  clearInterval(ticker);
+  // The clients stop at the deadline, a moment before the ticker's last minute: that moment is the last row.
+  if (rows.length < minutes) takeMinute();
+  mcp.child.kill();
+  sandbox.child.kill();
+  agent.destroy();
+  rmSync(databaseDirectory, { recursive: true, force: true });
+}
+
+const mean = (numbers: number[]) => numbers.reduce((sum, value) => sum + value, 0) / Math.max(1, numbers.length);
+const errors = rows.reduce((sum, row) => sum + row.mcp.errors + row.sandbox.errors, 0);
+const calls = rows.reduce((sum, row) => sum + row.mcp.calls, 0);
+const actions = rows.reduce((sum, row) => sum + row.sandbox.calls, 0);
+console.log(`\n${calls} MCP tool calls and ${actions} sandbox actions in ${rows.length} min; errors: ${errors}.`);
+console.log(`Sandbox answers by kind: ${[...statusCounts].sort().map(([key, count]) => `${key}: ${count}`).join('; ')}`);
+for (const sample of [...mcpTally.errorSamples, ...sandboxTally.errorSamples]) console.log(`  error: ${sample}`);
+if (errors > 0) failed = true;
+if (rows.length >= earlyWindow.to + lastWindowMinutes) {
+  for (const [name, pick] of [['MCP server', (row: MinuteRow) => row.mcpMiB], ['sandbox', (row: MinuteRow) => row.sandboxMiB]] as const) {
+    const early = mean(rows.slice(earlyWindow.from - 1, earlyWindow.to).map(pick));
+    const last = mean(rows.slice(-lastWindowMinutes).map(pick));
+    const share = Math.abs(last - early) / early;
+    const flat = share <= flatShare;
+    if (!flat) failed = true;
+    console.log(`${name}: resident memory ${early.toFixed(1)} MiB over minutes ${earlyWindow.from} to ${earlyWindow.to}, ${last.toFixed(1)} MiB over the last ${lastWindowMinutes}: ${(share * 100).toFixed(1)} % apart, ${flat ? 'flat' : `NOT flat (bound ${flatShare * 100} %)`}.`);
+  }
+} else {
+  console.log(`Memory: a run of ${rows.length} min is too short to judge flatness (minutes ${earlyWindow.from} to ${earlyWindow.to} against the last ${lastWindowMinutes} need ${earlyWindow.to + lastWindowMinutes}).`);
+}
+process.exit(failed ? 1 : 0);
