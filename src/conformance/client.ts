@@ -20,6 +20,9 @@ export interface Exchange {
 /** Why a request got no answer at all. */
 export type ConnectionFailure = 'connection refused' | 'name not resolved' | 'timed out' | 'TLS error' | 'connection failed';
 
+/** Failures of a connection that the server closed under a request, as when it ended a kept-alive connection a moment before. */
+const resetBeforeAnswerCodes: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
 const tlsCodes = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH|ERR_OSSL_)/;
 
 /**
@@ -157,6 +160,7 @@ export function createClient(options: ClientOptions): Client {
     async send(request, sendOptions = {}) {
       const url = joinUrl(options.baseUrl, request.path);
       let throttledRetries = 0;
+      let resentAfterReset = false;
       for (;;) {
         let answer: ReceivedAnswer;
         try {
@@ -164,6 +168,13 @@ export function createClient(options: ClientOptions): Client {
         } catch (error) {
           if (error instanceof UnreadableAnswer) return { url, request, failure: error.message, unreadableStatus: error.status, throttledRetries };
           const { kind, code } = classifyFailure(error);
+          if (!resentAfterReset && code !== undefined && resetBeforeAnswerCodes.has(code)) {
+            // A kept-alive connection the server closed while this process was busy reads as a reset;
+            // the actions are safe to repeat, so the request goes once more, on a new connection.
+            resentAfterReset = true;
+            options.log?.(`  the connection was closed before an answer came (${code}); sent again once`);
+            continue;
+          }
           return { url, request, failure: `no answer: ${kind} (${code ?? (error as Error).message})`, failureKind: kind, throttledRetries };
         }
         if (answer.status !== options.throttledStatus || sendOptions.acceptThrottle === true || throttledRetries >= maxThrottledRetries) {

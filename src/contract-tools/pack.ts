@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build, stop as stopEsbuild, type Plugin } from 'esbuild';
 import { loadGatedContract, type GatedContract } from '../gate/gated-contract.ts';
-import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
+import { oldestSupportedNode } from '../lib/node-engine.ts';
 import { packFolder } from '../lib/packaging/npm-pack.ts';
 import { toolsLauncher, toolsPackageManifest, toolsReadme } from './package-files.ts';
-import { toolsBinFile, toolsContractFile, toolsMainFile } from './tools-package.ts';
+import { toolsBinFile, toolsContractFile, toolsMainFile, toolsNodeEngineRange } from './tools-package.ts';
 
 /** Where the package folder is written, inside the project (ignored by git). */
 export const toolsPackageDirectory = '.generated/contract-tools/package';
@@ -65,7 +65,7 @@ export async function packContractTools(options: PackOptions): Promise<PackedToo
       bundle: true,
       platform: 'node',
       format: 'esm',
-      target: `node${oldestSupportedNode(nodeEngineRange)}`,
+      target: `node${oldestSupportedNode(toolsNodeEngineRange)}`,
       plugins: [withoutContractGate],
       // The CommonJS dependencies (Ajv) call `require` for Node's built-ins, which an ES module lacks.
       banner: { js: "import { createRequire as createRequireOfBundle } from 'node:module';\nconst require = createRequireOfBundle(import.meta.url);" },

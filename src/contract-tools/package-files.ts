@@ -1,10 +1,10 @@
 /** The package.json and README.md of the published contract tools, written by `pack.ts`. */
-import { nodeEngineRange, oldestSupportedNode } from '../lib/node-engine.ts';
+import { oldestSupportedNode } from '../lib/node-engine.ts';
 import { exitCode } from './command.ts';
 import { exitCodeList } from '../conformance/exit-codes.ts';
 import { conformanceOptionHelp, conformanceOptionsSynopsis } from './conformance-command.ts';
 import { sandboxHeaderHelp, sandboxOptionHelp, sandboxOptionsSynopsis } from './sandbox-command.ts';
-import { toolsBinFile, toolsCommand, toolsContractFile, toolsMainFile, toolsPackageName } from './tools-package.ts';
+import { toolsBinFile, toolsCommand, toolsContractFile, toolsMainFile, toolsNodeEngineRange, toolsPackageName } from './tools-package.ts';
 
 /** Exit code of the launcher on a Node older than the package supports, before the command runs. */
 export const tooOldNodeExitCode = 1;
@@ -19,7 +19,7 @@ export function toolsPackageManifest(contractVersion: string, repository?: strin
     type: 'module',
     bin: { [toolsCommand]: toolsBinFile },
     files: [toolsBinFile, toolsMainFile, toolsContractFile, 'README.md'],
-    engines: { node: nodeEngineRange },
+    engines: { node: toolsNodeEngineRange },
     ...(repository === undefined ? {} : { repository: { type: 'git', url: repository } }),
   };
 }
@@ -33,7 +33,7 @@ The package carries the contract they check against: the bundled OpenAPI documen
 ${contractVersion}, in \`${toolsContractFile}\`, as it passed the contract gate when the package was
 made. Nothing else is needed: no repository, no dependencies.
 
-Node ${oldestSupportedNode()} or newer (\`engines.node\`: \`${nodeEngineRange}\`); the sandbox keeps its data with \`node:sqlite\`.
+Node ${oldestSupportedNode(toolsNodeEngineRange)} or newer (\`engines.node\`: \`${toolsNodeEngineRange}\`); the sandbox keeps its data with \`node:sqlite\`.
 On an older Node the command says which Node it needs and exits ${tooOldNodeExitCode}.
 
 The documentation site publishes this package as a download too: where the commands below say
@@ -86,7 +86,7 @@ ${exitCodeList()
  * runs. Written in JavaScript old Nodes parse, and only then imports the command beside it.
  */
 export function toolsLauncher(): string {
-  const needed = oldestSupportedNode();
+  const needed = oldestSupportedNode(toolsNodeEngineRange);
   const main = `./${toolsMainFile.split('/').at(-1) ?? ''}`;
   return `#!/usr/bin/env node
 var needed = ${JSON.stringify(needed)};
@@ -100,10 +100,17 @@ function older(version, than) {
   return false;
 }
 if (older(have, needed)) {
-  console.error('${toolsCommand} needs Node ' + needed + ' or newer (engines.node ${nodeEngineRange}); this is Node ' + have + ' (' + process.execPath + ').');
+  console.error('${toolsCommand} needs Node ' + needed + ' or newer (engines.node ${toolsNodeEngineRange}); this is Node ' + have + ' (' + process.execPath + ').');
   console.error('Install Node ' + needed + ' or newer (https://nodejs.org/), or put it first on PATH, and run the command again.');
   process.exitCode = ${tooOldNodeExitCode};
 } else {
+  // Node 22 calls node:sqlite experimental on every start; the sandbox's output is for the reader, so that one warning is left out.
+  var emitWarning = process.emitWarning;
+  process.emitWarning = function (warning, options) {
+    var type = typeof options === 'string' ? options : options && options.type;
+    if (type === 'ExperimentalWarning' && /SQLite/.test(String(warning && warning.message ? warning.message : warning))) return;
+    return emitWarning.apply(process, arguments);
+  };
   import(${JSON.stringify(main)});
 }
 `;

@@ -4,6 +4,15 @@
  */
 
 export const toolsPackageName = '@subscription-lifecycle/contract-tools';
+
+/**
+ * The Node versions the published tools run on: every maintained line from 22 on. 22.13.0 is the
+ * first 22 where `node:sqlite`, which the sandbox stores its subscriptions in, needs no flag; the
+ * tests run the tools on that version, on the project's own Node and on the newest line
+ * (tests/integration/tools-download.test.ts). The repository itself needs the newer Node of
+ * package.json's engines, which its npm scripts bring.
+ */
+export const toolsNodeEngineRange = '>=22.13.0';
 export const toolsCommand = 'subscription-lifecycle';
 /**
  * Where the command sits inside the package: a launcher that checks the Node version before

@@ -17,11 +17,17 @@ import { projectDirectory } from '../support/contract-copy.ts';
 
 let server: Server;
 let baseUrl: string;
+/** How many more requests to /reset-once the server resets before it answers. */
+let resetsLeft = 0;
 /** What the server answers, by request path. */
 const answers = new Map<string, () => string | Buffer>();
 
 before(async () => {
   server = createServer((request, response) => {
+    if (request.url === '/reset-always' || (request.url === '/reset-once' && resetsLeft-- > 0)) {
+      request.socket.resetAndDestroy();
+      return;
+    }
     const body = answers.get(request.url ?? '')?.() ?? '';
     if (request.url === '/prototype-header') response.setHeader('__proto__', 'kept');
     response.writeHead(400, { 'content-type': 'application/json' });
@@ -36,6 +42,22 @@ const client = () => createClient({ baseUrl, paceMs: 0, throttledStatus: 429 });
 const post = (path: string) => ({ method: 'POST', path, headers: { 'content-type': 'application/json' }, body: '{}' });
 
 describe('the conformance client reading answers', () => {
+  test('a connection reset under a request is sent once more on a new connection, as a kept-alive connection closed by the server needs', async () => {
+    answers.set('/reset-once', () => '{"code":"answered"}');
+    resetsLeft = 1;
+    const exchange = await client().send(post('/reset-once'));
+    assert.equal(exchange.failure, undefined);
+    assert.equal(exchange.answer?.body, '{"code":"answered"}');
+    assert.equal(resetsLeft, -1, 'the request went twice');
+  });
+
+  test('a deployment that resets every connection is a failure with its reason, after one more try', async () => {
+    const exchange = await client().send(post('/reset-always'));
+    assert.equal(exchange.answer, undefined);
+    assert.equal(exchange.failureKind, 'connection failed');
+    assert.match(exchange.failure ?? '', /no answer: connection failed \((ECONNRESET|UND_ERR_SOCKET|EPIPE)\)/);
+  });
+
   test('a header named __proto__ is read as a header, not as the prototype of the headers', async () => {
     answers.set('/prototype-header', () => '{}');
     const exchange = await client().send(post('/prototype-header'));

@@ -16,6 +16,7 @@ import { portIsFree } from '../../src/lib/local-servers.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
+import { nodeBinDirectory, toolsNodeVersions } from '../support/node-lines.ts';
 
 /**
  * The command the /sandbox/ and /conformance/ guides give for the contract tools, run as written
@@ -51,14 +52,14 @@ function toolsCommands(page: string, prefix = `npx --package ${siteConfig.docsUr
 }
 
 /** A folder with nothing in it, and an environment with only Node's own tools: no home, no cache, no config. */
-function emptyFolder(name: string): { cwd: string; env: NodeJS.ProcessEnv } {
+function emptyFolder(name: string, nodeDirectory = path.dirname(process.execPath)): { cwd: string; env: NodeJS.ProcessEnv } {
   const cwd = path.join(workDirectory, name);
   const home = path.join(workDirectory, `${name}-home`);
   mkdirSync(cwd);
   mkdirSync(home);
   const npx = execFileSync('sh', ['-c', 'command -v npx'], { encoding: 'utf8' }).trim();
   const env = {
-    PATH: [path.dirname(process.execPath), path.dirname(npx), '/usr/bin', '/bin'].join(path.delimiter),
+    PATH: [nodeDirectory, path.dirname(npx), '/usr/bin', '/bin'].join(path.delimiter),
     HOME: home,
     npm_config_cache: path.join(home, '.npm'),
     npm_config_update_notifier: 'false',
@@ -79,6 +80,57 @@ function collect(child: ChildProcessWithoutNullStreams): { output: () => string;
 }
 
 const local = (command: string) => command.replaceAll(siteConfig.docsUrl, site.origin);
+
+/** Runs the /sandbox/ guide's one download command from an empty folder with the Node in `nodeDirectory`; resolves with what it printed. */
+async function runSandboxGuide(context: { diagnostic(message: string): void }, folderName: string, nodeDirectory?: string): Promise<string> {
+  const [command, ...others] = toolsCommands('sandbox');
+  assert.ok(command !== undefined && others.length === 0, 'one command that runs the download');
+  assert.equal(command, `npx --package ${siteConfig.docsUrl}/${toolsDownloadDirectory}/${toolsTarballName(loadExecutableContract().model.documentVersion)} ${toolsCommand} sandbox`);
+  // As written it listens on the port the guide names; another program on this machine may hold it.
+  const asWritten = await portIsFree(8787);
+  if (!asWritten) context.diagnostic('port 8787 is taken on this machine: the command runs with --port 0 added');
+  const child = shell(`${local(command)}${asWritten ? '' : ' --port 0'}`, emptyFolder(folderName, nodeDirectory));
+  const run = collect(child);
+  try {
+    const ready = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        const endpoint = /^Sandbox of \S+ (\S+)$/m.exec(run.output())?.[1];
+        if (endpoint !== undefined && run.output().includes('Ctrl+C')) resolve(endpoint);
+      });
+      void run.exit.then((code) => reject(new Error(`the command ended with ${code}:\n${run.output()}`)));
+    });
+    if (asWritten) assert.match(ready, /^http:\/\/127\.0\.0\.1:8787\//);
+    const answer = await fetch(ready, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    assert.equal(answer.headers.get('content-type')?.startsWith('application/json'), true);
+    return run.output();
+  } finally {
+    process.kill(-(child.pid ?? 0), 'SIGTERM');
+    await run.exit;
+  }
+}
+
+/** Runs the /conformance/ guide's download command from an empty folder, against a sandbox holding the subscriptions it names; expects exit 0. */
+async function runConformanceGuide(folderName: string, nodeDirectory?: string): Promise<void> {
+  const [command, ...others] = toolsCommands('conformance');
+  assert.ok(command !== undefined && others.length === 0, 'one command that runs the download');
+  const range = /--subscription (\d+)-(\d+)/.exec(command);
+  assert.ok(range !== null, command);
+  const contract = loadExecutableContract();
+  // The subscriptions one run needs, in the statuses the guide's table gives, under the IDs the command names.
+  const first = Number(range[1]);
+  const seed = conformanceSeed(contract).map((subscription) => ({ ...subscription, id: subscription.id - 1 + first }));
+  assert.equal(seed.at(-1)?.id, Number(range[2]), 'the range covers what one run needs, no more');
+  const shop: Sandbox = await startSandbox({ port: 0, seed, contract });
+  try {
+    const folder = emptyFolder(folderName, nodeDirectory);
+    const run = collect(shell(local(command).replaceAll('https://shop.test', shop.url), folder, { SHOP_API_KEY: shop.apiKey }));
+    const code = await run.exit;
+    assert.equal(code, 0, run.output());
+    assert.match(run.output(), /✔ The deployment answers as the document says: \d+ passed, 0 failed, 0 not reached/);
+  } finally {
+    await shop.close();
+  }
+}
 
 describe('the contract tools, published with the site', () => {
   test('the download is in the built site, served as a gzip file, under the name the guides give', async () => {
@@ -102,50 +154,21 @@ describe('the contract tools, published with the site', () => {
   });
 
   test('the sandbox guide\'s command starts the sandbox from an empty folder', { timeout: 120_000 }, async (context) => {
-    const [command, ...others] = toolsCommands('sandbox');
-    assert.ok(command !== undefined && others.length === 0, 'one command that runs the download');
-    assert.equal(command, `npx --package ${siteConfig.docsUrl}/${toolsDownloadDirectory}/${toolsTarballName(loadExecutableContract().model.documentVersion)} ${toolsCommand} sandbox`);
-    // As written it listens on the port the guide names; another program on this machine may hold it.
-    const asWritten = await portIsFree(8787);
-    if (!asWritten) context.diagnostic('port 8787 is taken on this machine: the command runs with --port 0 added');
-    const child = shell(`${local(command)}${asWritten ? '' : ' --port 0'}`, emptyFolder('sandbox'));
-    const run = collect(child);
-    try {
-      const ready = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', () => {
-          const endpoint = /^Sandbox of \S+ (\S+)$/m.exec(run.output())?.[1];
-          if (endpoint !== undefined && run.output().includes('Ctrl+C')) resolve(endpoint);
-        });
-        void run.exit.then((code) => reject(new Error(`the command ended with ${code}:\n${run.output()}`)));
-      });
-      if (asWritten) assert.match(ready, /^http:\/\/127\.0\.0\.1:8787\//);
-      const answer = await fetch(ready, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-      assert.equal(answer.headers.get('content-type')?.startsWith('application/json'), true);
-    } finally {
-      process.kill(-(child.pid ?? 0), 'SIGTERM');
-      await run.exit;
-    }
+    await runSandboxGuide(context, 'sandbox');
   });
 
   test('the conformance guide\'s command, against a site holding the subscriptions it names, exits 0', { timeout: 180_000 }, async () => {
-    const [command, ...others] = toolsCommands('conformance');
-    assert.ok(command !== undefined && others.length === 0, 'one command that runs the download');
-    const range = /--subscription (\d+)-(\d+)/.exec(command);
-    assert.ok(range !== null, command);
-    const contract = loadExecutableContract();
-    // The subscriptions one run needs, in the statuses the guide's table gives, under the IDs the command names.
-    const first = Number(range[1]);
-    const seed = conformanceSeed(contract).map((subscription) => ({ ...subscription, id: subscription.id - 1 + first }));
-    assert.equal(seed.at(-1)?.id, Number(range[2]), 'the range covers what one run needs, no more');
-    const shop: Sandbox = await startSandbox({ port: 0, seed, contract });
-    try {
-      const folder = emptyFolder('conformance');
-      const run = collect(shell(local(command).replaceAll('https://shop.test', shop.url), folder, { SHOP_API_KEY: shop.apiKey }));
-      const code = await run.exit;
-      assert.equal(code, 0, run.output());
-      assert.match(run.output(), /✔ The deployment answers as the document says: \d+ passed, 0 failed, 0 not reached/);
-    } finally {
-      await shop.close();
-    }
+    await runConformanceGuide('conformance');
   });
+
+  for (const version of toolsNodeVersions()) {
+    test(`on Node ${version}, the sandbox guide's and the conformance guide's commands work as written`, { timeout: 300_000 }, async (context) => {
+      const nodeDirectory = nodeBinDirectory(version);
+      assert.equal(execFileSync(path.join(nodeDirectory, 'node'), ['--version'], { encoding: 'utf8' }).trim(), `v${version}`);
+      const sandboxOutput = await runSandboxGuide(context, `sandbox-node-${version}`, nodeDirectory);
+      assert.doesNotMatch(sandboxOutput, /ExperimentalWarning|Warning:/, 'nothing but the sandbox\'s own lines');
+      await runConformanceGuide(`conformance-node-${version}`, nodeDirectory);
+    });
+  }
+
 });
