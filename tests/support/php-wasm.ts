@@ -69,6 +69,8 @@ const phpIni = [
   `opcache.file_cache = ${opcacheDirectory}`,
   // A file the test wrote a moment ago is cached too, not left to the plain compiler for two seconds.
   'opcache.file_update_protection = 0',
+  // php-wasm cannot start a process; a program that tries gets PHP's own refusal instead of a JavaScript error.
+  'disable_functions = popen,proc_open,shell_exec,exec,system,passthru',
 ].join('\n');
 
 /** PHP's own report of an error in the output, in the forms it writes to a terminal. */
