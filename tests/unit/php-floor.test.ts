@@ -1,22 +1,41 @@
 /**
- * Every PHP sample and client the site shows runs on the PHP the pages promise
- * (src/lib/samples/php-floor.ts): parsed at that version, with nothing a later PHP brought.
+ * Every PHP sample and client the site shows or ships runs on the PHP the pages promise
+ * (src/lib/samples/php-floor.ts): parsed at that version, with nothing a later PHP brought, by the
+ * one checker the packing of the library uses (src/clients/php/php-74-syntax.ts).
  */
 import assert from 'node:assert/strict';
-import { globSync, readFileSync } from 'node:fs';
+import { globSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import { writePhpPackage } from '../../src/clients/php/generate.ts';
+import { phpNewerThan } from '../../src/clients/php/php-74-syntax.ts';
+import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { codeSamples } from '../../src/lib/samples/code-samples.ts';
 import { phpFloor, phpFloorPhrase } from '../../src/lib/samples/php-floor.ts';
 import { retryingClientSamples } from '../../src/lib/samples/retrying-client-sample.ts';
 import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
-import { phpNewerThan } from '../support/php-floor.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 
-/** Every PHP program the site shows or ships: each action's PHP and WordPress samples, the retrying client, the client library's files. */
+/** The PHP files of the library as packing writes them into the zip, generated from the contract now. */
+function packedLibrary(): { name: string; code: string }[] {
+  const staging = mkdtempSync(path.join(tmpdir(), 'php-floor-package-'));
+  try {
+    return writePhpPackage(readExecutableContract(bundledDocument()), staging)
+      .filter((file) => file.endsWith('.php'))
+      .map((file) => ({ name: `package/${file}`, code: readFileSync(path.join(staging, file), 'utf8') }));
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Every PHP program the site shows or ships: each action's PHP and WordPress samples, the
+ * retrying client, the packed library's files and any PHP source kept under src/clients/php/.
+ */
 function phpPrograms(): { name: string; code: string }[] {
   const model = readReferenceModel(bundledDocument());
   const statuses = sampleStatuses(model.responses);
@@ -30,14 +49,15 @@ function phpPrograms(): { name: string; code: string }[] {
   const clients = retryingClientSamples(model.endpoint, statuses, first.requestExample.value)
     .filter((sample) => sample.highlight === 'php')
     .map((sample) => ({ name: `retrying-client.${sample.language}.php`, code: sample.code }));
-  const library = globSync('src/clients/php/**/*.php', { cwd: projectDirectory }).map((file) => ({ name: file, code: readFileSync(path.join(projectDirectory, file), 'utf8') }));
-  return [...samples, ...clients, ...library];
+  const sources = globSync('src/clients/php/**/*.php', { cwd: projectDirectory }).map((file) => ({ name: file, code: readFileSync(path.join(projectDirectory, file), 'utf8') }));
+  return [...samples, ...clients, ...packedLibrary(), ...sources];
 }
 
 describe(`every PHP sample and client runs on ${phpFloorPhrase}`, () => {
   test(`each parses as PHP ${phpFloor.version}, with nothing a later PHP brought`, () => {
     const programs = phpPrograms();
     assert.ok(programs.some((program) => program.name.startsWith('retrying-client')), 'the retrying client is among them');
+    assert.ok(programs.some((program) => program.name === 'package/src/Client.php'), "the packed library's client is among them");
     assert.deepEqual(programs.flatMap((program) => phpNewerThan(program.code, program.name)), []);
   });
 

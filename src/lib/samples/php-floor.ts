@@ -1,7 +1,7 @@
 /**
  * The oldest PHP every PHP sample and client on the site runs on: WooCommerce's own minimum, so
  * any shop's server can run what a page shows. The pages state it from here, and the tests parse
- * every PHP sample at this version (tests/support/php-floor.ts).
+ * every PHP sample and the packed library at this version (src/clients/php/php-74-syntax.ts).
  */
 export const phpFloor = {
   version: '7.4',
