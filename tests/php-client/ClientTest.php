@@ -20,6 +20,7 @@ use SubscriptionLifecycle\Client\Exception\ServiceException;
 use SubscriptionLifecycle\Client\Exception\ThrottledException;
 use SubscriptionLifecycle\Client\Exception\TimeoutException;
 use SubscriptionLifecycle\Client\Pace;
+use SubscriptionLifecycle\Client\Result;
 use SubscriptionLifecycle\Client\RetryAfter;
 
 final class ClientTest extends TestCase
@@ -65,7 +66,7 @@ final class ClientTest extends TestCase
     }
 
     /** @param array<string, mixed> $case */
-    private function call(Client $client, array $case)
+    private function call(ClientInterface $client, array $case)
     {
         return $client->{$case['method']}($case['fields']);
     }
@@ -299,6 +300,11 @@ final class ClientTest extends TestCase
         sort($expected);
         self::assertSame($expected, $methods);
         self::assertTrue((new \ReflectionClass(Client::class))->implementsInterface(ClientInterface::class));
+        // As the page shows a shop's test doing it: a mock of the interface, which sends nothing.
+        $case = self::$plan['repeat'];
+        $mock = $this->createMock(ClientInterface::class);
+        $mock->expects($this->once())->method($case['method'])->with($case['fields'])->willReturn(new Result(['done' => true]));
+        self::assertTrue($this->call($mock, $case)->get('done'));
     }
 
     public function testBadOptionsAreClearErrorsThatShowNoKey(): void

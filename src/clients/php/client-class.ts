@@ -64,7 +64,7 @@ function actionDoc(contract: ExecutableContract, action: Action): string[] {
     `@param ${arrayShape(fields)} $fields`,
     '',
     ...[...new Set(errors)].flatMap((line) => docLines(line)),
-    `@throws Exception\\${fixedExceptionClassName('invalidField')} a field missing, of another type or outside its bounds, before anything is sent`,
+    `@throws Exception\\${fixedExceptionClassName('invalidField')} a field refused before anything is sent`,
     `@throws Exception\\${fixedExceptionClassName('throttled')} the site kept asking to slow down, or asked to wait longer than max_wait`,
     `@throws Exception\\${fixedExceptionClassName('host')} an answer that is not the service's`,
     `@throws Exception\\${fixedExceptionClassName('noAnswer')} no answer after every attempt: a timeout or a failed connection`,

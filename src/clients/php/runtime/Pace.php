@@ -27,7 +27,9 @@ final class Pace
     public function __construct(float $interval)
     {
         if (!is_finite($interval) || $interval < 0) {
-            throw new \InvalidArgumentException(sprintf('The pace is a number of seconds, 0 or more; got %s.', $interval));
+            throw new \InvalidArgumentException(
+                sprintf('The pace is a number of seconds, 0 or more; got %s.', $interval)
+            );
         }
         $this->interval = $interval;
     }

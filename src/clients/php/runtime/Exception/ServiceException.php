@@ -35,8 +35,13 @@ class ServiceException extends \RuntimeException implements ClientException
      * @param array<string, mixed> $data the details of the body
      * @param array<string, mixed> $body the whole error body as decoded
      */
-    final public function __construct(int $httpStatus, string $errorCode, string $serviceMessage, array $data, array $body)
-    {
+    final public function __construct(
+        int $httpStatus,
+        string $errorCode,
+        string $serviceMessage,
+        array $data,
+        array $body
+    ) {
         parent::__construct(
             sprintf('HTTP %d %s: %s', $httpStatus, $errorCode, Text::excerpt($serviceMessage, self::QUOTED_CHARACTERS)),
             $httpStatus

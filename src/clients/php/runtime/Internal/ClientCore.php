@@ -78,13 +78,17 @@ final class ClientCore
         }
         $retries = $this->options['max_retries'];
         if (!is_int($retries) || $retries < 0) {
-            throw new \InvalidArgumentException(sprintf('The option max_retries is a whole number, 0 or more; got %s.', Text::described($retries)));
+            throw new \InvalidArgumentException(
+                sprintf('The option max_retries is a whole number, 0 or more; got %s.', Text::described($retries))
+            );
         }
         if ($this->options['user_agent'] !== null && !is_string($this->options['user_agent'])) {
             throw new \InvalidArgumentException('The option user_agent is a string.');
         }
         $this->siteUrl = self::baseUrlOf($siteUrl);
-        $path = $this->options['plain_permalinks'] ? $description['plain_permalink_path'] : $description['endpoint_path'];
+        $path = $this->options['plain_permalinks']
+            ? $description['plain_permalink_path']
+            : $description['endpoint_path'];
         $this->endpointUrl = $this->siteUrl . $path;
         $transport = $this->options['transport'] ?? new CurlTransport();
         if (!$transport instanceof Transport) {
@@ -169,7 +173,9 @@ final class ClientCore
         $given[$this->description['credential']] = $apiKey->reveal();
         $json = json_encode($given, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
         if ($json === false) {
-            throw new \InvalidArgumentException(sprintf('%s: the fields cannot be sent as JSON (%s).', $action, json_last_error_msg()));
+            throw new \InvalidArgumentException(
+                sprintf('%s: the fields cannot be sent as JSON (%s).', $action, json_last_error_msg())
+            );
         }
         return Secret::take($json);
     }
@@ -247,9 +253,16 @@ final class ClientCore
         return new $class($status, $code, is_string($message) ? $message : '', is_array($data) ? $data : [], $members);
     }
 
-    private function throttled(Response $response, ?string $header, ?float $asked, int $attempt, bool $tooLong): ThrottledException
-    {
-        $named = $header === null ? '' : sprintf(' (%s: %s)', $this->description['retry_after_header'], Text::excerpt($header, 100));
+    private function throttled(
+        Response $response,
+        ?string $header,
+        ?float $asked,
+        int $attempt,
+        bool $tooLong
+    ): ThrottledException {
+        $named = $header === null
+            ? ''
+            : sprintf(' (%s: %s)', $this->description['retry_after_header'], Text::excerpt($header, 100));
         $reason = $tooLong
             ? sprintf(
                 'the site asks to wait %s s%s, longer than this client\'s bound of %s s (max_wait): try again later',
@@ -288,8 +301,14 @@ final class ClientCore
      * Reports one attempt to the logger: a line, and the members every library reports each
      * attempt with (src/clients/shared/attempt-report.ts), never the key.
      */
-    private function report(string $action, int $attempt, string $outcome, ?int $status, float $started, ?float $retryIn): void
-    {
+    private function report(
+        string $action,
+        int $attempt,
+        string $outcome,
+        ?int $status,
+        float $started,
+        ?float $retryIn
+    ): void {
         if ($this->logger === null) {
             return;
         }
@@ -360,7 +379,9 @@ final class ClientCore
     private static function seconds(string $option, $value): float
     {
         if ((!is_int($value) && !is_float($value)) || !is_finite((float) $value) || $value < 0) {
-            throw new \InvalidArgumentException(sprintf('The option %s is a number of seconds, 0 or more; got %s.', $option, Text::described($value)));
+            throw new \InvalidArgumentException(
+                sprintf('The option %s is a number of seconds, 0 or more; got %s.', $option, Text::described($value))
+            );
         }
         return (float) $value;
     }
@@ -376,8 +397,11 @@ final class ClientCore
         }
         $parts = parse_url($siteUrl);
         $shown = Text::excerpt($siteUrl, 200);
-        if ($parts === false || !isset($parts['scheme'], $parts['host']) || !in_array(strtolower($parts['scheme']), ['http', 'https'], true)) {
-            throw new \InvalidArgumentException(sprintf('The site URL must start with http:// or https:// and name a host, got "%s".', $shown));
+        $scheme = strtolower((string) ($parts['scheme'] ?? ''));
+        if ($parts === false || !isset($parts['host']) || !in_array($scheme, ['http', 'https'], true)) {
+            throw new \InvalidArgumentException(
+                sprintf('The site URL must start with http:// or https:// and name a host, got "%s".', $shown)
+            );
         }
         if (isset($parts['user']) || isset($parts['pass'])) {
             throw new \InvalidArgumentException('The site URL must not carry a user name or password.');
@@ -419,7 +443,9 @@ final class ClientCore
                 $logger($line, $context);
             };
         }
-        throw new \InvalidArgumentException('The logger option is a callable, or an object with a log() or info() method.');
+        throw new \InvalidArgumentException(
+            'The logger option is a callable, or an object with a log() or info() method.'
+        );
     }
 
     /** @return array<string, mixed> what var_dump() and print_r() show: never the key */
@@ -429,7 +455,12 @@ final class ClientCore
         $options['transport'] = get_class($this->transport);
         $options['pace'] = $this->pace->interval();
         $options['logger'] = $this->logger === null ? null : 'set';
-        return ['siteUrl' => $this->siteUrl, 'endpointUrl' => $this->endpointUrl, 'apiKey' => '(not shown)', 'options' => $options];
+        return [
+            'siteUrl' => $this->siteUrl,
+            'endpointUrl' => $this->endpointUrl,
+            'apiKey' => '(not shown)',
+            'options' => $options,
+        ];
     }
 
     /** @return array<string, mixed> what serialize() writes: what var_dump() shows, never the key */

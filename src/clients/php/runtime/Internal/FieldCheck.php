@@ -49,7 +49,8 @@ final class FieldCheck
                     $bounds = array_map(static function (array $bound): string {
                         return (string) $bound['label'];
                     }, $rule['bounds']);
-                    $must = 'given (it is required): ' . implode(', ', array_merge([self::typeBound($rule['types'])], $bounds));
+                    $must = 'given (it is required): '
+                        . implode(', ', array_merge([self::typeBound($rule['types'])], $bounds));
                     throw new InvalidFieldException($action, $name, 'required', Text::described(null), $must);
                 }
                 continue;

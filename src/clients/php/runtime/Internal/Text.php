@@ -63,7 +63,10 @@ final class Text
             $length = self::length($value);
             return $length > 40
                 ? sprintf('got a string of %d characters', $length)
-                : 'got ' . (string) json_encode(self::validUtf8($value), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+                : 'got ' . (string) json_encode(
+                    self::validUtf8($value),
+                    JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE
+                );
         }
         if (is_array($value)) {
             return sprintf('got a list of %d', count($value));
