@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { addActions } from '../../src/bench/scaled-contract.ts';
-import { methodName } from '../../src/clients/php/client-class.ts';
+import { methodFields, methodName } from '../../src/clients/php/client-class.ts';
 import { phpPackageFiles, writePhpPackage } from '../../src/clients/php/generate.ts';
 import { php74Problems } from '../../src/clients/php/php-74-syntax.ts';
-import { phpNamespace } from '../../src/clients/php/php-source.ts';
+import { arrayShape, arrayShapeParam, phpNamespace } from '../../src/clients/php/php-source.ts';
 import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { asOpenApiDocument } from '../../src/lib/contract/document.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
@@ -83,7 +83,9 @@ describe('an optional field inserted before note in a copy of the contract', () 
     assert.ok(action !== undefined, 'the copy has the field');
     const signatures = (contract: ExecutableContract, file: string) => [...(phpPackageFiles(contract).get(file) ?? '').matchAll(/public function \w+\(.*\)(?:: \w+)?/g)].map((match) => match[0]);
     for (const file of ['src/Client.php', 'src/ClientInterface.php']) assert.deepEqual(signatures(grown, file), signatures(original, file), file);
-    assert.ok((phpPackageFiles(grown).get('src/Client.php') ?? '').includes(`${inserted}?: string, note?: string}`));
+    const fields = methodFields(grown, action);
+    assert.match(arrayShape(fields), new RegExp(`${inserted}\\?: string, note\\?: string\\}$`));
+    assert.ok((phpPackageFiles(grown).get('src/Client.php') ?? '').includes(arrayShapeParam(fields).join('\n     * ')));
   });
 
   test('a call written for the last release sends its note as the note', { skip: spawnSync('php', ['--version'], { stdio: 'ignore' }).status === 0 ? false : 'php is not installed here (apt-get install -y php-cli)' }, () => {

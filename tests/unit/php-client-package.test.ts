@@ -8,7 +8,7 @@ import { clientDescription, methodFields, methodName } from '../../src/clients/p
 import { documentedErrors, exceptionClassName } from '../../src/clients/php/exception-classes.ts';
 import { phpPackageFiles, phpRuntimeFiles } from '../../src/clients/php/generate.ts';
 import { php74Problems } from '../../src/clients/php/php-74-syntax.ts';
-import { arrayShape, phpFloor, phpNamespace } from '../../src/clients/php/php-source.ts';
+import { arrayShape, arrayShapeParam, phpFloor, phpNamespace } from '../../src/clients/php/php-source.ts';
 import { attemptOutcomes, attemptReportMembers } from '../../src/clients/shared/attempt-report.ts';
 import { checkedKeywords } from '../../src/clients/shared/checked-keywords.ts';
 import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../../src/clients/shared/error-kinds.ts';
@@ -57,8 +57,8 @@ describe('the generated PHP library', () => {
       assert.match(client, new RegExp(`public function ${methodName(action)}\\(array \\$fields\\): Result\\n`), action.identifier);
       assert.ok(client.includes(`return $this->send('${action.identifier}', $fields);`), action.identifier);
       assert.match(contractInterface, new RegExp(`public function ${methodName(action)}\\(array \\$fields\\): Result;`), action.identifier);
-      const shape = arrayShape(methodFields(contract, action));
-      assert.ok(client.includes(`@param ${shape} $fields`) && contractInterface.includes(`@param ${shape} $fields`), shape);
+      const param = arrayShapeParam(methodFields(contract, action)).join('\n     * ');
+      assert.ok(client.includes(`     * ${param}\n`) && contractInterface.includes(`     * ${param}\n`), param);
     }
     assert.match(client, /final class Client implements ClientInterface/);
     assert.match(contractInterface, /public function send\(string \$action, array \$fields\): Result;/);
@@ -71,6 +71,16 @@ describe('the generated PHP library', () => {
       { name: 'note', type: 'string', required: false, constraints: [] },
     ];
     assert.equal(arrayShape(fields), "array{subscription_id: int, status: 'active'|'on-hold', note?: string}");
+    assert.deepEqual(arrayShapeParam(fields), ["@param array{subscription_id: int, status: 'active'|'on-hold', note?: string} $fields"]);
+    const many = [...fields, { name: 'a_longer_optional_field', type: 'string', required: false, constraints: [] }];
+    assert.deepEqual(arrayShapeParam(many), [
+      '@param array{',
+      '    subscription_id: int,',
+      "    status: 'active'|'on-hold',",
+      '    note?: string,',
+      '    a_longer_optional_field?: string',
+      '} $fields',
+    ]);
   });
 
   test('the runtime is copied as it is, each file saying where its source is, in the package\'s namespace', () => {

@@ -14,7 +14,7 @@ import { firstSentence } from '../../lib/prose.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { clientMethodFields, clientMethodName } from '../../lib/samples/client-libraries.ts';
 import { documentedErrors, exceptionClassName, fixedExceptionClassName } from './exception-classes.ts';
-import { arrayShape, boundLabel, docComment, docLines, fieldRule, generatedFileStart, phpDocType, phpNamespace, phpString, phpValue } from './php-source.ts';
+import { arrayShapeParam, boundLabel, docComment, docLines, fieldRule, generatedFileStart, phpDocType, phpNamespace, phpString, phpValue } from './php-source.ts';
 import { checkedKeywords } from '../shared/checked-keywords.ts';
 
 /** The members of Client besides the actions' methods: an action named like one of them could not have its method. */
@@ -61,7 +61,7 @@ function actionDoc(contract: ExecutableContract, action: Action): string[] {
     `Fields, by the contract's names (a field a later release adds is sent as it is, for the service to judge):`,
     ...fields.flatMap((field) => docLines(fieldLine(field))),
     '',
-    `@param ${arrayShape(fields)} $fields`,
+    ...arrayShapeParam(fields),
     '',
     ...[...new Set(errors)].flatMap((line) => docLines(line)),
     `@throws Exception\\${fixedExceptionClassName('invalidField')} a field refused before anything is sent`,
