@@ -55,7 +55,7 @@ $bare = static function () use ($curl, $plan) {
     }
 };
 $library = static function () use ($client, $plan) {
-    $client->{$plan['method']}($plan['subscriptionId']);
+    $client->{$plan['method']}($plan['fields']);
 };
 $times = ['library' => [], 'bare' => []];
 for ($index = 0; $index < $plan['calls'] + 20; $index++) {
@@ -98,7 +98,7 @@ try {
     endpointUrl: sandbox.endpointUrl,
     apiKey: sandbox.apiKey,
     method: methodName(action),
-    subscriptionId,
+    fields: { [envelope.subject]: subscriptionId },
     body: { [envelope.selector]: action.identifier, [envelope.credential]: sandbox.apiKey, [envelope.subject]: subscriptionId },
     successStatus: Number(contract.model.responses.find((response) => /^2/.test(response.status))?.status),
     calls,

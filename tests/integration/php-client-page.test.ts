@@ -70,6 +70,18 @@ describe('the PHP library page, run as written', { skip: missing ?? false, timeo
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
+  test('every PHP block of the page is PHP that parses (php -l), snippets as the body of a file', async () => {
+    // The method reference's signatures are a class's members, not a file's body.
+    const blocks = codeBlocks().filter((block) => block.language === 'php' && !block.code.includes('public function'));
+    assert.ok(blocks.length >= 8, `the page has its PHP blocks: ${blocks.length}`);
+    for (const [index, block] of blocks.entries()) {
+      const file = path.join(work, `block-${index}.php`);
+      writeFileSync(file, block.code.startsWith('<?php') ? block.code : `<?php\n${block.code}\n`);
+      const lint = await run(`php -l ${file}`, work, process.env);
+      assert.equal(lint.code, 0, `${block.code}\n${lint.output}`);
+    }
+  });
+
   test('the page links the download, which the built site holds and serves as a zip', async () => {
     const contract = loadExecutableContract();
     const name = phpZipName(contract.model.documentVersion);

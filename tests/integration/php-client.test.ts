@@ -8,16 +8,18 @@
  * installed. The real WordPress's part is tests/integration/php-client-wordpress.test.ts.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { globSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packPhpClient } from '../../src/clients/php/package.ts';
 import { composerPackageName } from '../../src/clients/php/php-source.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
+import { freePort } from '../../src/lib/local-servers.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
-import { installPackage, unpackZip, phpClientPlan, phpToolsMissing, runPhpUnit } from '../support/php-client-plan.ts';
+import { installPackage, unpackZip, phpClientPlan, phpcsMissing, phpToolsMissing, psr12Errors, runPhpUnit } from '../support/php-client-plan.ts';
 import { startRecordingServer } from '../support/reference-fixture.ts';
 
 const missing = phpToolsMissing();
@@ -101,10 +103,37 @@ describe('the generated PHP library against the sandbox', { skip: missing ?? fal
     await phpunit('testAThrottledRequestIsSentAgainAfterItsRetryAfter', { EXPECTED_WAIT: '0.5' });
   });
 
-  test('a site that never answers ends in a timeout', () => phpunit('testASiteThatNeverAnswersTimesOut', { HANGING_SITE: `http://${hanging.host}` }));
+  test('a site that never answers ends in a timeout, which shows no key', () => phpunit('testASiteThatNeverAnswersTimesOut', { HANGING_SITE: `http://${hanging.host}` }));
+  test('a timeout is sent again as the retry policy says, each attempt reported, then thrown as the timeout exception', () =>
+    phpunit('testTimeoutsAreSentAgainAsThePolicySaysThenNamed', { HANGING_SITE: `http://${hanging.host}` }));
+  test("a refused connection is sent again as often as the policy's attempts, then thrown as the connection exception", async () =>
+    phpunit('testARefusedConnectionIsSentAgainAsThePolicySaysThenNamed', { REFUSING_SITE: `http://127.0.0.1:${await freePort()}` }));
+  test('a missing field of listed values names the values', () => phpunit('testAMissingFieldOfListedValuesNamesTheValues'));
+  test('an over-long text is not echoed, and every message is cut by character, valid for json_encode', () => phpunit('testAnOverLongTextIsNotEchoedAndMessagesAreCutByCharacter'));
+  test('an object with a log() method is a logger, given the level, a line and the shared attempt members', () => phpunit('testAnObjectWithALogMethodIsALoggerToo'));
+  test('Client implements ClientInterface, every action and send(), for a fake in a shop\'s tests', () => phpunit('testClientImplementsTheInterfaceAShopsTestsCanFake'));
+  test('a bad site URL or option is a clear error that shows no key, never a TypeError', () => phpunit('testBadOptionsAreClearErrorsThatShowNoKey'));
   test('the courtesy pace spaces two requests to one site, and switches off', () => phpunit('testTheCourtesyPaceSpacesRequestsToOneSite'));
   test('a site without pretty permalinks is reached by its ?rest_route= query', () => phpunit('testASiteWithoutPrettyPermalinksIsReachedByItsQuery'));
   test('Retry-After is read as src/lib/http/retry-after.ts reads it, unreadable values included', () => phpunit('testRetryAfterIsReadAsEveryClientReadsIt'));
+
+  test('every PHP file of the packed library passes php -l and PHP_CodeSniffer\'s PSR-12 with no error', { skip: phpcsMissing() ?? false }, () => {
+    const source = path.join(work, 'package');
+    const files = globSync('**/*.php', { cwd: source });
+    assert.ok(files.length > 10, files.join(', '));
+    for (const file of files) {
+      const lint = spawnSync('php', ['-l', path.join(source, file)], { encoding: 'utf8' });
+      assert.equal(lint.status, 0, `${lint.stdout}${lint.stderr}`);
+    }
+    assert.deepEqual(psr12Errors(source), []);
+  });
+
+  test('the PSR-12 check can fail: a file with a switch written on one line is refused', { skip: phpcsMissing() ?? false }, () => {
+    const folder = path.join(work, 'not-psr12');
+    mkdirSync(folder);
+    writeFileSync(path.join(folder, 'Bad.php'), "<?php\n\nfunction bad($a) { switch ($a) { case 1: return 2; default: return 3; } }\n");
+    assert.notDeepEqual(psr12Errors(folder), []);
+  });
 
   test('the tests can fail: a plan expecting other waits makes PHPUnit fail', async () => {
     const wrong = path.join(work, 'wrong-plan.json');

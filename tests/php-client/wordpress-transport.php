@@ -34,11 +34,11 @@ add_action('http_api_debug', static function ($response, $context, $class, $argu
 }, 10, 5);
 $client = new Client($plan['siteUrl'], $plan['apiKey'], ['pace' => 0, 'transport' => new WordPressTransport()]);
 $case = $plan['viaWordPress'];
-$answer = $client->{$case['method']}(...$case['args']);
+$answer = $client->{$case["method"]}($case["fields"]);
 $conflict = $plan['conflict'];
 $refusal = null;
 try {
-    $client->{$conflict['method']}(...$conflict['args']);
+    $client->{$conflict["method"]}($conflict["fields"]);
 } catch (ServiceException $error) {
     $refusal = ['status' => $error->getHttpStatus(), 'code' => $error->getErrorCode(), 'data' => $error->getData()];
 }

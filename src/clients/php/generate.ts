@@ -4,24 +4,30 @@
  * a folder (`.generated/clients/php/` for the tests, a temporary one for the zip); nothing of it
  * is committed.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
-import { clientClass } from './client-class.ts';
-import {
-  clientExceptionInterface,
-  documentedErrors,
-  exceptionClassName,
-  hostExceptionClass,
-  invalidFieldClass,
-  serviceExceptionClass,
-  statusExceptionClass,
-  throttledExceptionClass,
-  transportExceptionClass,
-} from './exception-classes.ts';
+import { clientClass, clientInterface } from './client-class.ts';
+import { documentedErrors, exceptionClassName, statusExceptionClass } from './exception-classes.ts';
 import { composerPackageName, phpFloor, phpNamespace } from './php-source.ts';
-import { resultClass, retryAfterClass } from './support-classes.ts';
-import { curlTransportClass, requestClass, responseClass, transportInterface, wordPressTransportClass } from './transport-classes.ts';
+import { resultClass } from './support-classes.ts';
+
+/** The library's own PHP, written as PHP and copied into the package's src/ as it is, each file at the same path. */
+export const phpRuntimeDirectory = path.join(import.meta.dirname, 'runtime');
+
+/** The runtime's files, by their path inside the package (`src/Internal/ClientCore.php`), with their text. */
+export function phpRuntimeFiles(): Map<string, string> {
+  const files = new Map<string, string>();
+  const walk = (relative: string): void => {
+    for (const entry of readdirSync(path.join(phpRuntimeDirectory, relative), { withFileTypes: true })) {
+      const child = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) walk(child);
+      else if (entry.name.endsWith('.php')) files.set(`src/${child}`, readFileSync(path.join(phpRuntimeDirectory, child), 'utf8'));
+    }
+  };
+  walk('');
+  return new Map([...files].sort(([a], [b]) => a.localeCompare(b)));
+}
 
 /** Where the tests and `npm run build:clients` write the package, relative to the project. */
 export const phpPackageDirectory = '.generated/clients/php';
@@ -50,6 +56,8 @@ function readme(contract: ExecutableContract): string {
   const { model } = contract;
   return `# ${composerPackageName}
 
+<!-- Generated from the OpenAPI document ${model.documentVersion} by src/clients/php/generate.ts; do not edit. -->
+
 Client of the subscription lifecycle endpoint (${model.endpoint.method} ${model.endpoint.urlTemplate}),
 generated from the OpenAPI document ${model.documentVersion}. PHP ${phpFloor} or newer, ext-curl and ext-json.
 
@@ -57,34 +65,27 @@ generated from the OpenAPI document ${model.documentVersion}. PHP ${phpFloor} or
 $client = new \\${phpNamespace}\\Client(getenv('SHOP_URL'), getenv('SHOP_API_KEY'));
 \`\`\`
 
-One method per action; each returns a \`Result\` or throws an exception of
+One method per action, each taking the action's fields as one array by the contract's names, and
+\`send()\` for any action; each returns a \`Result\` or throws an exception of
 \`${phpNamespace}\\Exception\`. The reference is the documentation site's page /clients/php/.
 `;
 }
 
-/** Every file of the package, by its path inside the package. */
+/** Every file of the package, by its path inside the package: the runtime as written, and what the model generates. */
 export function phpPackageFiles(contract: ExecutableContract): Map<string, string> {
   const version = contract.model.documentVersion;
   const files = new Map<string, string>([
     ['composer.json', composerJson(contract)],
     ['README.md', readme(contract)],
+    ...phpRuntimeFiles(),
+    ['src/ClientInterface.php', clientInterface(contract)],
     ['src/Client.php', clientClass(contract, version)],
     ['src/Result.php', resultClass(contract)],
-    ['src/RetryAfter.php', retryAfterClass(contract)],
-    ['src/Transport/Transport.php', transportInterface()],
-    ['src/Transport/Request.php', requestClass()],
-    ['src/Transport/Response.php', responseClass()],
-    ['src/Transport/CurlTransport.php', curlTransportClass()],
-    ['src/Transport/WordPressTransport.php', wordPressTransportClass()],
-    ['src/Exception/ClientException.php', clientExceptionInterface()],
-    ['src/Exception/InvalidFieldException.php', invalidFieldClass()],
-    ['src/Exception/ServiceException.php', serviceExceptionClass()],
-    ['src/Exception/HostException.php', hostExceptionClass()],
-    ['src/Exception/TransportException.php', transportExceptionClass()],
-    [`src/Exception/${exceptionClassName(contract.throttled.status)}.php`, throttledExceptionClass(contract)],
   ]);
   for (const response of documentedErrors(contract)) {
-    files.set(`src/Exception/${exceptionClassName(response.status)}.php`, statusExceptionClass(response));
+    const file = `src/Exception/${exceptionClassName(response.status)}.php`;
+    if (files.has(file)) throw new Error(`The status ${response.status} would be ${file}, a class the runtime already has.`);
+    files.set(file, statusExceptionClass(response, version));
   }
   return files;
 }

@@ -5,6 +5,7 @@
 import type { Constraint, Field, LiteralValue } from '../../lib/contract/model.ts';
 
 import { nameWords } from '../../lib/samples/client-libraries.ts';
+import { checkedKeywords } from '../shared/checked-keywords.ts';
 
 /** The package's root namespace and its Composer name, shared with the action pages' samples. */
 export { phpClientNamespace as phpNamespace, composerPackageName } from '../../lib/samples/client-libraries.ts';
@@ -84,32 +85,100 @@ export function phpDocType(field: Pick<Field, 'type'>): string {
     .join('|');
 }
 
-/** The keywords the client checks before sending, with the number or values each sets. */
-export interface FieldRule {
-  type: string;
-  required: boolean;
-  /** Each bound the contract sets, with the phrase the error names it by ("at least 1"). */
-  bounds: { keyword: string; limit?: number; values?: LiteralValue[]; label: string }[];
+/** A bound the client checks before sending, as the runtime's FieldCheck reads it. */
+export interface FieldBound {
+  keyword: string;
+  limit?: number;
+  values?: LiteralValue[];
+  /** The phrase a message names it by: "at least 1", "one of \"active\", \"paused\"". */
+  label: string;
 }
 
-const checkedKeywords = new Set(['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'enum', 'const', 'pattern', 'minItems', 'maxItems']);
+/** What the client checks of a field (src/clients/php/runtime/Internal/FieldCheck.php reads it). */
+export interface FieldRule {
+  /** The JSON types the field takes: `string`, `integer`, `number`, `boolean`, `null`, `array`, `object`. */
+  types: string[];
+  required: boolean;
+  bounds: FieldBound[];
+  /** The types of a list's items. */
+  items?: { types: string[]; bounds: FieldBound[] };
+}
 
-/** What the client checks of a field: its type and every bound the contract closes (an extensible list is left open). */
+const jsonTypeOfLabel: Record<string, string> = { string: 'string', integer: 'integer', number: 'number', boolean: 'boolean', null: 'null', object: 'object' };
+
+/** The JSON types of a model's type label: `string or null` → `string`, `null`; `array of string` → `array`. */
+function jsonTypes(typeLabel: string): { types: string[]; itemTypes?: string[] } {
+  const labels = typeLabel.split(' or ').map((label) => label.replace(/ \(.*\)$/, '').trim());
+  const types: string[] = [];
+  let itemTypes: string[] | undefined;
+  for (const label of labels) {
+    if (label.startsWith('array')) {
+      types.push('array');
+      const item = label.replace(/^array( of )?/, '');
+      if (item !== '') itemTypes = jsonTypes(item).types;
+    } else {
+      types.push(jsonTypeOfLabel[label] ?? label);
+    }
+  }
+  return itemTypes === undefined ? { types } : { types, itemTypes };
+}
+
+/** A bound's phrase with the values it names: `one of "active", "paused"`, never `one of` alone. */
+export function boundLabel(constraint: Constraint): string {
+  if (constraint.keyword === 'pattern') return `matching ${String(constraint.values?.[0])}`;
+  if (constraint.values === undefined || constraint.values.length === 0) return constraint.label;
+  return `${constraint.label} ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`;
+}
+
+/** What the client checks of a field: its types and every bound of the shared list of checked keywords. */
 export function fieldRule(field: Field): FieldRule {
-  const label = (constraint: Constraint): string => {
-    if (constraint.values === undefined || constraint.keyword === 'pattern') return constraint.keyword === 'pattern' ? `matching ${String(constraint.values?.[0])}` : constraint.label;
-    return `${constraint.label} ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`;
-  };
-  return {
-    type: field.type.replace(/ \(.*\)$/, ''),
-    required: field.required,
-    bounds: field.constraints
-      .filter((constraint) => checkedKeywords.has(constraint.keyword))
-      .map((constraint) => ({
-        keyword: constraint.keyword,
-        ...(constraint.limit === undefined ? {} : { limit: constraint.limit }),
-        ...(constraint.values === undefined ? {} : { values: constraint.values }),
-        label: label(constraint),
-      })),
-  };
+  const { types, itemTypes } = jsonTypes(field.type);
+  const bounds = field.constraints
+    .filter((constraint) => checkedKeywords.has(constraint.keyword))
+    .map((constraint) => ({
+      keyword: constraint.keyword,
+      ...(constraint.limit === undefined ? {} : { limit: constraint.limit }),
+      ...(constraint.values === undefined ? {} : { values: constraint.values }),
+      label: boundLabel(constraint),
+    }));
+  return { types, required: field.required, bounds, ...(itemTypes === undefined ? {} : { items: { types: itemTypes, bounds: [] } }) };
+}
+
+/** A field's type in a PHPDoc array shape: its enum's values as literals when it has them, else its PHPDoc type. */
+export function shapeType(field: Pick<Field, 'type' | 'constraints'>): string {
+  const listed = field.constraints.find((constraint) => (constraint.keyword === 'enum' || constraint.keyword === 'const') && constraint.values !== undefined);
+  if (listed?.values !== undefined) return listed.values.map((value) => (typeof value === 'string' ? phpString(value) : JSON.stringify(value))).join('|');
+  return phpDocType(field);
+}
+
+/**
+ * The PHPDoc array shape (PHPStan's and Psalm's) of an action's fields:
+ * `array{subscription_id: int, note?: string}`. A field a later release adds is still accepted at
+ * run time; the shape tells a checker what this release knows.
+ */
+export function arrayShape(fields: readonly Pick<Field, 'name' | 'type' | 'constraints' | 'required'>[]): string {
+  const key = (name: string) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ? name : phpString(name));
+  return `array{${fields.map((field) => `${key(field.name)}${field.required ? '' : '?'}: ${shapeType(field)}`).join(', ')}}`;
+}
+
+/**
+ * The `@param` tag of an action's fields: its array shape on one line when it is short, else one
+ * field a line (PHPStan and Psalm read both), so that no doc comment line passes PSR-12's length.
+ */
+export function arrayShapeParam(fields: readonly Pick<Field, 'name' | 'type' | 'constraints' | 'required'>[], variable = '$fields'): string[] {
+  const oneLine = `@param ${arrayShape(fields)} ${variable}`;
+  if (oneLine.length <= 90) return [oneLine];
+  const members = arrayShape(fields).slice('array{'.length, -1).split(', ').filter((member) => member !== '');
+  // A listed field's values are joined by | without spaces, so splitting on ", " splits only between fields.
+  return ['@param array{', ...members.map((member, index) => `    ${member}${index < members.length - 1 ? ',' : ''}`), `} ${variable}`];
+}
+
+/** The doc comment every generated PHP file opens with: what it came from, and not to edit it. */
+export function generatedHeader(documentVersion: string, generator: string): string {
+  return docComment(docLines(`Generated from the OpenAPI document ${documentVersion} of the subscription lifecycle endpoint by ${generator} of the project that publishes it. Do not edit it: a change is lost at the next generation; change the contract or the generator instead.`));
+}
+
+/** The top of a generated PHP file: the opening tag, the header, strict types and the namespace. */
+export function generatedFileStart(documentVersion: string, generator: string, namespace: string, uses: readonly string[] = []): string {
+  return ['<?php', '', generatedHeader(documentVersion, generator), '', 'declare(strict_types=1);', '', `namespace ${namespace};`, ...(uses.length > 0 ? ['', ...uses.map((use) => `use ${use};`)] : []), ''].join('\n');
 }

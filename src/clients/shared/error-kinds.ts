@@ -16,8 +16,11 @@ export type ClientLanguage = keyof typeof errorClassSuffixes;
 export interface FixedErrorKind {
   /** The name's stem, before the language's suffix. */
   readonly stem: string;
-  /** The kind this one refines; undefined for the base every error shares. */
-  readonly parent: FixedErrorKindId | undefined;
+  /**
+   * The kind this one refines, by its key in fixedErrorKinds; undefined for the base every error
+   * shares. A string here, since the keys' type is read from the table this interface types.
+   */
+  readonly parent: string | undefined;
   /** What happened, in a sentence a page or a doc comment can show. */
   readonly meaning: string;
 }

@@ -7,14 +7,13 @@ import type { SampleStatuses } from '../sample-statuses.ts';
 import { interpolatedBaseUrl, libraryCall, libraryThingsToFillIn, type LibraryCall } from './library-call.ts';
 
 /**
- * An action's sample with the PHP library: the method of the action, its fields in the order of
- * the method's parameters (an optional one the example leaves out is passed as null when a later
- * one is given, since named arguments are newer than the floor).
+ * An action's sample with the PHP library: the method of the action, given the example's fields
+ * as one array by the contract's names, as the TypeScript client's method takes one object, so
+ * that a field a later release adds changes no call.
  */
 export function phpLibrarySample(endpoint: Endpoint, body: Record<string, unknown>, _statuses: SampleStatuses, call: LibraryCall): string {
   const { method, key, fields } = libraryCall(body, call);
-  const lastGiven = fields.findLastIndex((field) => field.present);
-  const argumentsGiven = fields.slice(0, lastGiven + 1).map((field) => (field.present ? phpLiteral(field.value, '    ') : 'null'));
+  const given = Object.fromEntries(fields.filter((field) => field.present).map((field) => [field.name, field.value]));
   const site = (name: string) => `{$${name}}`;
   return `<?php
 // The PHP library on ${phpFloorPhrase}: install it with Composer as ${clientPagePaths.php} shows.
@@ -29,7 +28,7 @@ ${variableDeclarations(endpoint, (name, value) => `$${name} = ${phpString(value)
 $client = new Client( "${interpolatedBaseUrl(endpoint, site)}", ${phpLiteral(key)} );
 
 // The service's refusal, or the host's answer when waiting did not help, is an exception naming it.
-$result = $client->${method}(${argumentsGiven.length === 0 ? '' : ` ${argumentsGiven.join(', ')} `});
+$result = $client->${method}( ${Object.keys(given).length === 0 ? 'array()' : phpLiteral(given)} );
 echo json_encode( $result, JSON_PRETTY_PRINT ), "\\n";
 `;
 }

@@ -1,0 +1,70 @@
+<?php
+
+/**
+ * Part of the subscription lifecycle client, copied into the package as it is from
+ * src/clients/php/runtime/Transport/CurlTransport.php of the project that generates it; edit it there.
+ */
+
+declare(strict_types=1);
+
+namespace SubscriptionLifecycle\Client\Transport;
+
+use SubscriptionLifecycle\Client\Exception\ConnectionException;
+use SubscriptionLifecycle\Client\Exception\TimeoutException;
+
+/**
+ * The transport of ext-curl. One handle is kept for the transport's life, so that calls to the
+ * same site reuse the connection.
+ */
+final class CurlTransport implements Transport
+{
+    /** @var resource|\CurlHandle|null */
+    private $handle;
+
+    public function send(Request $request): Response
+    {
+        if ($this->handle === null) {
+            $this->handle = curl_init();
+        } else {
+            curl_reset($this->handle);
+        }
+        $headers = [];
+        $lines = [];
+        foreach ($request->headers() as $name => $value) {
+            $lines[] = $name . ': ' . $value;
+        }
+        $lines[] = 'Expect:';
+        curl_setopt_array($this->handle, [
+            CURLOPT_URL => $request->url(),
+            CURLOPT_CUSTOMREQUEST => $request->method(),
+            CURLOPT_POSTFIELDS => $request->body(),
+            CURLOPT_HTTPHEADER => $lines,
+            CURLOPT_RETURNTRANSFER => true,
+            CURLOPT_FOLLOWLOCATION => false,
+            CURLOPT_CONNECTTIMEOUT_MS => (int) ceil($request->connectTimeout() * 1000),
+            CURLOPT_TIMEOUT_MS => (int) ceil($request->timeout() * 1000),
+            CURLOPT_HEADERFUNCTION => static function ($handle, string $line) use (&$headers): int {
+                $parts = explode(':', $line, 2);
+                if (count($parts) === 2) {
+                    $name = strtolower(trim($parts[0]));
+                    $value = trim($parts[1]);
+                    $headers[$name] = isset($headers[$name]) ? $headers[$name] . ', ' . $value : $value;
+                } elseif (strpos($line, 'HTTP/') === 0) {
+                    // A new status line (after a 100 Continue): only the last response's headers count.
+                    $headers = [];
+                }
+                return strlen($line);
+            },
+        ]);
+        $body = curl_exec($this->handle);
+        if ($body === false) {
+            $number = curl_errno($this->handle);
+            $message = sprintf('No answer from %s: %s', $request->url(), curl_error($this->handle));
+            if ($number === CURLE_OPERATION_TIMEDOUT) {
+                throw new TimeoutException($message);
+            }
+            throw new ConnectionException($message);
+        }
+        return new Response((int) curl_getinfo($this->handle, CURLINFO_RESPONSE_CODE), $headers, (string) $body);
+    }
+}

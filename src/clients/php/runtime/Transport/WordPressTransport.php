@@ -1,0 +1,64 @@
+<?php
+
+/**
+ * Part of the subscription lifecycle client, copied into the package as it is from
+ * src/clients/php/runtime/Transport/WordPressTransport.php of the project that generates it; edit it there.
+ */
+
+declare(strict_types=1);
+
+namespace SubscriptionLifecycle\Client\Transport;
+
+use SubscriptionLifecycle\Client\Exception\ConnectionException;
+use SubscriptionLifecycle\Client\Exception\TimeoutException;
+
+/**
+ * The transport of WordPress's HTTP API (wp_remote_request), for a plugin that calls a shop from
+ * inside WordPress: the site's own proxy settings, certificates and http_request_args filters
+ * apply. WordPress has one timeout for the whole request; the connect timeout is not separate.
+ */
+final class WordPressTransport implements Transport
+{
+    public function __construct()
+    {
+        if (!function_exists('wp_remote_request')) {
+            throw new \LogicException('WordPressTransport needs WordPress loaded: wp_remote_request() is not defined.');
+        }
+    }
+
+    public function send(Request $request): Response
+    {
+        $headers = $request->headers();
+        $userAgent = $headers['User-Agent'] ?? null;
+        unset($headers['User-Agent']);
+        $arguments = [
+            'method' => $request->method(),
+            'headers' => $headers,
+            'body' => $request->body(),
+            'timeout' => $request->timeout(),
+            'redirection' => 0,
+            'data_format' => 'body',
+        ];
+        if ($userAgent !== null) {
+            $arguments['user-agent'] = $userAgent;
+        }
+        $answer = wp_remote_request($request->url(), $arguments);
+        if (is_wp_error($answer)) {
+            $reason = $answer->get_error_message();
+            $message = sprintf('No answer from %s: %s', $request->url(), $reason);
+            if (stripos($reason, 'timed out') !== false) {
+                throw new TimeoutException($message);
+            }
+            throw new ConnectionException($message);
+        }
+        $received = [];
+        foreach (wp_remote_retrieve_headers($answer) as $name => $value) {
+            $received[strtolower((string) $name)] = is_array($value) ? implode(', ', $value) : (string) $value;
+        }
+        return new Response(
+            (int) wp_remote_retrieve_response_code($answer),
+            $received,
+            (string) wp_remote_retrieve_body($answer)
+        );
+    }
+}
