@@ -6,6 +6,7 @@ import { llmsFullTxtPath, llmsTxtPath } from '../lib/site/llms-txt.ts';
 import { readProductFacts } from '../lib/product-facts.ts';
 import { loadSnapshot, readReleases } from '../lib/releases/releases.ts';
 import { knowledgeFrom, type KnowledgeSource, type ProductKnowledge } from './knowledge.ts';
+import { searchIndexPath, type SearchIndexData } from './search-index.ts';
 import { createRequestCheck } from './request-check.ts';
 
 /** The built site is missing: the server's pages are the ones the build writes. */
@@ -13,7 +14,7 @@ export class SiteNotBuiltError extends Error {}
 
 /**
  * Reads what the server is built from: the contract through the gate, its releases, the product
- * facts, and llms.txt and llms-full.txt as `npm run build` wrote them into `siteDirectory`.
+ * facts, and llms.txt, llms-full.txt and the search index as `npm run build` wrote them into `siteDirectory`.
  */
 export async function readKnowledgeSource(projectDirectory: string, siteDirectory = path.join(projectDirectory, 'dist')): Promise<KnowledgeSource> {
   const built = (file: string) => {
@@ -28,6 +29,7 @@ export async function readKnowledgeSource(projectDirectory: string, siteDirector
     facts: readProductFacts(projectDirectory),
     llmsTxt: built(llmsTxtPath),
     llmsFullTxt: built(llmsFullTxtPath),
+    searchIndex: JSON.parse(built(searchIndexPath)) as SearchIndexData,
   };
 }
 
