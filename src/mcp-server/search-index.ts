@@ -15,7 +15,7 @@ export type PageKind = (typeof pageKinds)[number];
  * sentences ("How do I get an API key?"); without this list "how", "do" and "I" would count.
  */
 const stopWords = new Set(
-  'a all an and answer answers any are as at be by can could do does for from happen happens has have how i if in is it its me my of on or our should so than that the their then there these this through to use using was we what when where which who why will with would you your'.split(' '),
+  'a against all an and answer answers any are as at be by can could do does for from happen happens has have how i if in is it its me my of on or our should so than that the their then there these this through to use using was we what when where which who why will with would you your'.split(' '),
 );
 
 /** Words the domain uses for the same thing: a query with one finds passages that use another. */
@@ -61,6 +61,14 @@ function leadsOf(prose: string): string {
 }
 /** A query that names an action, an error code or a field puts the passages of the page that defines it first. */
 const canonicalBoost = 100;
+/**
+ * A query that names a page by its title ("With the TypeScript client, how do I catch a 409?")
+ * asks within that page: its passages rank above those of the page that owns a term the query
+ * names (the errors guide, for 409), whose boost they take twice over.
+ */
+const titleNamedBoost = canonicalBoost * canonicalBoost;
+/** How many of the words only a page's title has a query must hold to name the page. */
+const titleNamingWords = 2;
 /** A term written as words ("API key" for `api_key`) may be meant as words: its page counts less. */
 const inWordsBoost = 10;
 /**
@@ -122,6 +130,8 @@ export interface SearchIndex {
   engine: MiniSearch<PassageFields>;
   /** The page that defines a term: an action, an error code, a field. */
   canonicalPages: Map<string, string>;
+  /** The words only its title has, for each page whose title has two or more: a query holding two of them names the page. */
+  titleWords: Map<string, string[]>;
 }
 
 /**
@@ -134,10 +144,11 @@ export interface SearchIndexData {
   passages: IndexedPassage[];
   engine: ReturnType<MiniSearch['toJSON']>;
   canonicalPages: [string, string][];
+  titleWords: [string, string[]][];
 }
 
 /** Changes when the data's shape does, so that an index written by another version is refused rather than misread. */
-export const searchIndexFormat = 'subscription-lifecycle-search/1';
+export const searchIndexFormat = 'subscription-lifecycle-search/2';
 
 /** Where the site's build writes the index, beside llms-full.txt. */
 export const searchIndexPath = '/mcp/search-index.json';
@@ -204,6 +215,23 @@ function repeatsOf(passages: readonly Passage[]): number[][] {
 }
 
 /**
+ * The words of each guide's title (as the index keeps them) that no other page's title has, for the
+ * guides with two or more of them: "TypeScript client", "PHP library", "conformance suite" and
+ * "check install", "run workflows". A title of one such word ("Versioning", "The endpoint") is
+ * left out: one word of a question is too often the plain word rather than the page's name. So are
+ * the reference's pages, which a query names by their terms (`canonicalPages`), and the home page,
+ * whose title is the service's name, which every page is about.
+ */
+function titleWordsOf(pages: readonly LlmsFullPage[]): Map<string, string[]> {
+  const wordsOfTitle = new Map(pages.map((page) => [page.url, [...new Set(words(page.title))]] as const));
+  const named = (url: string) => kindOf(url) !== 'reference' && new URL(url).pathname !== '/';
+  const titlesWith = new Map<string, number>();
+  for (const titleWords of wordsOfTitle.values()) for (const word of titleWords) titlesWith.set(word, (titlesWith.get(word) ?? 0) + 1);
+  const own = [...wordsOfTitle].map(([url, titleWords]) => [url, titleWords.filter((word) => titlesWith.get(word) === 1)] as const);
+  return new Map(own.filter(([url, titleWords]) => named(url) && titleWords.length >= titleNamingWords));
+}
+
+/**
  * Every passage of every page indexed with MiniSearch (BM25 over page title, headings and text),
  * as plain data: the work a search must not repeat, done once when the site is built.
  */
@@ -235,13 +263,14 @@ export function searchIndexData(model: ReferenceModel, pages: LlmsFullPage[]): S
     })),
     engine: engine.toJSON(),
     canonicalPages: [...canonicalPages],
+    titleWords: [...titleWordsOf(pages)],
   };
 }
 
 /** The index from its data, as the site's build wrote it; data of another format is refused. */
 export function loadSearchIndex(data: SearchIndexData): SearchIndex {
   if (data.format !== searchIndexFormat) throw new Error(`The search index is of format ${String(data.format)}, not ${searchIndexFormat}: rebuild the site (npm run build).`);
-  return { passages: data.passages, engine: MiniSearch.loadJS<PassageFields>(data.engine, engineOptions), canonicalPages: new Map(data.canonicalPages) };
+  return { passages: data.passages, engine: MiniSearch.loadJS<PassageFields>(data.engine, engineOptions), canonicalPages: new Map(data.canonicalPages), titleWords: new Map(data.titleWords) };
 }
 
 /** Every passage of every page in one MiniSearch index, built here and now (the build's work, for tests and tools). */
@@ -327,7 +356,8 @@ export function searchPassages(index: SearchIndex, query: string, kinds: readonl
     if (passage === undefined) return false;
     return terms.some((term) => passage.headingTerms.includes(term)) || named.some((term) => passage.definedTerms.includes(term));
   };
-  const pageBoost = (pageUrl: string) => (ownersOfWritten.has(pageUrl) ? canonicalBoost : ownersInWords.has(pageUrl) ? inWordsBoost : 1);
+  const titleNamed = new Set([...index.titleWords].filter(([, titleWords]) => titleWords.filter((word) => asked.has(word)).length >= titleNamingWords).map(([url]) => url));
+  const pageBoost = (pageUrl: string) => (titleNamed.has(pageUrl) ? titleNamedBoost : ownersOfWritten.has(pageUrl) ? canonicalBoost : ownersInWords.has(pageUrl) ? inWordsBoost : 1);
   const allowed = new Set(kinds);
   // The query's words are stemmed already: MiniSearch takes them as they are.
   const results = index.engine.search([...asked, ...synonyms].join(' '), {
