@@ -6,7 +6,7 @@ import { llmsFullTxtPath, llmsTxtPath } from '../lib/site/llms-txt.ts';
 import { readProductFacts } from '../lib/product-facts.ts';
 import { loadSnapshot, readReleases } from '../lib/releases/releases.ts';
 import { knowledgeFrom, type KnowledgeSource, type ProductKnowledge } from './knowledge.ts';
-import { searchIndexPath, type SearchIndexData } from './search-index.ts';
+import { searchIndexFormat, searchIndexPath, type SearchIndexData } from './search-index.ts';
 import { createRequestCheck } from './request-check.ts';
 
 /** The built site is missing: the server's pages are the ones the build writes. */
@@ -29,8 +29,21 @@ export async function readKnowledgeSource(projectDirectory: string, siteDirector
     facts: readProductFacts(projectDirectory),
     llmsTxt: built(llmsTxtPath),
     llmsFullTxt: built(llmsFullTxtPath),
-    searchIndex: JSON.parse(built(searchIndexPath)) as SearchIndexData,
+    searchIndex: builtSearchIndex(built(searchIndexPath), path.join(siteDirectory, searchIndexPath)),
   };
+}
+
+/** The search index the build wrote; one that is not this version's (a build of another checkout, a cut file) is refused with what to do. */
+export function builtSearchIndex(text: string, file: string): SearchIndexData {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    data = undefined;
+  }
+  const format = typeof data === 'object' && data !== null && 'format' in data ? data.format : undefined;
+  if (format !== searchIndexFormat) throw new SiteNotBuiltError(`${file} is not a search index of format ${searchIndexFormat}: run \`npm run build\` again.`);
+  return data as SearchIndexData;
 }
 
 /** Everything the Node process answers from, the request check included. */

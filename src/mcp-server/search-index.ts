@@ -273,10 +273,6 @@ export function loadSearchIndex(data: SearchIndexData): SearchIndex {
   return { passages: data.passages, engine: MiniSearch.loadJS<PassageFields>(data.engine, engineOptions), canonicalPages: new Map(data.canonicalPages), titleWords: new Map(data.titleWords) };
 }
 
-/** Every passage of every page in one MiniSearch index, built here and now (the build's work, for tests and tools). */
-export function buildSearchIndex(model: ReferenceModel, pages: LlmsFullPage[]): SearchIndex {
-  return loadSearchIndex(searchIndexData(model, pages));
-}
 
 export interface SearchHit {
   passage: IndexedPassage;
@@ -336,10 +332,11 @@ function withoutNearDuplicates(hits: SearchHit[]): SearchHit[] {
 }
 
 /**
- * Passages ranked across every page: MiniSearch's BM25 with field boosts and prefix matching for
- * longer words, the domain's synonyms added at half weight, and first the passages of the page
- * that defines a term the query names (an action, an error code, a field), or of a section whose
- * heading names it ("409 body"). A passage that mostly repeats one ranked above it is left out.
+ * Passages ranked across every page: MiniSearch's BM25 with field boosts, the domain's synonyms
+ * added at half weight, first the passages of a guide the query names by its title ("the PHP
+ * library"), then those of the page that defines a term the query names (an action, an error
+ * code, a field), or of a section whose heading names it ("409 body"). A passage that mostly
+ * repeats one ranked above it is left out.
  */
 export function searchPassages(index: SearchIndex, query: string, kinds: readonly PageKind[] = pageKinds): SearchHit[] {
   const phrased = phraseSynonyms.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), query);
