@@ -8,6 +8,7 @@
  * held-out questions, kept out of the evaluation, are held to a bar of their own.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -88,4 +89,12 @@ describe('the held-out questions', () => {
     assert.ok(summary.medianCharacters <= heldOutBars.medianCharacters, `median ${summary.medianCharacters} characters`);
     assertJudgedByTheFacts(heldOut.results, heldOut.questions, 'the held-out run');
   });
+});
+
+test('`npm run evaluate:mcp -- --held-out` records nothing: with --write it is refused with the usage, before any work', () => {
+  const run = spawnSync(process.execPath, [path.join(projectDirectory, 'scripts/evaluate-mcp.ts'), '--write', '--held-out'], { cwd: projectDirectory, encoding: 'utf8' });
+  assert.equal(run.status, 2, run.stderr);
+  assert.match(run.stderr, /--write records the published evaluation only/);
+  assert.match(run.stderr, /Usage: npm run evaluate:mcp/);
+  assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
 });
