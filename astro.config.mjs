@@ -7,6 +7,7 @@ import { contractToolsDownload } from './src/integrations/contract-tools-downloa
 import { clientDownloads } from './src/integrations/client-downloads.ts';
 import { contractWatch, devServerFollowsContract } from './src/integrations/contract-watch.ts';
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
+import { mcpSearchIndex } from './src/integrations/mcp-search-index.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
 import { pageElementsGuard } from './src/integrations/page-elements-guard.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
@@ -88,6 +89,7 @@ export default defineConfig({
   integrations: [
     contractToolsDownload(gated),
     clientDownloads(gated),
+    mcpSearchIndex(gated),
     publishedSiteGuard(),
     pageElementsGuard(),
     inlineScriptHashes(),

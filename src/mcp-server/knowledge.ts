@@ -3,7 +3,7 @@ import type { ReferenceModel } from '../lib/contract/model.ts';
 import type { OpenApiDocument } from '../lib/contract/document.ts';
 import { llmsFullSections, type LlmsFullPage } from '../lib/site/llms-txt.ts';
 import type { ProductFacts } from '../lib/product-facts.ts';
-import { buildSearchIndex, type SearchIndex } from './search-index.ts';
+import { loadSearchIndex, type SearchIndex, type SearchIndexData } from './search-index.ts';
 
 /** One OpenAPI document the server offers as a resource: the current contract or a release. */
 export interface OpenApiRelease {
@@ -16,7 +16,8 @@ export interface OpenApiRelease {
 /**
  * What the server is built from, as plain data: the bundled contract and its releases, the product
  * facts, and the two files the site builds for language models. The Node process reads it from
- * the project and `dist/`; the Workers build bundles it as JSON, so both serve the same.
+ * the project and `dist/`; the Workers build bundles it as JSON, so both serve the same. The
+ * search index is in it as the site's build wrote it: neither builds it when it starts.
  */
 export interface KnowledgeSource {
   document: OpenApiDocument;
@@ -24,6 +25,8 @@ export interface KnowledgeSource {
   facts: ProductFacts;
   llmsTxt: string;
   llmsFullTxt: string;
+  /** The search index the site's build wrote from the same llms-full.txt (`searchIndexPath`). */
+  searchIndex: SearchIndexData;
 }
 
 /**
@@ -59,7 +62,7 @@ export function knowledgeFrom(source: KnowledgeSource, checkRequest?: RequestChe
     pages,
     llmsTxt: source.llmsTxt,
     openApi: [{ version: 'current', document: source.document }, ...source.releases],
-    search: buildSearchIndex(model, pages),
+    search: loadSearchIndex(source.searchIndex),
     ...(checkRequest === undefined ? {} : { checkRequest }),
   };
 }

@@ -15,7 +15,7 @@ export type PageKind = (typeof pageKinds)[number];
  * sentences ("How do I get an API key?"); without this list "how", "do" and "I" would count.
  */
 const stopWords = new Set(
-  'a all an and answer answers any are as at be by can could do does for from happen happens has have how i if in is it its me my of on or our should so than that the their then there these this through to use using was we what when where which who why will with would you your'.split(' '),
+  'a against all an and answer answers any are as at be by can could do does for from happen happens has have how i if in is it its me my of on or our should so than that the their then there these this through to use using was we what when where which who why will with would you your'.split(' '),
 );
 
 /** Words the domain uses for the same thing: a query with one finds passages that use another. */
@@ -61,6 +61,14 @@ function leadsOf(prose: string): string {
 }
 /** A query that names an action, an error code or a field puts the passages of the page that defines it first. */
 const canonicalBoost = 100;
+/**
+ * A query that names a page by its title ("With the TypeScript client, how do I catch a 409?")
+ * asks within that page: its passages rank above those of the page that owns a term the query
+ * names (the errors guide, for 409), whose boost they take twice over.
+ */
+const titleNamedBoost = canonicalBoost * canonicalBoost;
+/** How many of the words only a page's title has a query must hold to name the page. */
+const titleNamingWords = 2;
 /** A term written as words ("API key" for `api_key`) may be meant as words: its page counts less. */
 const inWordsBoost = 10;
 /**
@@ -96,20 +104,62 @@ export function words(text: string): string[] {
   return tokens(text).flatMap((token) => indexTerm(token) ?? []);
 }
 
-interface IndexedPassage extends Passage {
-  kind: PageKind;
+/** What the index reads of a passage: its parts by kind, each a field of its own. */
+interface PassageFields {
+  id: number;
+  pageTitle: string;
   headings: string;
   leads: string;
   prose: string;
   code: string;
 }
 
+/** A passage as a search returns it, with what a query needs of it worked out when the index is built. */
+export interface IndexedPassage extends Passage {
+  kind: PageKind;
+  /** The words of its headings below the page's title, as `tokens` splits them. */
+  headingTerms: string[];
+  /** The terms its tables define: those written as code in the first cell of a row (`| \`409\` |`), lower case. */
+  definedTerms: string[];
+  /** The passages that hold most of its lines (`nearDuplicateShare`): ranked below any of them, it is left out. */
+  repeats: number[];
+}
+
 export interface SearchIndex {
   passages: IndexedPassage[];
-  engine: MiniSearch<IndexedPassage>;
+  engine: MiniSearch<PassageFields>;
   /** The page that defines a term: an action, an error code, a field. */
   canonicalPages: Map<string, string>;
+  /** The words only its title has, for each page whose title has two or more: a query holding two of them names the page. */
+  titleWords: Map<string, string[]>;
 }
+
+/**
+ * The index as plain data, written when the site is built (`src/integrations/mcp-search-index.ts`)
+ * and loaded by `loadSearchIndex` with no work but reading it: MiniSearch's own serialization of
+ * its tables, the passages with what a query needs of them, and the pages that define terms.
+ */
+export interface SearchIndexData {
+  format: typeof searchIndexFormat;
+  passages: IndexedPassage[];
+  engine: ReturnType<MiniSearch['toJSON']>;
+  canonicalPages: [string, string][];
+  titleWords: [string, string[]][];
+}
+
+/** Changes when the data's shape does, so that an index written by another version is refused rather than misread. */
+export const searchIndexFormat = 'subscription-lifecycle-search/2';
+
+/** Where the site's build writes the index, beside llms-full.txt. */
+export const searchIndexPath = '/mcp/search-index.json';
+
+/** MiniSearch's options, the same when the index is built and when it is loaded. */
+const engineOptions = {
+  fields: ['pageTitle', 'headings', 'leads', 'prose', 'code'],
+  storeFields: [],
+  tokenize: tokens,
+  processTerm: indexTerm,
+};
 
 function kindOf(url: string): PageKind {
   const pathname = new URL(url).pathname;
@@ -134,46 +184,101 @@ function canonicalPagesOf(model: ReferenceModel): Map<string, string> {
   return canonical;
 }
 
-/** Every passage of every page in one MiniSearch index (BM25 over page title, headings and text). */
-export function buildSearchIndex(model: ReferenceModel, pages: LlmsFullPage[]): SearchIndex {
+/** A text's lines, trimmed, without blank ones. */
+function nonBlankLines(text: string): string[] {
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+}
+
+/**
+ * For each passage, the others that hold at least `nearDuplicateShare` of its lines: found once
+ * here, through the passages each line stands in, rather than by comparing every hit of a query
+ * with those above it.
+ */
+function repeatsOf(passages: readonly Passage[]): number[][] {
+  const holders = new Map<string, Set<number>>();
+  const linesOf = passages.map((passage) => nonBlankLines(passage.text));
+  linesOf.forEach((lines, id) => {
+    for (const line of lines) {
+      const holding = holders.get(line) ?? new Set<number>();
+      holding.add(id);
+      holders.set(line, holding);
+    }
+  });
+  return linesOf.map((lines, id) => {
+    const shared = new Map<number, number>();
+    for (const line of lines) for (const other of holders.get(line) ?? []) if (other !== id) shared.set(other, (shared.get(other) ?? 0) + 1);
+    return [...shared].filter(([, count]) => lines.length > 0 && count / lines.length >= nearDuplicateShare).map(([other]) => other);
+  });
+}
+
+/**
+ * The words of each guide's title (as the index keeps them) that no other page's title has, for the
+ * guides with two or more of them: "TypeScript client", "PHP library", "conformance suite" and
+ * "check install", "run workflows". A title of one such word ("Versioning", "The endpoint") is
+ * left out: one word of a question is too often the plain word rather than the page's name. So are
+ * the reference's pages, which a query names by their terms (`canonicalPages`), and the home page,
+ * whose title is the service's name, which every page is about.
+ */
+function titleWordsOf(pages: readonly LlmsFullPage[]): Map<string, string[]> {
+  const wordsOfTitle = new Map(pages.map((page) => [page.url, [...new Set(words(page.title))]] as const));
+  const named = (url: string) => kindOf(url) !== 'reference' && new URL(url).pathname !== '/';
+  const titlesWith = new Map<string, number>();
+  for (const titleWords of wordsOfTitle.values()) for (const word of titleWords) titlesWith.set(word, (titlesWith.get(word) ?? 0) + 1);
+  const own = [...wordsOfTitle].map(([url, titleWords]) => [url, titleWords.filter((word) => titlesWith.get(word) === 1)] as const);
+  return new Map(own.filter(([url, titleWords]) => named(url) && titleWords.length >= titleNamingWords));
+}
+
+/**
+ * Every passage of every page indexed with MiniSearch (BM25 over page title, headings and text),
+ * as plain data: the work a search must not repeat, done once when the site is built.
+ */
+export function searchIndexData(model: ReferenceModel, pages: LlmsFullPage[]): SearchIndexData {
   const canonicalPages = canonicalPagesOf(model);
   // A row's owner: the page that defines the first term its first cell names.
   const ownerOf = (row: string) => {
     const firstCell = row.split('|')[1] ?? '';
     return tokens(firstCell).flatMap((token) => canonicalPages.get(token) ?? [])[0];
   };
-  const passages = passagesOf(pages, passageCharacterLimit, ownerOf).map((passage): IndexedPassage => {
+  const passages = passagesOf(pages, passageCharacterLimit, ownerOf);
+  const isCode = (block: string) => /^\s*(```|~~~)/.test(block);
+  const fields = passages.map((passage): PassageFields => {
     const blocks = blocksOf(passage.text);
-    const isCode = (block: string) => /^\s*(```|~~~)/.test(block);
-    return {
+    const prose = blocks.filter((block) => !isCode(block)).join('\n\n');
+    return { id: passage.id, pageTitle: passage.pageTitle, headings: passage.headingPath.slice(1).join('\n'), leads: leadsOf(prose), prose, code: blocks.filter(isCode).join('\n\n') };
+  });
+  const engine = new MiniSearch<PassageFields>(engineOptions);
+  engine.addAll(fields);
+  const repeats = repeatsOf(passages);
+  return {
+    format: searchIndexFormat,
+    passages: passages.map((passage, id) => ({
       ...passage,
       kind: kindOf(passage.pageUrl),
-      headings: passage.headingPath.slice(1).join('\n'),
-      prose: blocks.filter((block) => !isCode(block)).join('\n\n'),
-      leads: leadsOf(blocks.filter((block) => !isCode(block)).join('\n\n')),
-      code: blocks.filter(isCode).join('\n\n'),
-    };
-  });
-  const engine = new MiniSearch<IndexedPassage>({
-    fields: ['pageTitle', 'headings', 'leads', 'prose', 'code'],
-    storeFields: [],
-    tokenize: tokens,
-    processTerm: indexTerm,
-  });
-  engine.addAll(passages);
-  return { passages, engine, canonicalPages };
+      headingTerms: [...new Set(tokens(fields[id]?.headings ?? ''))],
+      definedTerms: [...new Set([...(fields[id]?.prose ?? '').matchAll(/^\| `([^`\n]+)`/gm)].map((match) => (match[1] ?? '').toLowerCase()))],
+      repeats: repeats[id] ?? [],
+    })),
+    engine: engine.toJSON(),
+    canonicalPages: [...canonicalPages],
+    titleWords: [...titleWordsOf(pages)],
+  };
 }
+
+/** The index from its data, as the site's build wrote it; data of another format is refused. */
+export function loadSearchIndex(data: SearchIndexData): SearchIndex {
+  if (data.format !== searchIndexFormat) throw new Error(`The search index is of format ${String(data.format)}, not ${searchIndexFormat}: rebuild the site (npm run build).`);
+  return { passages: data.passages, engine: MiniSearch.loadJS<PassageFields>(data.engine, engineOptions), canonicalPages: new Map(data.canonicalPages), titleWords: new Map(data.titleWords) };
+}
+
 
 export interface SearchHit {
   passage: IndexedPassage;
   score: number;
 }
 
-/**
- * Passages ranked across every page: MiniSearch's BM25 with field boosts and prefix matching for
- * longer words, the domain's synonyms added at half weight, and the passages of the page that
- * defines a term the query names (an action, an error code, a field) first.
- */
 /**
  * The terms of the model a query names. An identifier (`pause_subscription`, `api_key`) or a code
  * (`409`) names its term even when written as words ("API key", "subscription id"); a plain word
@@ -216,27 +321,22 @@ export function wordsJoined(query: string): string[] {
   return joined;
 }
 
-/** The share of `text`'s lines that `other` has too. */
-function sharedLineShare(text: string, other: Set<string>): number {
-  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line.length > 0);
-  return lines.length === 0 ? 0 : lines.filter((line) => other.has(line)).length / lines.length;
-}
-
 /** The hits without those whose lines are mostly those of a hit ranked above them. */
 function withoutNearDuplicates(hits: SearchHit[]): SearchHit[] {
-  const kept: { hit: SearchHit; lines: Set<string> }[] = [];
-  for (const hit of hits) {
-    const lines = new Set(hit.passage.text.split('\n').map((line) => line.trim()));
-    if (!kept.some((earlier) => sharedLineShare(hit.passage.text, earlier.lines) >= nearDuplicateShare)) kept.push({ hit, lines });
-  }
-  return kept.map(({ hit }) => hit);
+  const kept = new Set<number>();
+  return hits.filter(({ passage }) => {
+    if (passage.repeats.some((other) => kept.has(other))) return false;
+    kept.add(passage.id);
+    return true;
+  });
 }
 
 /**
- * Passages ranked across every page: MiniSearch's BM25 with field boosts and prefix matching for
- * longer words, the domain's synonyms added at half weight, and first the passages of the page
- * that defines a term the query names (an action, an error code, a field), or of a section whose
- * heading names it ("409 body"). A passage that mostly repeats one ranked above it is left out.
+ * Passages ranked across every page: MiniSearch's BM25 with field boosts, the domain's synonyms
+ * added at half weight, first the passages of a guide the query names by its title ("the PHP
+ * library"), then those of the page that defines a term the query names (an action, an error
+ * code, a field), or of a section whose heading names it ("409 body"). A passage that mostly
+ * repeats one ranked above it is left out.
  */
 export function searchPassages(index: SearchIndex, query: string, kinds: readonly PageKind[] = pageKinds): SearchHit[] {
   const phrased = phraseSynonyms.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), query);
@@ -248,13 +348,13 @@ export function searchPassages(index: SearchIndex, query: string, kinds: readonl
   const ownersOfWritten = pagesOf(named);
   const ownersInWords = pagesOf(inWords);
   // The section that owns a term: its heading names it ("409 body"), or a table row of it starts with the term written.
-  const definitions = named.map((term) => new RegExp(`^\\| \`${term.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\``, 'im'));
   const headingNames = (id: number) => {
     const passage = index.passages[id];
     if (passage === undefined) return false;
-    return terms.some((term) => tokens(passage.headings).includes(term)) || definitions.some((definition) => definition.test(passage.prose));
+    return terms.some((term) => passage.headingTerms.includes(term)) || named.some((term) => passage.definedTerms.includes(term));
   };
-  const pageBoost = (pageUrl: string) => (ownersOfWritten.has(pageUrl) ? canonicalBoost : ownersInWords.has(pageUrl) ? inWordsBoost : 1);
+  const titleNamed = new Set([...index.titleWords].filter(([, titleWords]) => titleWords.filter((word) => asked.has(word)).length >= titleNamingWords).map(([url]) => url));
+  const pageBoost = (pageUrl: string) => (titleNamed.has(pageUrl) ? titleNamedBoost : ownersOfWritten.has(pageUrl) ? canonicalBoost : ownersInWords.has(pageUrl) ? inWordsBoost : 1);
   const allowed = new Set(kinds);
   // The query's words are stemmed already: MiniSearch takes them as they are.
   const results = index.engine.search([...asked, ...synonyms].join(' '), {

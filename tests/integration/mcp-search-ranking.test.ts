@@ -18,6 +18,8 @@ import type { ProductKnowledge } from '../../src/mcp-server/knowledge.ts';
 import { passageUrl } from '../../src/mcp-server/passages.ts';
 import { searchPassages } from '../../src/mcp-server/search-index.ts';
 import { readServerIdentity } from '../../src/mcp-server/identity.ts';
+import { exceptionClassName } from '../../src/clients/php/exception-classes.ts';
+import { clientPagePaths } from '../../src/lib/samples/client-libraries.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 let knowledge: ProductKnowledge;
@@ -97,5 +99,22 @@ describe('search, for questions it used to send elsewhere', () => {
       const copied = passage.text.split('\n').slice(2).filter((row) => guideRows.has(row));
       assert.deepEqual(copied, [], `${passageUrl(passage)} repeats rows of the errors guide`);
     }
+  });
+
+  test('a question that names a guide by its title ("the PHP library") ranks that guide\'s sections before the page that owns the code it names', () => {
+    const conflict = knowledge.model.responses.find((response) => response.status === '409');
+    assert.ok(conflict, 'the contract has a 409');
+    const [first] = firstPage(`With the PHP library, how do I handle a ${conflict.status}?`);
+    assert.equal(first?.passage.pageUrl, publishedUrl(clientPagePaths.php));
+    assert.ok(first.passage.text.includes(exceptionClassName(conflict.status)), first.passage.text);
+    // Without the library named, the code's own page comes first, as before.
+    assert.notEqual(firstPage(`How do I handle a ${conflict.status}?`)[0]?.passage.pageUrl, publishedUrl(clientPagePaths.php));
+  });
+
+  test('one word of a title does not name its page: "client" alone is not "the TypeScript client"', () => {
+    const conflict = knowledge.model.responses.find((response) => response.status === '409');
+    assert.ok(conflict, 'the contract has a 409');
+    assert.equal(firstPage(`With the TypeScript client, what does a ${conflict.status} carry?`)[0]?.passage.pageUrl, publishedUrl(clientPagePaths.typescript));
+    assert.notEqual(firstPage(`What does a ${conflict.status} tell my client?`)[0]?.passage.pageUrl, publishedUrl(clientPagePaths.typescript));
   });
 });

@@ -37,6 +37,12 @@ export const rooms: Room[] = [
   { path: 'src/gate/', mayImport: [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/site/navigation.ts', 'src/lib/workflows/'] },
   { path: 'src/sandbox/', mayImport: [...library, 'src/gate/'] },
   { path: 'src/conformance/', mayImport: [...library, 'src/sandbox/'] },
+  // The server's evaluation judges answers about the client libraries and the conformance suite by the names
+  // they give in code (an exception's class, a getter, an exit code), read where those are defined.
+  {
+    path: 'src/mcp-server/evaluation/',
+    mayImport: [...library, 'src/sandbox/', 'src/gate/', 'src/mcp-server/', 'src/clients/php/exception-classes.ts', 'src/clients/typescript/generate.ts', 'src/conformance/exit-codes.ts'],
+  },
   { path: 'src/mcp-server/', mayImport: [...library, 'src/sandbox/', 'src/gate/'] },
   { path: 'src/wordpress/', mayImport: [...library, 'src/sandbox/', 'src/conformance/'] },
   { path: 'src/contract-tools/', mayImport: [...library, 'src/sandbox/', 'src/conformance/', 'src/gate/'] },

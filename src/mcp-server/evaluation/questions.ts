@@ -2,7 +2,11 @@ import type { ReferenceModel } from '../../lib/contract/model.ts';
 import { acceptedStates, allowedActions, refusedStates } from '../../lib/contract/lifecycle.ts';
 import type { ProductFacts } from '../../lib/product-facts.ts';
 import { codeSamples, sampleLanguage } from '../../lib/samples/code-samples.ts';
-import { clientMethodName } from '../../lib/samples/client-libraries.ts';
+import { camelCaseName, clientMethodName } from '../../lib/samples/client-libraries.ts';
+import { errorClassName } from '../../clients/typescript/generate.ts';
+import { detailGetterName, exceptionClassName } from '../../clients/php/exception-classes.ts';
+import { exitCodeMeanings, exitCodes } from '../../conformance/exit-codes.ts';
+import { throttleRetry } from '../../lib/workflows/arazzo-document.ts';
 import { sampleStatuses } from '../../lib/samples/sample-statuses.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { countInWords, listInWords } from '../../lib/prose.ts';
@@ -220,6 +224,43 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, 
     { id: 'unknown-field', question: 'What happens when a request carries a field the action does not know?', facts: [near(40, '400', response('400').errorCodes[2]?.code ?? ''), says(quoted(endpoint.description, /the chosen action does not know/))] },
     { id: 'server-error', question: 'What does a 500 from the service look like?', facts: [errorFact('500')] },
   ];
+  // The client libraries, the workflows and the conformance suite: questions that name a page by its title.
+  const conflictStatus = response('409').status;
+  const libraries: Omit<EvaluationQuestion, 'audience'>[] = [
+    {
+      id: 'typescript-refused-error',
+      question: "With the TypeScript client, which error is thrown when the subscription's status refuses the action?",
+      facts: [near(400, errorClassName(Number(conflictStatus)), camelCaseName(refusal.allowedActions))],
+    },
+    {
+      id: 'php-refused-exception',
+      question: "What does the PHP library throw when the subscription's status refuses the action?",
+      facts: [near(400, exceptionClassName(conflictStatus), `${detailGetterName(refusal.currentStatus)}(`)],
+    },
+    {
+      id: 'php-409',
+      question: `With the PHP library, how do I handle a ${conflictStatus}?`,
+      facts: [near(400, exceptionClassName(conflictStatus), `${detailGetterName(refusal.allowedActions)}(`)],
+    },
+    {
+      id: 'typescript-pause-refused',
+      question: `With the TypeScript client, how do I tell why ${pause.identifier} was refused?`,
+      facts: [near(400, errorClassName(Number(conflictStatus)), camelCaseName(refusal.currentStatus))],
+    },
+    { id: 'typescript-pace', question: 'How often does the TypeScript client send requests to one site?', facts: [near(40, 'every', `${retryPolicy.courtesyIntervalSeconds * 1000} ms`)] },
+    {
+      id: 'php-throttled-attempts',
+      question: 'How many attempts does the PHP library make when the host throttles it?',
+      facts: [near(120, `${countInWords(retryPolicy.maxAttempts)} attempts`, seconds(retryPolicy.retryAfterCapSeconds))],
+    },
+    {
+      id: 'workflows-throttled',
+      question: 'How do the lifecycle workflows handle a throttled request?',
+      facts: [near(80, seconds(throttleRetry.retryAfter), `${countInWords(throttleRetry.retryLimit)} times`)],
+    },
+    { id: 'conformance-key-refused', question: 'Which exit code does the conformance suite give when the key is refused?', facts: [near(20, String(exitCodes.keyRefused), exitCodeMeanings.keyRefused)] },
+    { id: 'conformance-unreached', question: `What does exit code ${exitCodes.unreached} of the conformance suite mean?`, facts: [near(20, String(exitCodes.unreached), exitCodeMeanings.unreached.replace(/ \(.*$/, ''))] },
+  ];
   const agentBuilder: Omit<EvaluationQuestion, 'audience'>[] = [
     { id: 'mcp-url', question: 'Where is the product-information MCP server?', facts: [says(siteConfig.mcpUrl)] },
     { id: 'server-card', question: 'Where is the MCP server card?', facts: [says(serverCardPath)] },
@@ -235,6 +276,7 @@ export function evaluationQuestions(model: ReferenceModel, facts: ProductFacts, 
   const questions = [
     ...integrator.map((entry) => ({ ...entry, audience: 'integrator' as const })),
     ...maintainer.map((entry) => ({ ...entry, audience: 'plugin maintainer' as const })),
+    ...libraries.map((entry) => ({ ...entry, audience: entry.id.startsWith('conformance') ? ('plugin maintainer' as const) : ('integrator' as const) })),
     ...agentBuilder.map((entry) => ({ ...entry, audience: 'agent builder' as const })),
   ];
   // A question without facts would count as right whatever the answers say.

@@ -4,6 +4,7 @@ import { readServerIdentity } from '../identity.ts';
 import { loadKnowledge } from '../load-knowledge.ts';
 import { askAgent, summarise, type EvaluationSummary, type ListedTool, type QuestionResult } from './agent.ts';
 import { connectInProcess } from './in-process-client.ts';
+import { heldOutQuestions } from './held-out-questions.ts';
 import { evaluationQuestions, type EvaluationQuestion } from './questions.ts';
 
 /** What `npm run evaluate:mcp` writes and the product-information server's page shows. */
@@ -20,11 +21,14 @@ export interface EvaluationRun extends EvaluationResults {
 /** The committed results, beside this file. */
 export const evaluationResultsFile = path.join(import.meta.dirname, 'results.json');
 
+/** Which questions a run asks: the published evaluation's, or the held-out set (held-out-questions.ts). */
+export type QuestionSet = 'published' | 'held-out';
+
 /**
  * Every question of the evaluation asked of the server in this process, through the SDK's own
  * client (its transport's fetch is the handler's), from the pages the build wrote into `siteDirectory`.
  */
-export async function runEvaluation(projectDirectory: string, siteDirectory?: string): Promise<EvaluationRun> {
+export async function runEvaluation(projectDirectory: string, siteDirectory?: string, questionSet: QuestionSet = 'published'): Promise<EvaluationRun> {
   const knowledge = await loadKnowledge(projectDirectory, siteDirectory);
   const identity = readServerIdentity(projectDirectory);
   const handler = createProductInformationHandler(identity, knowledge);
@@ -37,7 +41,7 @@ export async function runEvaluation(projectDirectory: string, siteDirectory?: st
       const content = result.content as { type: string; text?: string }[];
       return content.map((item) => item.text ?? '').join('\n');
     };
-    const questions = evaluationQuestions(knowledge.model, knowledge.facts, identity);
+    const questions = questionSet === 'held-out' ? heldOutQuestions(knowledge.model) : evaluationQuestions(knowledge.model, knowledge.facts, identity);
     const results: QuestionResult[] = [];
     for (const question of questions) results.push(await askAgent(question, tools as ListedTool[], call));
     return { summary: summarise(results, toolsListCharacters), results, questions };

@@ -1,0 +1,182 @@
+/**
+ * `node scripts/bench-mcp-worker.ts`: the CPU time each tool of the product-information server
+ * takes in workerd, as deployed (the module `npm run build:worker` bundles, run by Miniflare under
+ * wrangler.jsonc's compatibility date), beside the simplest worker that answers the same number of
+ * bytes, in the same run.
+ *
+ * How CPU time is observed: workerd reports none to the worker itself (its clocks stand still while
+ * code runs) and Miniflare none to the caller, so this reads the workerd process's own CPU time
+ * from Linux, the sum of /proc/PID/task/TID/schedstat's first field (nanoseconds on a CPU) over its
+ * threads, before and after each call, one call at a time on an otherwise idle workerd. That counts
+ * workerd's HTTP handling and Miniflare's entry worker as well as the tool, so a figure is an upper
+ * bound of the CPU time Cloudflare would count for the request; the bare worker's row shows what
+ * that overhead alone costs. The first request, which builds the handler and loads the knowledge,
+ * is reported on its own line, and each tool's first pass over its arguments warms it up uncounted.
+ *   node scripts/bench-mcp-worker.ts [--repeat N]   (each call N times, 5 unless told)
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Miniflare } from 'miniflare';
+import { percentile } from '../src/lib/measures/statistics.ts';
+import { readReferenceModel } from '../src/lib/contract/actions.ts';
+import { llmsFullSections } from '../src/lib/site/llms-txt.ts';
+import { readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
+import { mcpPath } from '../src/mcp-server/http.ts';
+import { buildWorker } from './build-worker.ts';
+import { scriptArguments, wholeNumberOption } from './script-options.ts';
+
+const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N]';
+const { values } = scriptArguments(usage, { repeat: { type: 'string' } });
+const repeat = wholeNumberOption(usage, 'repeat', values.repeat, 5, 1);
+const root = path.resolve(import.meta.dirname, '..');
+
+interface WranglerConfig {
+  compatibility_date: string;
+  compatibility_flags?: string[];
+}
+
+/** wrangler.jsonc, whose comments are whole lines. */
+const wrangler = JSON.parse(
+  readFileSync(path.join(root, 'wrangler.jsonc'), 'utf8')
+    .split('\n')
+    .filter((line) => !line.trimStart().startsWith('//'))
+    .join('\n'),
+) as WranglerConfig;
+
+/** The workerd processes this process started, by their parent's id in /proc. */
+function workerdProcesses(): Set<number> {
+  const found = new Set<number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const command = /\((.*)\)/s.exec(stat)?.[1] ?? '';
+      const parent = Number(stat.replace(/^.*\) /s, '').split(' ')[1]);
+      if (command.startsWith('workerd') && parent === process.pid) found.add(Number(entry));
+    } catch {
+      // A process that ended while the list was read.
+    }
+  }
+  return found;
+}
+
+/** Nanoseconds a process's threads have spent on a CPU, as Linux's scheduler counts them. */
+function cpuNanoseconds(pid: number): number {
+  let total = 0;
+  for (const thread of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      total += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended while the list was read.
+    }
+  }
+  return total;
+}
+
+interface RunningWorker {
+  url: URL;
+  pid: number;
+  dispose: () => Promise<void>;
+}
+
+async function startWorker(options: { scriptPath: string } | { script: string }): Promise<RunningWorker> {
+  const before = workerdProcesses();
+  const worker = new Miniflare({ modules: true, ...options, compatibilityDate: wrangler.compatibility_date, compatibilityFlags: wrangler.compatibility_flags ?? [] });
+  const url = new URL(mcpPath, await worker.ready);
+  const started = [...workerdProcesses()].filter((pid) => !before.has(pid));
+  if (started.length !== 1 || started[0] === undefined) throw new Error(`Expected one new workerd process, found ${started.length}`);
+  return { url, pid: started[0], dispose: () => worker.dispose() };
+}
+
+let requestId = 0;
+/** One tools/call, and the CPU workerd spent on it, in milliseconds. */
+async function timedCall(worker: RunningWorker, name: string, args: Record<string, unknown>): Promise<{ cpu: number; bytes: number }> {
+  const before = cpuNanoseconds(worker.pid);
+  const response = await fetch(worker.url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Host: worker.url.host },
+    body: JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method: 'tools/call', params: { name, arguments: args } }),
+  });
+  const text = await response.text();
+  const cpu = (cpuNanoseconds(worker.pid) - before) / 1e6;
+  if (response.status !== 200 || !text.includes('"result"') || text.includes('"isError":true')) throw new Error(`${name} ${JSON.stringify(args)}: ${response.status} ${text.slice(0, 300)}`);
+  return { cpu, bytes: text.length };
+}
+
+const scriptPath = await buildWorker(root, () => {});
+const source = await readKnowledgeSource(root);
+const model = readReferenceModel(source.document);
+const pages = llmsFullSections(source.llmsFullTxt);
+const queries = (JSON.parse(readFileSync(path.join(root, 'src/mcp-server/evaluation/results.json'), 'utf8')) as { results: { question: string }[] }).results.map((result) => result.question);
+const { envelope, lifecycle } = model;
+
+const ours = await startWorker({ scriptPath });
+try {
+  const cpuBeforeFirst = cpuNanoseconds(ours.pid);
+  const listed = await fetch(ours.url, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' }),
+  });
+  // The answer comes as one server-sent event or as JSON, as the client's Accept allows.
+  const listedText = await listed.text();
+  const { result } = JSON.parse(/^data: (.*)$/m.exec(listedText)?.[1] ?? listedText) as { result: { tools: { name: string; inputSchema: { properties?: Record<string, { enum?: string[] }> } }[] } };
+  const enumOf = (tool: string, property: string) => result.tools.find((candidate) => candidate.name === tool)?.inputSchema.properties?.[property]?.enum ?? [];
+  const languages = enumOf('code_sample', 'language');
+  // Every tool on the arguments an agent gives it: each action, status, topic, language, page and evaluation question.
+  const calls: Record<string, Record<string, unknown>[]> = {
+    api_overview: [{}],
+    action_details: model.actions.flatMap((action) => [{ action: action.identifier }, { action: action.identifier, errors: true }]),
+    lifecycle: [{}, ...lifecycle.states.map((status) => ({ status }))],
+    code_sample: model.actions.flatMap((action) => languages.map((language) => ({ action: action.identifier, language }))),
+    check_request: model.actions.flatMap((action) => [
+      { body: { [envelope.selector]: action.identifier, [envelope.subject]: 7, [envelope.credential]: 'placeholder-key' } },
+      { body: { [envelope.selector]: action.identifier, [envelope.subject]: 7, [envelope.credential]: 'placeholder-key' }, current_status: lifecycle.states[0] },
+    ]),
+    search_docs: queries.map((query) => ({ query })),
+    read_page: pages.map((page) => ({ url: page.url })),
+    product_information: enumOf('product_information', 'topic').map((topic) => ({ topic })),
+    subscription_data: [{}, { question: 'Can I list the subscriptions of a customer?' }],
+  };
+  const firstCall = (cpuNanoseconds(ours.pid) - cpuBeforeFirst) / 1e6;
+  const unknown = result.tools.map((tool) => tool.name).filter((name) => calls[name] === undefined);
+  if (unknown.length > 0) throw new Error(`No arguments for ${unknown.join(', ')}: add them to this bench`);
+  const rows: { tool: string; calls: number; median: number; p99: number; max: number; bytes: number }[] = [];
+  for (const tool of result.tools.map((listedTool) => listedTool.name)) {
+    const timings: number[] = [];
+    let bytes = 0;
+    // A first pass warms the tool's code up, as the isolate serving a stream of requests is; it is not counted.
+    for (let round = 0; round <= repeat; round += 1) {
+      for (const args of calls[tool] ?? []) {
+        const call = await timedCall(ours, tool, args);
+        if (round === 0) continue;
+        timings.push(call.cpu);
+        bytes += call.bytes;
+      }
+    }
+    timings.sort((a, b) => a - b);
+    rows.push({ tool, calls: timings.length, median: percentile(timings, 0.5), p99: percentile(timings, 0.99), max: timings.at(-1) ?? 0, bytes: Math.round(bytes / timings.length) });
+  }
+  // The simplest worker answering the same bytes: a fixed response, no SDK, no knowledge.
+  const answerBytes = Math.round(rows.reduce((sum, row) => sum + row.bytes, 0) / rows.length);
+  const fixed = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(answerBytes) }] } });
+  const bare = await startWorker({ script: `const body = ${JSON.stringify(fixed)};\nexport default { fetch() { return new Response(body, { headers: { 'Content-Type': 'application/json' } }); } };` });
+  const bareTimings: number[] = [];
+  try {
+    for (let call = 0; call < 50; call += 1) await timedCall(bare, 'answer', {});
+    for (let call = 0; call < repeat * 50; call += 1) bareTimings.push((await timedCall(bare, 'answer', {})).cpu);
+  } finally {
+    await bare.dispose();
+  }
+  bareTimings.sort((a, b) => a - b);
+  console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, workerd (Miniflare) at compatibility date ${wrangler.compatibility_date}, one call at a time, each call ${repeat} times; CPU is workerd's whole process (an upper bound)`);
+  console.log(`First request (tools/list; builds the handler and loads the knowledge): ${firstCall.toFixed(1)} ms of CPU`);
+  console.log('| Tool | Calls | CPU median | CPU p99 | CPU max | Answer bytes |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const row of rows) console.log(`| ${row.tool} | ${row.calls} | ${row.median.toFixed(2)} ms | ${row.p99.toFixed(2)} ms | ${row.max.toFixed(2)} ms | ${row.bytes} |`);
+  console.log(`| bare worker, ${answerBytes} fixed bytes | ${bareTimings.length} | ${percentile(bareTimings, 0.5).toFixed(2)} ms | ${percentile(bareTimings, 0.99).toFixed(2)} ms | ${(bareTimings.at(-1) ?? 0).toFixed(2)} ms | ${fixed.length} |`);
+  const worst = rows.reduce((slowest, row) => (row.p99 > slowest.p99 ? row : slowest));
+  console.log(`Slowest tool at p99: ${worst.tool}, ${worst.p99.toFixed(2)} ms of CPU (aim: at most 5 ms), ${(worst.p99 / Math.max(percentile(bareTimings, 0.99), 0.001)).toFixed(1)} times the bare worker's p99.`);
+} finally {
+  await ours.dispose();
+}
