@@ -10,6 +10,7 @@ import { typeLabel } from '../../lib/contract/fields.ts';
 import { resolvePointer } from '../../lib/contract/document.ts';
 import { resolveSchema } from '../../lib/contract/schemas.ts';
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
+import { fixedErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
 import { clientDescription, methodName, typescriptClientClassName, typescriptClientPackageName } from './generate.ts';
 
 /** The environment the example script reads: the site's base URL, its key, the subscription. */
@@ -32,16 +33,32 @@ export function installCommand(docsUrl: string, version: string): string {
   return `npm install ${docsUrl.replace(/\/+$/, '')}${typescriptClientDownloadPath(version)}`;
 }
 
+/**
+ * The lines that read the environment as a careful script does: each variable may be unset
+ * (`string | undefined` to TypeScript), so the script stops with what to set instead of sending
+ * `undefined`. Saved as `.ts`, it passes `tsc --strict`.
+ */
+function environmentLines(): string {
+  const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
+  return `const siteUrl = process.env.${siteUrl};
+const apiKey = process.env.${apiKey};
+const subscriptionId = Number(process.env.${subscriptionId});
+if (siteUrl === undefined || apiKey === undefined || !Number.isInteger(subscriptionId)) {
+  throw new Error("Set ${siteUrl}, ${apiKey} and ${subscriptionId} first.");
+}`;
+}
+
 /** The whole example: reads the environment, pauses the subscription, prints the answer. */
 export function exampleScript(contract: ExecutableContract): string {
   const facts = readFacts(contract.document);
-  const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
   return `import { ${typescriptClientClassName} } from "${typescriptClientPackageName}";
 
-const client = new ${typescriptClientClassName}(process.env.${siteUrl}, process.env.${apiKey});
+${environmentLines()}
+
+const client = new ${typescriptClientClassName}(siteUrl, apiKey);
 
 const answer = await client.${methodName(facts.quickstartAction)}({
-  ${facts.subscriptionField}: Number(process.env.${subscriptionId}),
+  ${facts.subscriptionField}: subscriptionId,
 });
 console.log(answer);
 `;
@@ -66,13 +83,49 @@ export function conflictExample(contract: ExecutableContract, conflictClassName:
   const allowedActions = camelCaseName(contract.errors.allowedActionsMember);
   return `import { ${typescriptClientClassName}, ${conflictClassName} } from "${typescriptClientPackageName}";
 
-const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl}, process.env.${exampleEnvironment.apiKey});
+${environmentLines()}
+
+const client = new ${typescriptClientClassName}(siteUrl, apiKey);
 try {
-  await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: Number(process.env.${exampleEnvironment.subscriptionId}) });
+  await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: subscriptionId });
 } catch (error) {
   if (!(error instanceof ${conflictClassName})) throw error;
   // The subscription's status refuses the action: it says which actions that status allows.
   console.log(\`The subscription is \${error.${currentStatus}}; it allows: \${error.${allowedActions}?.join(", ")}\`);
+}
+`;
+}
+
+/**
+ * Catching what a call can end with, from the most particular class to the base: no answer
+ * (a timeout or a failed connection, after the policy's retries), a throttled site, and any other
+ * error of the client.
+ */
+export function errorHandlingExample(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  const names = (kinds: FixedErrorKindId[]) => kinds.map((kind) => fixedErrorClassName(kind, 'typescript'));
+  const [timeout, connection, noAnswer, throttled, base] = names(['timeout', 'connection', 'noAnswer', 'throttled', 'base']);
+  return `import { ${typescriptClientClassName}, ${[base, connection, noAnswer, throttled, timeout].join(', ')} } from "${typescriptClientPackageName}";
+
+${environmentLines()}
+
+const client = new ${typescriptClientClassName}(siteUrl, apiKey, {
+  // Every attempt, retried or not, with its outcome, status, duration and the wait before the next.
+  onAttempt: (report) => console.error(JSON.stringify(report)),
+});
+try {
+  console.log(await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: subscriptionId }));
+} catch (error) {
+  if (error instanceof ${timeout} || error instanceof ${connection}) {
+    // Both are a ${noAnswer}: the action may have gone through, and sending it again is safe.
+    console.error(\`No answer after \${error.attempts} attempts: \${error.message}\`);
+  } else if (error instanceof ${throttled}) {
+    console.error(\`Still throttled after \${error.attempts} attempts: try again later.\`);
+  } else if (error instanceof ${base}) {
+    console.error(\`\${error.name}: \${error.message}\`);
+  } else {
+    throw error;
+  }
 }
 `;
 }
