@@ -299,7 +299,9 @@ async function refusingAddress(): Promise<string> {
 type Report = Record<string, unknown>;
 
 /** Calls the first action through a client reporting to onAttempt, and returns what came of it with every report. */
-async function reported(baseUrl: string, options: Record<string, unknown>, fields: Fields = { ...callerExample(firstAction), [subject]: 1 }): Promise<{ outcome: unknown; reports: Report[] }> {
+async function reported(baseUrl: string, options: Record<string, unknown>, given?: Fields): Promise<{ outcome: unknown; reports: Report[] }> {
+  assert.ok(firstAction !== undefined);
+  const fields = given ?? { ...callerExample(firstAction), [subject]: 1 };
   const reports: Report[] = [];
   const client = new Client(baseUrl, apiKey, { pace: 0, ...options, onAttempt: (report: Report) => reports.push(report) });
   const outcome = await call(client, firstAction, fields).then((answer) => answer, (caught: unknown) => caught);

@@ -10,7 +10,7 @@ import { typeLabel } from '../../lib/contract/fields.ts';
 import { resolvePointer } from '../../lib/contract/document.ts';
 import { resolveSchema } from '../../lib/contract/schemas.ts';
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
-import { fixedErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
+import { fixedErrorClassName, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
 import { clientDescription, methodName, typescriptClientClassName, typescriptClientPackageName } from './generate.ts';
 
 /** The environment the example script reads: the site's base URL, its key, the subscription. */
@@ -193,4 +193,51 @@ await client.${methodName(facts.quickstartAction)}(
   { signal: AbortSignal.timeout(5_000), timeout: 2_000 },
 );
 `;
+}
+
+/** The example's first lines in CommonJS: the same client, required instead of imported. */
+export function commonJsExample(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  return `const { ${typescriptClientClassName} } = require("${typescriptClientPackageName}");
+
+const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl} ?? "", process.env.${exampleEnvironment.apiKey} ?? "");
+client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: Number(process.env.${exampleEnvironment.subscriptionId}) }).then(console.log);
+`;
+}
+
+/** One answer of the retry policy as the client applies it: what it is, whether it is sent again, after which wait, and what is thrown at the end. */
+export interface RetryRow {
+  answer: string;
+  /** `false` when the answer is thrown after the one attempt. */
+  retried: boolean;
+  wait: string;
+  thrown: string;
+}
+
+/**
+ * Which answers the client sends again, how many times, after which wait, and the class thrown
+ * when the attempts run out: the reference the PHP library follows, from the policy and the model.
+ */
+export function retryRows(contract: ExecutableContract): RetryRow[] {
+  const description = clientDescription(contract);
+  const { policy } = description;
+  const error = (kind: FixedErrorKindId) => fixedErrorClassName(kind, 'typescript');
+  const backoff = 'the backoff';
+  const statusList = (statuses: readonly (number | string)[]) => statuses.map(String).join(', ');
+  const refusals = contract.model.responses.filter((response) => response.isError && Number(response.status) !== description.serviceFailureStatus && Number(response.status) !== description.throttledStatus);
+  return [
+    { answer: `${description.throttledStatus} with a ${description.retryAfterHeader} of at most ${policy.retryAfterCapMs / 1000} s (maxRetryWait)`, retried: true, wait: `the ${description.retryAfterHeader}`, thrown: error('throttled') },
+    { answer: `${description.throttledStatus} without a readable ${description.retryAfterHeader}`, retried: true, wait: backoff, thrown: error('throttled') },
+    { answer: `${description.throttledStatus} with a longer ${description.retryAfterHeader}`, retried: false, wait: '', thrown: error('throttled') },
+    { answer: `${description.serviceFailureStatus} from the service`, retried: true, wait: backoff, thrown: errorClassNameOf(description.serviceFailureStatus) },
+    { answer: `${statusList(description.transientHostStatuses)} from a host in front of the site`, retried: true, wait: backoff, thrown: error('host') },
+    { answer: `no answer within the timeout (${policy.attemptTimeoutMs / 1000} s)`, retried: true, wait: backoff, thrown: error('timeout') },
+    { answer: 'a refused, dropped or unreachable connection', retried: true, wait: backoff, thrown: error('connection') },
+    { answer: `${statusList([...new Set(refusals.map((response) => response.status))])} from the service`, retried: false, wait: '', thrown: `its status's class (${[...new Set(refusals.map((response) => errorClassNameOf(Number(response.status))))].join(', ')})` },
+    { answer: 'any other answer of a host (an HTML 403, a redirect)', retried: false, wait: '', thrown: error('host') },
+  ];
+}
+
+function errorClassNameOf(status: number): string {
+  return statusErrorClassName(status, 'typescript');
 }
