@@ -10,22 +10,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
-import { licenseNotice, contractLicense } from '../shared/license.ts';
+import { contractLicense, licenseNotice } from '../shared/license.ts';
 import { generateClientSources, typescriptClientPackageName } from './generate.ts';
+import { typescriptClientNodeRange } from './node-lines.ts';
 import { typescriptClientReadme } from './readme.ts';
 
 /** Where the package folder is written inside the project (ignored by git). */
 export const typescriptClientDirectory = '.generated/clients/typescript';
 
-/**
- * The Node lines the package claims and the tests run it on, the oldest release of each: the
- * long-term-support lines from the first with `fetch`, `AbortSignal.timeout` and `structuredClone`
- * unflagged (20) to the newest released. The odd lines between them are short-lived and not tested.
- */
-export const typescriptClientNodeLines = [20, 22, 24, 26] as const;
-
-/** `engines.node`: from the oldest line claimed on. */
-export const typescriptClientNodeRange = `>=${typescriptClientNodeLines[0]}`;
+// Where the page, the tests and the manifest have always read them.
+export { typescriptClientNodeLines, typescriptClientNodeRange } from './node-lines.ts';
 
 /** Where the CommonJS build goes inside `dist/`, beside the ES modules, with a package.json of its own saying so. */
 export const commonJsDirectory = 'cjs';

@@ -2,7 +2,7 @@
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { siteConfig } from '../../site-config.ts';
 import { contractLicense } from '../shared/license.ts';
-import { typescriptClientNodeLines } from './build.ts';
+import { typescriptClientNodeLines } from './node-lines.ts';
 import { errorClassName, typescriptClientPackageName } from './generate.ts';
 import { conflictExample, exampleScript, installCommand } from './usage.ts';
 
