@@ -211,7 +211,8 @@ export interface RetryRow {
   /** `false` when the answer is thrown after the one attempt. */
   retried: boolean;
   wait: string;
-  thrown: string;
+  /** The classes thrown when the attempts run out: one, or one per status of the row. */
+  thrown: string[];
 }
 
 /**
@@ -226,15 +227,15 @@ export function retryRows(contract: ExecutableContract): RetryRow[] {
   const statusList = (statuses: readonly (number | string)[]) => statuses.map(String).join(', ');
   const refusals = contract.model.responses.filter((response) => response.isError && Number(response.status) !== description.serviceFailureStatus && Number(response.status) !== description.throttledStatus);
   return [
-    { answer: `${description.throttledStatus} with a ${description.retryAfterHeader} of at most ${policy.retryAfterCapMs / 1000} s (maxRetryWait)`, retried: true, wait: `the ${description.retryAfterHeader}`, thrown: error('throttled') },
-    { answer: `${description.throttledStatus} without a readable ${description.retryAfterHeader}`, retried: true, wait: backoff, thrown: error('throttled') },
-    { answer: `${description.throttledStatus} with a longer ${description.retryAfterHeader}`, retried: false, wait: '', thrown: error('throttled') },
-    { answer: `${description.serviceFailureStatus} from the service`, retried: true, wait: backoff, thrown: errorClassNameOf(description.serviceFailureStatus) },
-    { answer: `${statusList(description.transientHostStatuses)} from a host in front of the site`, retried: true, wait: backoff, thrown: error('host') },
-    { answer: `no answer within the timeout (${policy.attemptTimeoutMs / 1000} s)`, retried: true, wait: backoff, thrown: error('timeout') },
-    { answer: 'a refused, dropped or unreachable connection', retried: true, wait: backoff, thrown: error('connection') },
-    { answer: `${statusList([...new Set(refusals.map((response) => response.status))])} from the service`, retried: false, wait: '', thrown: `its status's class (${[...new Set(refusals.map((response) => errorClassNameOf(Number(response.status))))].join(', ')})` },
-    { answer: 'any other answer of a host (an HTML 403, a redirect)', retried: false, wait: '', thrown: error('host') },
+    { answer: `${description.throttledStatus} with a ${description.retryAfterHeader} of at most ${policy.retryAfterCapMs / 1000} s (maxRetryWait)`, retried: true, wait: `the wait its ${description.retryAfterHeader} asks for`, thrown: [error('throttled')] },
+    { answer: `${description.throttledStatus} without a readable ${description.retryAfterHeader}`, retried: true, wait: backoff, thrown: [error('throttled')] },
+    { answer: `${description.throttledStatus} with a longer ${description.retryAfterHeader}`, retried: false, wait: '', thrown: [error('throttled')] },
+    { answer: `${description.serviceFailureStatus} from the service`, retried: true, wait: backoff, thrown: [errorClassNameOf(description.serviceFailureStatus)] },
+    { answer: `${statusList(description.transientHostStatuses)} from a host in front of the site`, retried: true, wait: backoff, thrown: [error('host')] },
+    { answer: `no answer within the timeout (${policy.attemptTimeoutMs / 1000} s)`, retried: true, wait: backoff, thrown: [error('timeout')] },
+    { answer: 'a refused, dropped or unreachable connection', retried: true, wait: backoff, thrown: [error('connection')] },
+    { answer: `${statusList([...new Set(refusals.map((response) => response.status))])} from the service`, retried: false, wait: '', thrown: [...new Set(refusals.map((response) => errorClassNameOf(Number(response.status))))] },
+    { answer: 'any other answer of a host (an HTML 403, a redirect)', retried: false, wait: '', thrown: [error('host')] },
   ];
 }
 
