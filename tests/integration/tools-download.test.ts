@@ -16,7 +16,7 @@ import { portIsFree } from '../../src/lib/local-servers.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
-import { nodeBinDirectory, toolsNodeVersions } from '../support/node-lines.ts';
+import { nodeBinary, toolsNodeVersions } from '../support/node-lines.ts';
 
 /**
  * The command the /sandbox/ and /conformance/ guides give for the contract tools, run as written
@@ -162,8 +162,10 @@ describe('the contract tools, published with the site', () => {
   });
 
   for (const version of toolsNodeVersions()) {
-    test(`on Node ${version}, the sandbox guide's and the conformance guide's commands work as written`, { timeout: 300_000 }, async (context) => {
-      const nodeDirectory = nodeBinDirectory(version);
+    const binary = nodeBinary(version);
+    test(`on Node ${version}, the sandbox guide's and the conformance guide's commands work as written`, { timeout: 300_000, skip: 'unavailable' in binary ? binary.unavailable : false }, async (context) => {
+      if (!('path' in binary)) return;
+      const nodeDirectory = path.dirname(binary.path);
       assert.equal(execFileSync(path.join(nodeDirectory, 'node'), ['--version'], { encoding: 'utf8' }).trim(), `v${version}`);
       const sandboxOutput = await runSandboxGuide(context, `sandbox-node-${version}`, nodeDirectory);
       assert.doesNotMatch(sandboxOutput, /ExperimentalWarning|Warning:/, 'nothing but the sandbox\'s own lines');

@@ -2,17 +2,23 @@
  * The TypeScript client, packed and installed from its tarball, against the real sandbox over
  * HTTP: every action and its repeat, each documented error as its class, the host's 429 with each
  * form of `Retry-After` waited out, a wait beyond the bound, an unreadable `Retry-After`, a host's
- * HTML page, a timeout, an abort, the courtesy pace, the base URL's forms, and the key never printed.
+ * HTML page, a timeout, an abort, the courtesy pace, the base URL's forms, and the key never printed;
+ * and the retry policy answer by answer: which are sent again, how many times, each attempt
+ * reported to the `onAttempt` hook with the members every library reports.
  */
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { format, inspect } from 'node:util';
+import { attemptOutcomes, attemptReportMembers } from '../../src/clients/shared/attempt-report.ts';
 import { errorClassName, methodName } from '../../src/clients/typescript/generate.ts';
+import { camelCaseName } from '../../src/lib/samples/client-libraries.ts';
+import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import type { Action } from '../../src/lib/contract/model.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
+import { successResponse } from '../../src/lib/contract/response-lookups.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 import { installTypescriptClient, type InstalledClient } from '../../src/clients/typescript/installed-package.ts';
@@ -255,6 +261,170 @@ describe('the host in front of the site', () => {
     sandbox.hostErrorNext(1, 503);
     const answer = await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: id });
     assert.equal(answer[result.changed], true);
+  });
+});
+
+type Answer = { status: number; headers?: Record<string, string>; body?: string } | 'silent';
+
+/** A host of its own that gives each request the answer `answer(n)` says (n = 1 for the first), or none at all. */
+async function scriptedHost(answer: (arrival: number) => Answer): Promise<{ url: string; arrivals: () => number; close: () => Promise<void> }> {
+  let count = 0;
+  const host: Server = createServer((request, response) => {
+    count += 1;
+    request.resume();
+    const planned = answer(count);
+    if (planned === 'silent') return;
+    response.writeHead(planned.status, planned.headers ?? {}).end(planned.body ?? '');
+  });
+  await new Promise<void>((resolve) => host.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(host.address() as AddressInfo).port}`,
+    arrivals: () => count,
+    close: async () => {
+      host.closeAllConnections();
+      await new Promise((resolve) => host.close(resolve));
+    },
+  };
+}
+
+/** An address nothing listens on: a port just released. */
+async function refusingAddress(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
+type Report = Record<string, unknown>;
+
+/** Calls the first action through a client reporting to onAttempt, and returns what came of it with every report. */
+async function reported(baseUrl: string, options: Record<string, unknown>, given?: Fields): Promise<{ outcome: unknown; reports: Report[] }> {
+  assert.ok(firstAction !== undefined);
+  const fields = given ?? { ...callerExample(firstAction), [subject]: 1 };
+  const reports: Report[] = [];
+  const client = new Client(baseUrl, apiKey, { pace: 0, ...options, onAttempt: (report: Report) => reports.push(report) });
+  const outcome = await call(client, firstAction, fields).then((answer) => answer, (caught: unknown) => caught);
+  return { outcome, reports };
+}
+
+const jsonError = (status: number, code: string, message = 'refused'): Answer => ({ status, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code, message, data: { status } }) });
+
+describe('the retry policy, answer by answer, each attempt reported', () => {
+  const reportKeys = attemptReportMembers.map((member) => camelCaseName(member));
+  /** Two attempts in all keep each test to one backoff; the default is the policy's. */
+  const attempts = 2;
+
+  test('the default number of attempts is the policy\'s', () => {
+    assert.equal((quick().settings as unknown as Record<string, unknown>).maxAttempts, retryPolicy.maxAttempts);
+  });
+
+  test('a retried answer and the success after it: one report per attempt, with the shared members, the wait before the next, and none after the last', async () => {
+    const id = takeSpare();
+    sandbox.hostErrorNext(1, retryPolicy.transientHostStatuses[0] as number);
+    const { outcome, reports } = await reported(sandbox.url, {}, { ...callerExample(firstAction), [subject]: id });
+    assert.equal((outcome as Fields)[result.changed], true, String(outcome));
+    assert.equal(reports.length, 2);
+    for (const report of reports) {
+      assert.deepEqual(Object.keys(report), reportKeys);
+      assert.equal(report.action, firstAction.identifier);
+      assert.ok((attemptOutcomes as readonly unknown[]).includes(report.outcome));
+      assert.ok(typeof report.seconds === 'number' && report.seconds >= 0);
+      for (const value of Object.values(report)) assert.ok(!String(value).includes(apiKey));
+    }
+    const [first, second] = reports as [Report, Report];
+    assert.deepEqual([first.attempt, first.outcome, first.status], [1, 'answered', retryPolicy.transientHostStatuses[0]]);
+    const wait = first.retryInSeconds as number;
+    assert.ok(wait >= retryPolicy.backoffBaseSeconds * retryPolicy.backoffFixedShare && wait <= retryPolicy.backoffBaseSeconds, `waits ${wait} s, within the policy's first backoff`);
+    assert.deepEqual([second.attempt, second.outcome, second.status, second.retryInSeconds], [2, 'answered', Number(successResponse(model.responses).status), null]);
+  });
+
+  const retried: { answer: string; host: () => Promise<{ url: string; arrivals: () => number; close: () => Promise<void> }>; options?: Record<string, unknown>; error: string[]; outcome: string; status: number | null }[] = [
+    ...retryPolicy.transientHostStatuses.map((status) => ({ answer: `a host's ${status}`, host: () => scriptedHost(() => ({ status, headers: { 'content-type': 'text/html' }, body: '<p>down</p>' })), error: ['HostError'], outcome: 'answered', status })),
+    { answer: `the service's own ${errors.internalError.status}`, host: () => scriptedHost(() => jsonError(errors.internalError.status, errors.internalError.code)), error: [errorClassName(errors.internalError.status), 'ServiceError'], outcome: 'answered', status: errors.internalError.status },
+    { answer: `a ${contract.throttled.status} with a readable ${contract.retryAfterHeader}`, host: () => scriptedHost(() => ({ status: Number(contract.throttled.status), headers: { [contract.retryAfterHeader]: '0' } })), error: ['ThrottledError'], outcome: 'answered', status: Number(contract.throttled.status) },
+    { answer: 'no answer within the timeout', host: () => scriptedHost(() => 'silent'), options: { timeout: 200 }, error: ['TimeoutError', 'NoAnswerError'], outcome: 'timeout', status: null },
+  ];
+  for (const { answer, host: start, options = {}, error, outcome, status } of retried) {
+    test(`${answer} is sent again, up to maxAttempts attempts in all, then thrown as ${error.join(', a ')}`, async () => {
+      const host = await start();
+      try {
+        const result = await reported(host.url, { maxAttempts: attempts, ...options });
+        for (const name of [...error, 'ClientError']) assert.ok(result.outcome instanceof exported(name), `${String(result.outcome)} is a ${name}`);
+        assert.equal(host.arrivals(), attempts);
+        assert.deepEqual(result.reports.map((report) => [report.attempt, report.outcome, report.status]), [[1, outcome, status], [2, outcome, status]]);
+        assert.equal(typeof result.reports[0]?.retryInSeconds, 'number');
+        assert.equal(result.reports[1]?.retryInSeconds, null);
+        assert.equal((result.outcome as unknown as Record<string, unknown>).attempts ?? attempts, attempts);
+      } finally {
+        await host.close();
+      }
+    });
+  }
+
+  test('a refused connection is sent again, up to maxAttempts attempts in all, then thrown as a ConnectionError, a NoAnswerError', async () => {
+    const result = await reported(await refusingAddress(), { maxAttempts: attempts });
+    for (const name of ['ConnectionError', 'NoAnswerError', 'ClientError']) assert.ok(result.outcome instanceof exported(name), `${String(result.outcome)} is a ${name}`);
+    assert.deepEqual(result.reports.map((report) => [report.attempt, report.outcome, report.status]), [[1, 'connection', null], [2, 'connection', null]]);
+    assert.equal((result.outcome as unknown as Record<string, unknown>).attempts, attempts);
+  });
+
+  const once = [errors.invalidParameter, errors.invalidKey, errors.subscriptionNotFound, errors.transitionNotAllowed];
+  for (const refusal of once) {
+    test(`the service's ${refusal.status} (${refusal.code}) is thrown at once, after one attempt`, async () => {
+      const host = await scriptedHost(() => jsonError(refusal.status, refusal.code));
+      try {
+        const result = await reported(host.url, { maxAttempts: attempts });
+        assert.ok(result.outcome instanceof errorClass(refusal.status), String(result.outcome));
+        assert.equal(host.arrivals(), 1);
+        assert.deepEqual(result.reports.map((report) => [report.attempt, report.outcome, report.status, report.retryInSeconds]), [[1, 'answered', refusal.status, null]]);
+      } finally {
+        await host.close();
+      }
+    });
+  }
+
+  test('a hook that throws changes nothing of the call', async () => {
+    const client = new Client(sandbox.url, apiKey, { pace: 0, onAttempt: () => { throw new Error('the logger is down'); } });
+    const answer = await call(client, firstAction, { ...callerExample(firstAction), [subject]: takeSpare() });
+    assert.equal(answer[result.changed], true);
+  });
+});
+
+describe('what a newcomer reads in an error', () => {
+  test('a missing field that takes one of a list of values says which values are allowed', async () => {
+    const chosen = model.actions.find((action) => action.transition.kind === 'chosen');
+    assert.ok(chosen !== undefined && chosen.transition.kind === 'chosen', 'some action takes the status asked for');
+    const field = chosen.transition.field;
+    const allowed = chosen.fields.find((candidate) => candidate.name === field)?.constraints.find((constraint) => constraint.keyword === 'enum')?.values ?? [];
+    assert.ok(allowed.length > 0, `${field} lists its values`);
+    const { [field]: _omitted, ...fields } = callerExample(chosen);
+    const error = await quick().action(chosen.identifier, fields).then(() => undefined, (caught: unknown) => caught);
+    assert.ok(error instanceof exported('InvalidFieldError'), String(error));
+    for (const value of allowed) assert.ok((error as Error).message.includes(JSON.stringify(value)), `${(error as Error).message} names ${JSON.stringify(value)}`);
+  });
+
+  test('an over-long note is not echoed whole, and a long message from the site is cut between characters', async () => {
+    const noteName = model.envelope.note;
+    assert.ok(noteName !== undefined, 'the actions share a note');
+    const limit = firstAction.fields.find((field) => field.name === noteName)?.constraints.find((constraint) => constraint.keyword === 'maxLength')?.limit;
+    assert.ok(limit !== undefined, 'the note has a longest length');
+    const note = '\u{1F600}'.repeat(limit + 1);
+    const refused = await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: 1, [noteName]: note }).then(() => undefined, (caught: unknown) => caught);
+    assert.ok(refused instanceof exported('InvalidFieldError'), String(refused));
+    assert.ok(!(refused as Error).message.includes('\u{1F600}'.repeat(10)), (refused as Error).message);
+    assert.match((refused as Error).message, new RegExp(`${limit + 1} characters`));
+    const host = await scriptedHost(() => jsonError(errors.invalidParameter.status, errors.invalidParameter.code, `x${'\u{1F600}'.repeat(1000)}`));
+    try {
+      const { outcome } = await reported(host.url, { maxAttempts: 1 });
+      const message = (outcome as Error).message;
+      assert.ok(outcome instanceof errorClass(errors.invalidParameter.status), message);
+      assert.ok(message.length < 600, `${message.length} UTF-16 units`);
+      assert.doesNotThrow(() => encodeURIComponent(message), 'no lone surrogate');
+      assert.match(message, /\(1001 characters in all\)/);
+    } finally {
+      await host.close();
+    }
   });
 });
 

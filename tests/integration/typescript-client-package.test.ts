@@ -1,22 +1,26 @@
 /**
- * The TypeScript client package as published: its manifest and tarball, its types under
- * `tsc --strict` with type-level tests written from the model (a field of another action is a
- * type error), Node 20 (Debian's `/usr/bin/node` when it is 20), a Worker (workerd through
+ * The TypeScript client package as published: its manifest, tarball, licence and generated
+ * headers, clean to publint and @arethetypeswrong/cli, its types under `tsc --strict` with
+ * type-level tests written from the model (a field of another action is a type error), the page's
+ * examples saved as `.ts` under `tsc --strict`, the oldest release of every Node line `engines`
+ * claims importing it from an ES module and requiring it from CommonJS, a Worker (workerd through
  * Miniflare), and a ninth action added to a copy of the contract alone reaching the package.
  */
 import assert from 'node:assert/strict';
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { build, stop as stopEsbuild } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { addActions, spreadCopies } from '../../src/bench/scaled-contract.ts';
-import { buildTypescriptClient } from '../../src/clients/typescript/build.ts';
+import { contractLicense } from '../../src/clients/shared/license.ts';
+import { buildTypescriptClient, commonJsDirectory, typescriptClientNodeLines, typescriptClientNodeRange } from '../../src/clients/typescript/build.ts';
 import { errorClassName, methodName, typescriptClientClassName, typescriptClientPackageName } from '../../src/clients/typescript/generate.ts';
-import { typescriptClientTarballName } from '../../src/clients/typescript/usage.ts';
+import { conflictExample, errorHandlingExample, exampleScript, typescriptClientTarballName } from '../../src/clients/typescript/usage.ts';
+import { nodeBinary } from '../support/node-lines.ts';
 import { loadGatedContract } from '../../src/gate/gated-contract.ts';
 import type { Action } from '../../src/lib/contract/model.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
@@ -50,21 +54,47 @@ function acceptingStatus(action: Action, lifecycle = model.lifecycle): string {
   return status;
 }
 
-test('the tarball is named for the contract version and carries ES modules with their types, no dependency, Node 20 or newer', () => {
+test('the tarball is named for the contract version and carries ES modules and CommonJS, each with its types, no dependency, the contract\'s licence', () => {
   assert.equal(path.basename(installed.tarball), typescriptClientTarballName(model.documentVersion));
   const manifest = JSON.parse(readFileSync(path.join(installed.packageDirectory, 'package.json'), 'utf8')) as Record<string, unknown>;
   assert.equal(manifest.name, typescriptClientPackageName);
   assert.equal(manifest.version, model.documentVersion);
   assert.equal(manifest.type, 'module');
   assert.equal(manifest.sideEffects, false);
-  assert.deepEqual(manifest.engines, { node: '>=20' });
+  assert.deepEqual(manifest.engines, { node: typescriptClientNodeRange });
   assert.equal(manifest.dependencies, undefined);
-  assert.deepEqual((manifest.exports as Record<string, unknown>)['.'], { types: './dist/index.d.ts', default: './dist/index.js' });
-  for (const file of ['dist/index.js', 'dist/index.d.ts', 'README.md']) assert.ok(existsSync(path.join(installed.packageDirectory, file)), file);
+  assert.equal(manifest.license, contractLicense(contract).identifier);
+  assert.deepEqual((manifest.exports as Record<string, unknown>)['.'], {
+    import: { types: './dist/index.d.ts', default: './dist/index.js' },
+    require: { types: `./dist/${commonJsDirectory}/index.d.ts`, default: `./dist/${commonJsDirectory}/index.js` },
+  });
+  for (const file of ['dist/index.js', 'dist/index.d.ts', `dist/${commonJsDirectory}/index.js`, `dist/${commonJsDirectory}/index.d.ts`, 'README.md', 'LICENSE']) assert.ok(existsSync(path.join(installed.packageDirectory, file)), file);
+  assert.match(readFileSync(path.join(installed.packageDirectory, 'LICENSE'), 'utf8'), new RegExp(`SPDX-License-Identifier: ${contractLicense(contract).identifier.replace(/[.+]/g, '\\$&')}\n`));
+  assert.deepEqual(JSON.parse(readFileSync(path.join(installed.packageDirectory, 'dist', commonJsDirectory, 'package.json'), 'utf8')), { type: 'commonjs' });
   const declarations = readFileSync(path.join(installed.packageDirectory, 'dist/index.d.ts'), 'utf8');
   for (const action of model.actions) assert.match(declarations, new RegExp(`\\b${methodName(action.identifier)}\\(fields: `), `a method for ${action.identifier}`);
 });
 
+test('every compiled file, the declarations included, says what it was generated from and that it is not to be edited', () => {
+  const files = [...readdirSync(path.join(installed.packageDirectory, 'dist'), { recursive: true, encoding: 'utf8' })].filter((file) => /\.(js|d\.ts)$/.test(file));
+  assert.ok(files.length >= 8, files.join(', '));
+  for (const file of files) {
+    const [firstLine] = readFileSync(path.join(installed.packageDirectory, 'dist', file), 'utf8').split('\n');
+    assert.match(firstLine ?? '', new RegExp(`^// Generated from version ${model.documentVersion.replaceAll('.', '\\.')} of the contract by src/clients/typescript/build\\.ts, compiled from \\S.*\\. Do not edit`), file);
+  }
+});
+
+test('the packed tarball is clean to publint and to @arethetypeswrong/cli, ES modules and CommonJS alike', () => {
+  const publint = spawnSync(process.execPath, [path.join(projectDirectory, 'node_modules/publint/src/cli.js'), 'run', installed.tarball, '--strict'], { encoding: 'utf8' });
+  assert.equal(publint.status, 0, `${publint.stdout}${publint.stderr}`);
+  assert.match(publint.stdout, /All good/, publint.stdout);
+  const attw = spawnSync(process.execPath, [path.join(projectDirectory, 'node_modules/@arethetypeswrong/cli/dist/index.js'), installed.tarball, '--format', 'json'], { encoding: 'utf8' });
+  assert.equal(attw.status, 0, `${attw.stdout}${attw.stderr}`);
+  const report = JSON.parse(attw.stdout) as { analysis: { problems: unknown[]; entrypoints: Record<string, { resolutions: Record<string, { resolution?: { moduleKind?: { detectedKind?: number } } }> }> } };
+  assert.deepEqual(report.analysis.problems, []);
+  const resolutions = report.analysis.entrypoints['.']?.resolutions ?? {};
+  assert.deepEqual(Object.keys(resolutions).sort(), ['bundler', 'node10', 'node16-cjs', 'node16-esm'], 'every resolution was judged');
+});
 /**
  * Type-level tests, written from the model: every action's example compiles and its result is
  * typed; a field another action takes, a wrong type, a missing subscription are type errors
@@ -142,33 +172,58 @@ test('the package type-checks under tsc --strict, with type-level tests of its n
   assert.match(broken.stdout, /does not exist in type|Object literal may only specify known properties/);
 });
 
-/** Pauses (the first action) a subscription of a sandbox with the installed package, in a program of its own. */
-function callScript(entryUrl: string, baseUrl: string, action: Action, id: number): string {
-  return `import { ${typescriptClientClassName} } from ${JSON.stringify(entryUrl)};
-const client = new ${typescriptClientClassName}(${JSON.stringify(baseUrl)}, "sandbox-key-not-a-secret", { pace: 0 });
-const answer = await client.${methodName(action.identifier)}(${JSON.stringify({ ...callerExample(action), [subject]: id })});
-console.log(JSON.stringify(answer));
-`;
+test('the page\'s examples, saved as .ts, pass tsc --strict with the package\'s types', () => {
+  const tsc = path.join(projectDirectory, 'node_modules/typescript/bin/tsc');
+  const examples = { 'page-example.ts': exampleScript(contract), 'page-conflict.ts': conflictExample(contract, errorClassName(contract.errors.transitionNotAllowed.status)), 'page-errors.ts': errorHandlingExample(contract) };
+  for (const [file, text] of Object.entries(examples)) writeFileSync(path.join(installed.folder, file), text);
+  const options = ['--strict', '--noEmit', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', 'node', '--typeRoots', path.join(projectDirectory, 'node_modules/@types')];
+  const run = spawnSync(process.execPath, [tsc, ...options, ...Object.keys(examples)], { cwd: installed.folder, encoding: 'utf8' });
+  assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
+  // The check can fail: the environment read without its test for an unset variable is reported.
+  writeFileSync(path.join(installed.folder, 'careless.ts'), exampleScript(contract).replace(/^if \(.*\n.*\n\}\n/m, ''));
+  const careless = spawnSync(process.execPath, [tsc, ...options, 'careless.ts'], { cwd: installed.folder, encoding: 'utf8' });
+  assert.notEqual(careless.status, 0, 'an unchecked process.env is a strict error');
+  assert.match(careless.stdout, /string \| undefined/);
+});
+
+/** A program pausing (the first action) a subscription of a sandbox with the installed package, by its name, as an ES module or in CommonJS. */
+function callScript(baseUrl: string, action: Action, id: number, format: 'esm' | 'cjs', specifier = typescriptClientPackageName): string {
+  const client = `const client = new ${typescriptClientClassName}(${JSON.stringify(baseUrl)}, "sandbox-key-not-a-secret", { pace: 0 });`;
+  const send = `client.${methodName(action.identifier)}(${JSON.stringify({ ...callerExample(action), [subject]: id })})`;
+  if (format === 'esm') return `import { ${typescriptClientClassName} } from ${JSON.stringify(specifier)};\n${client}\nconsole.log(JSON.stringify(await ${send}));\n`;
+  return `const { ${typescriptClientClassName} } = require(${JSON.stringify(specifier)});\n${client}\n${send}.then((answer) => console.log(JSON.stringify(answer)), (error) => { console.error(error); process.exitCode = 1; });\n`;
 }
 
 const runFile = promisify(execFile);
-const debianNode = '/usr/bin/node';
-const debianNodeMajor = existsSync(debianNode) ? Number(spawnSync(debianNode, ['-p', 'process.versions.node.split(".")[0]'], { encoding: 'utf8' }).stdout.trim()) : undefined;
 
-test('runs on Node 20', { skip: debianNodeMajor === 20 ? false : `${debianNode} is not Node 20 here (apt-get install nodejs on Debian 13 gives it)` }, async () => {
-  const [action] = model.actions;
-  assert.ok(action !== undefined);
-  const sandbox = await startSandbox({ port: 0, contract, seed: [{ id: 9001, status: acceptingStatus(action) }] });
-  try {
-    const script = path.join(installed.folder, 'node20.mjs');
-    writeFileSync(script, callScript(installed.entryUrl, sandbox.url, action, 9001));
-    // Not spawnSync: the sandbox answers from this process's event loop.
-    const run = await runFile(debianNode, [script], { encoding: 'utf8', timeout: 30_000 });
-    const answer = JSON.parse(run.stdout) as Record<string, unknown>;
-    assert.equal(answer[contract.result.action], action.identifier);
-    assert.equal(answer[contract.result.changed], true);
-  } finally {
-    await sandbox.close();
+describe('the oldest release of every Node line engines claims, from an ES module and from CommonJS', () => {
+  for (const line of typescriptClientNodeLines) {
+    const version = `${line}.0.0`;
+    test(`Node ${version}`, async (context) => {
+      const binary = nodeBinary(version);
+      if ('unavailable' in binary) {
+        context.skip(binary.unavailable);
+        return;
+      }
+      const [action] = model.actions;
+      assert.ok(action !== undefined);
+      const ids = { esm: 9000 + line * 2, cjs: 9001 + line * 2 };
+      const sandbox = await startSandbox({ port: 0, contract, seed: [{ id: ids.esm, status: acceptingStatus(action) }, { id: ids.cjs, status: acceptingStatus(action) }] });
+      try {
+        assert.equal(spawnSync(binary.path, ['-p', 'process.version'], { encoding: 'utf8' }).stdout.trim(), `v${version}`);
+        for (const format of ['esm', 'cjs'] as const) {
+          const script = path.join(installed.folder, `node-${line}.${format === 'esm' ? 'mjs' : 'cjs'}`);
+          writeFileSync(script, callScript(sandbox.url, action, ids[format], format));
+          // Not spawnSync: the sandbox answers from this process's event loop.
+          const run = await runFile(binary.path, [script], { cwd: installed.folder, encoding: 'utf8', timeout: 30_000 });
+          const answer = JSON.parse(run.stdout) as Record<string, unknown>;
+          assert.equal(answer[contract.result.action], action.identifier, `${format} on ${version}`);
+          assert.equal(answer[contract.result.changed], true, `${format} on ${version}`);
+        }
+      } finally {
+        await sandbox.close();
+      }
+    });
   }
 });
 
@@ -244,7 +299,7 @@ describe('a ninth action added to a copy of the contract alone', () => {
     const sandbox = await startSandbox({ port: 0, contract: grown, seed: [{ id: 9201, status: acceptingStatus(action, grown.model.lifecycle) }] });
     try {
       const script = path.join(packageDirectory, 'ninth.mjs');
-      writeFileSync(script, callScript(new URL(`file://${path.join(packageDirectory, 'dist/index.js')}`).href, sandbox.url, action, 9201));
+      writeFileSync(script, callScript(sandbox.url, action, 9201, 'esm', new URL(`file://${path.join(packageDirectory, 'dist/index.js')}`).href));
       const { stdout } = await runFile(process.execPath, [script], { encoding: 'utf8', timeout: 30_000 });
       const answer = JSON.parse(stdout) as Record<string, unknown>;
       assert.equal(answer[grown.result.action], added);

@@ -18,6 +18,7 @@ import { fromHtml } from 'hast-util-from-html';
 import { selectAll } from 'hast-util-select';
 import { toText } from 'hast-util-to-text';
 import type { Element } from 'hast';
+import { fixedErrorClassName, fixedErrorKinds, type FixedErrorKindId } from '../../src/clients/shared/error-kinds.ts';
 import { packTypescriptClient } from '../../src/clients/typescript/package.ts';
 import { exampleEnvironment, typescriptClientDownloadPath } from '../../src/clients/typescript/usage.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
@@ -94,6 +95,8 @@ test('the page\'s install, example and run blocks, as written, pause the subscri
   const runBlock = blocks.find((block) => block.language === 'sh' && block.text === `node ${script.title}`);
   assert.ok(runBlock !== undefined, 'a command that runs the script');
   for (const variable of Object.values(exampleEnvironment)) assert.match(script.text, new RegExp(`process\\.env\\.${variable}\\b`));
+  const pageText = toText(fromHtml(readFileSync(path.join(projectDirectory, 'dist', pagePath, 'index.html'), 'utf8')));
+  for (const kind of Object.keys(fixedErrorKinds) as FixedErrorKindId[]) assert.ok(pageText.includes(fixedErrorClassName(kind, 'typescript')), `the page names ${fixedErrorClassName(kind, 'typescript')}`);
 
   // An empty folder, and an environment with only Node's own tools: no home, no cache, no config.
   const folder = path.join(workDirectory, 'reader');

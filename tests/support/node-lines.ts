@@ -1,8 +1,7 @@
 /**
- * Node binaries of other lines than the project's own, for the tests that prove the published
- * contract tools on every Node line they claim. Each comes from the npm registry's
- * `node-linux-<arch>` package (the registry is the one network these machines reach), unpacked
- * once into the cache `.ci/run` keeps its Node in, and reused by every later run.
+ * Node's own binaries for the lines a package claims, from the npm registry's `node-linux-<arch>`
+ * packages, unpacked once into the cache `.ci/run` keeps its Node in
+ * (`~/.cache/subscription-lifecycle-docs/node-<version>/bin/node`).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
@@ -11,41 +10,39 @@ import path from 'node:path';
 import { toolsNodeEngineRange } from '../../src/contract-tools/tools-package.ts';
 import { oldestSupportedNode } from '../../src/lib/node-engine.ts';
 
-/** The newest line's release the tests run; raised by hand when a newer one is wanted. */
-const newestLineVersion = '26.12.1';
+const architectures: Readonly<Record<string, string>> = { x64: 'x64', arm64: 'arm64' };
 
-/** The oldest Node the tools claim, as a full version (`22.13` → `22.13.0`). */
-function floorVersion(): string {
-  const parts = oldestSupportedNode(toolsNodeEngineRange).split('.');
-  return [...parts, '0', '0'].slice(0, 3).join('.');
-}
-
-/** The Node versions besides the project's own that the tools are proven on: their floor, and the newest line. */
-export function toolsNodeVersions(): string[] {
-  return [floorVersion(), newestLineVersion];
-}
-
-function cacheDirectory(version: string): string {
+/** The cache folder of one Node version, as .ci/run names it. */
+function nodeHome(version: string): string {
   return path.join(process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'), 'subscription-lifecycle-docs', `node-${version}`);
 }
 
-/**
- * The folder holding the `node` binary of `version`, fetched on first use; throws with what
- * failed when the registry cannot be reached, so the test says why rather than skipping quietly.
- */
-export function nodeBinDirectory(version: string): string {
-  const home = cacheDirectory(version);
+/** The path of Node `version`'s binary, fetched and unpacked when missing; or why it cannot be had here. */
+export function nodeBinary(version: string): { path: string } | { unavailable: string } {
+  const home = nodeHome(version);
   const binary = path.join(home, 'bin', 'node');
-  if (existsSync(binary)) return path.dirname(binary);
-  const arch = process.arch === 'arm64' ? 'arm64' : 'x64';
+  if (existsSync(binary)) return { path: binary };
+  const arch = architectures[process.arch];
+  if (process.platform !== 'linux' || arch === undefined) return { unavailable: `the registry's node packages are fetched for Linux on x64 or arm64, not ${process.platform} on ${process.arch}` };
   mkdirSync(home, { recursive: true });
+  let tarball: string;
   try {
-    const tarball = execFileSync('npm', ['pack', '--silent', `node-linux-${arch}@${version}`], { cwd: home, encoding: 'utf8' }).trim().split('\n').at(-1) ?? '';
-    execFileSync('tar', ['-xzf', path.join(home, tarball), '-C', home, '--strip-components=1', 'package/bin/node']);
-    rmSync(path.join(home, tarball));
+    tarball = execFileSync('npm', ['pack', '--silent', `node-linux-${arch}@${version}`], { cwd: home, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_update_notifier: 'false' } }).trim();
   } catch (error) {
-    rmSync(home, { recursive: true, force: true });
-    throw new Error(`Node ${version} could not be fetched from the npm registry (node-linux-${arch}@${version}): ${(error as Error).message}`);
+    const reason = String((error as { stderr?: unknown }).stderr ?? error);
+    if (/ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|network/i.test(reason)) return { unavailable: `the npm registry is unreachable, so Node ${version} cannot be fetched (${reason.split('\n')[0]})` };
+    throw error;
   }
-  return path.dirname(binary);
+  execFileSync('tar', ['-xzf', path.join(home, tarball), '-C', home, '--strip-components=1', 'package/bin/node']);
+  rmSync(path.join(home, tarball));
+  return { path: binary };
+}
+
+/** The newest line's release the contract tools are proven on; raised by hand when a newer one is wanted. */
+const newestToolsLineVersion = '26.12.1';
+
+/** The Node versions besides the project's own that the published contract tools are proven on: their floor (`engines.node`), and the newest line. */
+export function toolsNodeVersions(): string[] {
+  const floor = oldestSupportedNode(toolsNodeEngineRange).split('.');
+  return [[...floor, '0', '0'].slice(0, 3).join('.'), newestToolsLineVersion];
 }

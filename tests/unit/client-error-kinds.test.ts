@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { errorClassSuffixes, fixedErrorClassName, fixedErrorKinds, statusErrorClassName, statusErrorStem, type ClientLanguage, type FixedErrorKindId } from '../../src/clients/shared/error-kinds.ts';
+import { errorClassName, errorClassSuffixes, fixedErrorClassName, fixedErrorKinds, statusErrorClassName, statusErrorStem, type ClientLanguage, type FixedErrorKindId } from '../../src/clients/shared/error-kinds.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 
@@ -18,7 +18,12 @@ describe('the error kinds the client libraries share', () => {
     for (const status of documentedStatuses) {
       const stem = statusErrorStem(status);
       assert.match(stem, /^[A-Z][A-Za-z0-9]*$/, `${status} gets a class name`);
-      for (const language of languages) assert.equal(statusErrorClassName(status, language), `${stem}${errorClassSuffixes[language]}`);
+      for (const language of languages) {
+        const name = statusErrorClassName(status, language);
+        assert.equal(name, errorClassName(stem, language));
+        assert.ok(name.startsWith(stem) && name.endsWith(errorClassSuffixes[language]), `${name} is ${stem} in ${language}`);
+        assert.doesNotMatch(name, new RegExp(`(${errorClassSuffixes[language]}){2}$`), `${name} does not repeat its language's word`);
+      }
     }
   });
 

@@ -17,8 +17,9 @@ export interface FixedErrorKind {
   /** The name's stem, before the language's suffix. */
   readonly stem: string;
   /**
-   * The kind this one refines, by its key in fixedErrorKinds; undefined for the base every error
-   * shares. A string here, since the keys' type is read from the table this interface types.
+   * The id of the kind this one refines; undefined for the base every error shares. A plain string
+   * here, as the ids are the table's own keys (typed from it, they would refer to themselves); the
+   * unit test checks each names a kind.
    */
   readonly parent: string | undefined;
   /** What happened, in a sentence a page or a doc comment can show. */
@@ -89,9 +90,15 @@ export function statusErrorStem(status: number | string): string {
   return pascalCaseName(phrase);
 }
 
-/** A stem in a language's spelling: `errorClassName('Conflict', 'php')` → `ConflictException`. */
+/**
+ * A stem in a language's spelling: `errorClassName('Conflict', 'php')` → `ConflictException`. A
+ * stem that already ends with the language's word keeps it once (`InternalServerError` stays
+ * `InternalServerError` in TypeScript, and is `InternalServerErrorException` in PHP), so that no
+ * class reads `…ErrorError`.
+ */
 export function errorClassName(stem: string, language: ClientLanguage): string {
-  return `${stem}${errorClassSuffixes[language]}`;
+  const suffix = errorClassSuffixes[language];
+  return stem.endsWith(suffix) ? stem : `${stem}${suffix}`;
 }
 
 /** The class of a fixed kind in a language: `fixedErrorClassName('timeout', 'typescript')` → `TimeoutError`. */

@@ -12,8 +12,9 @@ import { acceptedStates } from '../../lib/contract/lifecycle.ts';
 import { errorCodeField, errorDataField, errorMessageField, errorStatusMember } from '../../lib/contract/response-names.ts';
 import { serviceFailureResponse, successResponse } from '../../lib/contract/response-lookups.ts';
 import { childPointer, resolveSchema, type ResolvedSchema } from '../../lib/contract/schemas.ts';
-import { reasonPhrase } from '../../lib/http/status-reasons.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
+import { checkedKeywords } from '../shared/checked-keywords.ts';
+import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
 import type { ClientDescription, FieldBound, FieldRule } from './runtime/description.ts';
 import { docComment, jsonTypesOf, objectMembers, propertyKey, typeOf } from './typescript-types.ts';
 
@@ -25,10 +26,13 @@ export { typescriptClientClassName, typescriptClientPackageName };
 /** Members of the client class that an action's method must not take the name of. */
 const clientMembers = ['action', 'settings', 'toJSON', 'constructor'];
 
-/** The keywords the runtime checks before sending; the others (`default`, `writeOnly`, …) restrict nothing a caller sends. */
-const checkedKeywords = new Set(['const', 'enum', 'oneOf', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'uniqueItems', 'pattern']);
-
 const generatedNotice = (version: string) => `// Generated from version ${version} of the contract by src/clients/typescript/generate.ts. Do not edit.`;
+
+/** The error classes of the kinds every call can end with, as the runtime's errors.ts defines them and the package exports them. */
+export const fixedErrorClassNames: readonly string[] = (Object.keys(fixedErrorKinds) as FixedErrorKindId[]).map((kind) => fixedErrorClassName(kind, 'typescript'));
+
+/** The base error's name before release 1.1, still exported (deprecated) so that no caller of that release breaks. */
+const formerBaseErrorName = 'SubscriptionLifecycleError';
 
 function fieldSchema(contract: ExecutableContract, field: Field): ResolvedSchema {
   return resolveSchema(contract.document, resolvePointer(contract.document, field.pointer), field.pointer);
@@ -103,18 +107,16 @@ interface ErrorClassSource {
   text: string;
 }
 
-/** The class a service error of a status is thrown as: named after the status's reason phrase (`Conflict` → `ConflictError`). */
+/** The class a service error of a status is thrown as, named by the shared table of error kinds (`409` → `ConflictError`). */
 export function errorClassName(status: number): string {
-  const phrase = reasonPhrase(status);
-  if (phrase === undefined) return `Http${status}Error`;
-  const base = pascalCaseName(phrase.replace(/\bError$/, ''));
-  return `${base}Error`;
+  return statusErrorClassName(status, 'typescript');
 }
 
 function errorClassOf(contract: ExecutableContract, response: ResponseRow): ErrorClassSource | undefined {
   if (response.body === undefined || !response.isError) return undefined;
   const status = Number(response.status);
   const className = errorClassName(status);
+  if (fixedErrorClassNames.includes(className)) throw new Error(`HTTP ${status} documents an error body, and its class would be ${className}, a kind every call can end with (src/clients/shared/error-kinds.ts): name the status otherwise there.`);
   const data = response.bodyFields.find((field) => field.name === errorDataField);
   const members = (data?.members ?? []).filter((member) => member.name !== errorStatusMember);
   const properties = members.map((member) => {
@@ -280,9 +282,9 @@ import { description, errorClasses, type ActionName, type ActionResult, type Fie
 
 export { contractVersion, knownActions, ${errorClasses.map((source) => source.className).join(', ')} } from './contract.ts';
 export type { ActionFields, ActionName, ActionResult, FieldsOf, KnownActionName, SubscriptionStatus, UnknownActionFields, ${model.actions.map(fieldsName).join(', ')} } from './contract.ts';
-export { ConnectionError, HostError, InvalidFieldError, ServiceError, SubscriptionLifecycleError, ThrottledError, TimeoutError } from './errors.ts';
+export { ${[...fixedErrorClassNames, formerBaseErrorName].join(', ')} } from './errors.ts';
 export type { ErrorBody } from './errors.ts';
-export type { CallOptions, ClientOptions, ClientSettings } from './client-core.ts';
+export type { AttemptReport, CallOptions, ClientOptions, ClientSettings } from './client-core.ts';
 
 /**
  * A client of one site's Subscription Lifecycle Action Service: one method per action.

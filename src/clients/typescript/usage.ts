@@ -10,6 +10,7 @@ import { typeLabel } from '../../lib/contract/fields.ts';
 import { resolvePointer } from '../../lib/contract/document.ts';
 import { resolveSchema } from '../../lib/contract/schemas.ts';
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
+import { fixedErrorClassName, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
 import { clientDescription, methodName, typescriptClientClassName, typescriptClientPackageName } from './generate.ts';
 
 /** The environment the example script reads: the site's base URL, its key, the subscription. */
@@ -32,16 +33,32 @@ export function installCommand(docsUrl: string, version: string): string {
   return `npm install ${docsUrl.replace(/\/+$/, '')}${typescriptClientDownloadPath(version)}`;
 }
 
+/**
+ * The lines that read the environment as a careful script does: each variable may be unset
+ * (`string | undefined` to TypeScript), so the script stops with what to set instead of sending
+ * `undefined`. Saved as `.ts`, it passes `tsc --strict`.
+ */
+function environmentLines(): string {
+  const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
+  return `const siteUrl = process.env.${siteUrl};
+const apiKey = process.env.${apiKey};
+const subscriptionId = Number(process.env.${subscriptionId});
+if (siteUrl === undefined || apiKey === undefined || !Number.isInteger(subscriptionId)) {
+  throw new Error("Set ${siteUrl}, ${apiKey} and ${subscriptionId} first.");
+}`;
+}
+
 /** The whole example: reads the environment, pauses the subscription, prints the answer. */
 export function exampleScript(contract: ExecutableContract): string {
   const facts = readFacts(contract.document);
-  const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
   return `import { ${typescriptClientClassName} } from "${typescriptClientPackageName}";
 
-const client = new ${typescriptClientClassName}(process.env.${siteUrl}, process.env.${apiKey});
+${environmentLines()}
+
+const client = new ${typescriptClientClassName}(siteUrl, apiKey);
 
 const answer = await client.${methodName(facts.quickstartAction)}({
-  ${facts.subscriptionField}: Number(process.env.${subscriptionId}),
+  ${facts.subscriptionField}: subscriptionId,
 });
 console.log(answer);
 `;
@@ -66,13 +83,49 @@ export function conflictExample(contract: ExecutableContract, conflictClassName:
   const allowedActions = camelCaseName(contract.errors.allowedActionsMember);
   return `import { ${typescriptClientClassName}, ${conflictClassName} } from "${typescriptClientPackageName}";
 
-const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl}, process.env.${exampleEnvironment.apiKey});
+${environmentLines()}
+
+const client = new ${typescriptClientClassName}(siteUrl, apiKey);
 try {
-  await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: Number(process.env.${exampleEnvironment.subscriptionId}) });
+  await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: subscriptionId });
 } catch (error) {
   if (!(error instanceof ${conflictClassName})) throw error;
   // The subscription's status refuses the action: it says which actions that status allows.
   console.log(\`The subscription is \${error.${currentStatus}}; it allows: \${error.${allowedActions}?.join(", ")}\`);
+}
+`;
+}
+
+/**
+ * Catching what a call can end with, from the most particular class to the base: no answer
+ * (a timeout or a failed connection, after the policy's retries), a throttled site, and any other
+ * error of the client.
+ */
+export function errorHandlingExample(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  const names = (kinds: FixedErrorKindId[]) => kinds.map((kind) => fixedErrorClassName(kind, 'typescript'));
+  const [timeout, connection, noAnswer, throttled, base] = names(['timeout', 'connection', 'noAnswer', 'throttled', 'base']);
+  return `import { ${typescriptClientClassName}, ${[base, connection, noAnswer, throttled, timeout].join(', ')} } from "${typescriptClientPackageName}";
+
+${environmentLines()}
+
+const client = new ${typescriptClientClassName}(siteUrl, apiKey, {
+  // Every attempt, retried or not, with its outcome, status, duration and the wait before the next.
+  onAttempt: (report) => console.error(JSON.stringify(report)),
+});
+try {
+  console.log(await client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: subscriptionId }));
+} catch (error) {
+  if (error instanceof ${timeout} || error instanceof ${connection}) {
+    // Both are a ${noAnswer}: the action may have gone through, and sending it again is safe.
+    console.error(\`No answer after \${error.attempts} attempts: \${error.message}\`);
+  } else if (error instanceof ${throttled}) {
+    console.error(\`Still throttled after \${error.attempts} attempts: try again later.\`);
+  } else if (error instanceof ${base}) {
+    console.error(\`\${error.name}: \${error.message}\`);
+  } else {
+    throw error;
+  }
 }
 `;
 }
@@ -140,4 +193,52 @@ await client.${methodName(facts.quickstartAction)}(
   { signal: AbortSignal.timeout(5_000), timeout: 2_000 },
 );
 `;
+}
+
+/** The example's first lines in CommonJS: the same client, required instead of imported. */
+export function commonJsExample(contract: ExecutableContract): string {
+  const facts = readFacts(contract.document);
+  return `const { ${typescriptClientClassName} } = require("${typescriptClientPackageName}");
+
+const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl} ?? "", process.env.${exampleEnvironment.apiKey} ?? "");
+client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: Number(process.env.${exampleEnvironment.subscriptionId}) }).then(console.log);
+`;
+}
+
+/** One answer of the retry policy as the client applies it: what it is, whether it is sent again, after which wait, and what is thrown at the end. */
+export interface RetryRow {
+  answer: string;
+  /** `false` when the answer is thrown after the one attempt. */
+  retried: boolean;
+  wait: string;
+  /** The classes thrown when the attempts run out: one, or one per status of the row. */
+  thrown: string[];
+}
+
+/**
+ * Which answers the client sends again, how many times, after which wait, and the class thrown
+ * when the attempts run out: the reference the PHP library follows, from the policy and the model.
+ */
+export function retryRows(contract: ExecutableContract): RetryRow[] {
+  const description = clientDescription(contract);
+  const { policy } = description;
+  const error = (kind: FixedErrorKindId) => fixedErrorClassName(kind, 'typescript');
+  const backoff = 'the backoff';
+  const statusList = (statuses: readonly (number | string)[]) => statuses.map(String).join(', ');
+  const refusals = contract.model.responses.filter((response) => response.isError && Number(response.status) !== description.serviceFailureStatus && Number(response.status) !== description.throttledStatus);
+  return [
+    { answer: `${description.throttledStatus} with a ${description.retryAfterHeader} of at most ${policy.retryAfterCapMs / 1000} s (maxRetryWait)`, retried: true, wait: `the wait its ${description.retryAfterHeader} asks for`, thrown: [error('throttled')] },
+    { answer: `${description.throttledStatus} without a readable ${description.retryAfterHeader}`, retried: true, wait: backoff, thrown: [error('throttled')] },
+    { answer: `${description.throttledStatus} with a longer ${description.retryAfterHeader}`, retried: false, wait: '', thrown: [error('throttled')] },
+    { answer: `${description.serviceFailureStatus} from the service`, retried: true, wait: backoff, thrown: [errorClassNameOf(description.serviceFailureStatus)] },
+    { answer: `${statusList(description.transientHostStatuses)} from a host in front of the site`, retried: true, wait: backoff, thrown: [error('host')] },
+    { answer: `no answer within the timeout (${policy.attemptTimeoutMs / 1000} s)`, retried: true, wait: backoff, thrown: [error('timeout')] },
+    { answer: 'a refused, dropped or unreachable connection', retried: true, wait: backoff, thrown: [error('connection')] },
+    { answer: `${statusList([...new Set(refusals.map((response) => response.status))])} from the service`, retried: false, wait: '', thrown: [...new Set(refusals.map((response) => errorClassNameOf(Number(response.status))))] },
+    { answer: 'any other answer of a host (an HTML 403, a redirect)', retried: false, wait: '', thrown: [error('host')] },
+  ];
+}
+
+function errorClassNameOf(status: number): string {
+  return statusErrorClassName(status, 'typescript');
 }

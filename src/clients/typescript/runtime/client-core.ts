@@ -9,6 +9,26 @@ import type { ClientDescription } from './description.ts';
 import { ConnectionError, HostError, ServiceError, ThrottledError, TimeoutError, type ErrorBody, type ErrorMembers } from './errors.ts';
 import { checkFields } from './field-check.ts';
 
+/**
+ * One attempt to send an action, as the `onAttempt` hook receives it: the members every library
+ * reports each attempt with (src/clients/shared/attempt-report.ts), spelled in camel case. The
+ * key is never among them.
+ */
+export interface AttemptReport {
+  /** The action's identifier, as the contract writes it. */
+  readonly action: string;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+  /** What came of it: an answer (of any status), no answer within the timeout, or a failed connection. */
+  readonly outcome: 'answered' | 'timeout' | 'connection';
+  /** The HTTP status when the site answered; null otherwise. */
+  readonly status: number | null;
+  /** Seconds the attempt took. */
+  readonly seconds: number;
+  /** Seconds until the next attempt when there is one, or null when this attempt was the last. */
+  readonly retryInSeconds: number | null;
+}
+
 /** How a client behaves; every member has a default from the errors guide's retry policy. */
 export interface ClientOptions {
   /** Milliseconds one attempt may take in all, from connecting to the end of the answer. */
@@ -28,6 +48,12 @@ export interface ClientOptions {
   userAgent?: string;
   /** The `fetch` to send with, such as a Worker's service binding; the global one by default. */
   fetch?: typeof fetch;
+  /**
+   * Called once for every attempt, when its outcome is known and before any wait for the next one:
+   * a place to log or count each request. An error it throws is ignored, so that a failing logger
+   * never turns an action that went through into a failed call.
+   */
+  onAttempt?: (report: AttemptReport) => void;
 }
 
 /** Options of one call. */
@@ -208,6 +234,7 @@ export class ClientCore {
   readonly #signal: AbortSignal | undefined;
   readonly #fetch: typeof fetch;
   readonly #turns: SiteTurns;
+  readonly #onAttempt: ((report: AttemptReport) => void) | undefined;
 
   constructor(description: ClientDescription, errorClasses: ReadonlyMap<number, ServiceErrorClass>, baseUrl: string, apiKey: string, options: ClientOptions = {}) {
     this.#description = description;
@@ -232,6 +259,8 @@ export class ClientCore {
     // Called unbound, a Worker's fetch throws "Illegal invocation".
     this.#fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.#turns = turnsOf(endpoint);
+    if (options.onAttempt !== undefined && typeof options.onAttempt !== 'function') throw new TypeError('The option onAttempt must be a function.');
+    this.#onAttempt = options.onAttempt;
   }
 
   /** The settings this client applies, defaults filled in; the key is not among them. */
@@ -248,13 +277,24 @@ export class ClientCore {
     const body = JSON.stringify({ ...fields, [description.selector]: action, [description.credential]: this.#apiKey });
     const joined = eitherSignal([this.#signal, call.signal]);
     try {
-      return await this.#attempts(body, joined.signal, nonNegative('timeout', call.timeout, this.#settings.timeout));
+      return await this.#attempts(action, body, joined.signal, nonNegative('timeout', call.timeout, this.#settings.timeout));
     } finally {
       joined.release();
     }
   }
 
-  async #attempts(body: string, signal: AbortSignal | undefined, timeout: number): Promise<Record<string, unknown>> {
+  /** Tells the hook of one attempt; the wait before the next one is in milliseconds, undefined after the last. */
+  #report(action: string, attempt: number, outcome: AttemptReport['outcome'], status: number | null, startedAt: number, retryInMs: number | undefined): void {
+    if (this.#onAttempt === undefined) return;
+    const report: AttemptReport = { action, attempt, outcome, status, seconds: (performance.now() - startedAt) / 1000, retryInSeconds: retryInMs === undefined ? null : retryInMs / 1000 };
+    try {
+      this.#onAttempt(report);
+    } catch {
+      // A hook is the caller's logging: its failure must not change what the call returns.
+    }
+  }
+
+  async #attempts(action: string, body: string, signal: AbortSignal | undefined, timeout: number): Promise<Record<string, unknown>> {
     const description = this.#description;
     const { maxAttempts } = this.#settings;
     for (let attempt = 1; ; attempt += 1) {
@@ -268,6 +308,7 @@ export class ClientCore {
       }, timeout) : undefined;
       let response: Response;
       let text: string;
+      const startedAt = performance.now();
       try {
         response = await this.#fetch(this.#settings.endpoint, {
           method: description.method,
@@ -281,9 +322,14 @@ export class ClientCore {
       } catch (error) {
         if (signal?.aborted === true) throw abortReason(signal);
         // No answer: the action may have gone through, and a repeat is safe (it answers `changed: false`).
-        const failure = timedOut ? new TimeoutError(timeout, attempt) : new ConnectionError(attempt, error);
-        if (attempt >= maxAttempts) throw failure;
-        this.#turns.holdBack(this.#backoff(attempt));
+        const outcome = timedOut ? 'timeout' : 'connection';
+        if (attempt >= maxAttempts) {
+          this.#report(action, attempt, outcome, null, startedAt, undefined);
+          throw timedOut ? new TimeoutError(timeout, attempt) : new ConnectionError(attempt, error);
+        }
+        const wait = this.#backoff(attempt);
+        this.#report(action, attempt, outcome, null, startedAt, wait);
+        this.#turns.holdBack(wait);
         continue;
       } finally {
         clearTimeout(timer);
@@ -291,29 +337,39 @@ export class ClientCore {
       }
 
       const parsed = isJson(response) ? parseJson(text) : undefined;
-      if (response.status === description.successStatus && isRecord(parsed)) return parsed;
+      if (response.status === description.successStatus && isRecord(parsed)) {
+        this.#report(action, attempt, 'answered', response.status, startedAt, undefined);
+        return parsed;
+      }
 
       if (response.status === description.throttledStatus) {
         const header = response.headers.get(description.retryAfterHeader);
         const asked = header === null ? undefined : retryAfterDelay(header);
         const { maxRetryWait } = this.#settings;
         if (asked !== undefined && asked > maxRetryWait) {
+          this.#report(action, attempt, 'answered', response.status, startedAt, undefined);
           throw new ThrottledError(response.status, asked, attempt, `the site asks to wait ${Math.ceil(asked / 1000)} s (${description.retryAfterHeader}: ${header}), longer than this client's bound of ${Math.ceil(maxRetryWait / 1000)} s: try again later`);
         }
         if (attempt >= maxAttempts) {
+          this.#report(action, attempt, 'answered', response.status, startedAt, undefined);
           throw new ThrottledError(response.status, asked, attempt, `still throttled after ${attempt} attempt${attempt === 1 ? '' : 's'}${asked === undefined ? '' : `; the site asks to wait ${Math.ceil(asked / 1000)} s`}: try again later`);
         }
         // An unreadable Retry-After falls back to the client's own backoff, as the errors guide says.
-        this.#turns.holdBack(asked ?? this.#backoff(attempt));
+        const wait = asked ?? this.#backoff(attempt);
+        this.#report(action, attempt, 'answered', response.status, startedAt, wait);
+        this.#turns.holdBack(wait);
         continue;
       }
 
       const fromService = isRecord(parsed) && typeof parsed[description.errorBody.code] === 'string';
       const retried = fromService ? response.status === description.serviceFailureStatus : description.transientHostStatuses.includes(response.status);
       if (retried && attempt < maxAttempts) {
-        this.#turns.holdBack(this.#backoff(attempt));
+        const wait = this.#backoff(attempt);
+        this.#report(action, attempt, 'answered', response.status, startedAt, wait);
+        this.#turns.holdBack(wait);
         continue;
       }
+      this.#report(action, attempt, 'answered', response.status, startedAt, undefined);
       if (fromService) {
         const ErrorClass = this.#errorClasses.get(response.status) ?? ServiceError;
         throw new ErrorClass(response.status, parsed, description.errorBody);

@@ -1,16 +1,42 @@
 /**
- * The errors every call can end with. The service's own errors (a JSON body with a code) are
- * `ServiceError`s, and the generated package adds one subclass per error the contract documents;
- * what a host in front of the site answers instead is a `HostError`. No message carries the key.
+ * The errors every call can end with, named as src/clients/shared/error-kinds.ts names each kind
+ * for every library (the generated index exports each by that name, so a class missing here fails
+ * the build). The service's own errors (a JSON body with a code) are `ServiceError`s, and the
+ * generated package adds one subclass per error the contract documents; what a host in front of
+ * the site answers instead is a `HostError`. No message carries the key, and no message carries a
+ * long text whole.
  */
 
-/** Every error this library throws, apart from the caller's own abort reason. */
-export class SubscriptionLifecycleError extends Error {
-  override name = 'SubscriptionLifecycleError';
+/** The longest text, in characters, a message quotes from the caller or the site. */
+const quotedTextLimit = 200;
+
+/**
+ * A text as a message quotes it: whole when short, otherwise its first characters and how many
+ * there were. It is cut between characters (code points), never inside a surrogate pair, so the
+ * message stays valid Unicode for a JSON logger.
+ */
+export function quotedText(text: string, limit = quotedTextLimit): string {
+  const characters = Array.from(text);
+  if (characters.length <= limit) return text;
+  return `${characters.slice(0, limit).join('')}… (${characters.length} characters in all)`;
 }
 
+/** Every error this library throws, apart from the caller's own abort reason: catch it to catch them all. */
+export class ClientError extends Error {
+  override name = 'ClientError';
+}
+
+/**
+ * The base error's name before release 1.1 of the package.
+ *
+ * @deprecated Catch {@link ClientError}: it is the same class.
+ */
+export const SubscriptionLifecycleError = ClientError;
+/** @deprecated Use {@link ClientError}. */
+export type SubscriptionLifecycleError = ClientError;
+
 /** A field was refused before anything was sent: missing, of another type, or outside its bound. */
-export class InvalidFieldError extends SubscriptionLifecycleError {
+export class InvalidFieldError extends ClientError {
   override name = 'InvalidFieldError';
   /** The action the fields were meant for. */
   readonly action: string;
@@ -46,7 +72,7 @@ function recordOf(value: unknown): Readonly<Record<string, unknown>> {
  * the same request again unchanged would get the same answer. The generated package throws the
  * subclass of the status; an error status the contract does not document yet arrives as this class.
  */
-export class ServiceError extends SubscriptionLifecycleError {
+export class ServiceError extends ClientError {
   override name = 'ServiceError';
   /** The HTTP status. */
   readonly status: number;
@@ -60,7 +86,7 @@ export class ServiceError extends SubscriptionLifecycleError {
   constructor(status: number, body: ErrorBody, members: ErrorMembers) {
     const code = String(body[members.code]);
     const message = typeof body[members.message] === 'string' ? (body[members.message] as string) : '';
-    super(`HTTP ${status} ${code}: ${message}`);
+    super(`HTTP ${status} ${quotedText(code)}: ${quotedText(message)}`);
     this.status = status;
     this.code = code;
     this.data = recordOf(body[members.data]);
@@ -72,7 +98,7 @@ export class ServiceError extends SubscriptionLifecycleError {
  * A host, firewall, CDN or proxy in front of the site answered, not the service: an HTML 403 or
  * 503, a redirect, a login page. The request may never have reached the service.
  */
-export class HostError extends SubscriptionLifecycleError {
+export class HostError extends ClientError {
   override name = 'HostError';
   readonly status: number;
   /** The answer's `Content-Type`, empty when it had none. */
@@ -81,7 +107,7 @@ export class HostError extends SubscriptionLifecycleError {
   readonly location: string | undefined;
 
   constructor(status: number, contentType: string, location: string | undefined) {
-    super(`HTTP ${status} from the host, not the service (${contentType === '' ? 'no body type' : contentType})${location === undefined ? '' : `; it points to ${location}`}`);
+    super(`HTTP ${status} from the host, not the service (${contentType === '' ? 'no body type' : quotedText(contentType)})${location === undefined ? '' : `; it points to ${quotedText(location)}`}`);
     this.status = status;
     this.contentType = contentType;
     this.location = location;
@@ -89,7 +115,7 @@ export class HostError extends SubscriptionLifecycleError {
 }
 
 /** The host kept answering 429, or asked to wait longer than the client's bound: try again later. */
-export class ThrottledError extends SubscriptionLifecycleError {
+export class ThrottledError extends ClientError {
   override name = 'ThrottledError';
   readonly status: number;
   /** The wait the host asked for, in milliseconds; undefined when its `Retry-After` was missing or unreadable. */
@@ -105,27 +131,40 @@ export class ThrottledError extends SubscriptionLifecycleError {
   }
 }
 
-/** No answer came within the timeout, on the last attempt. The action may have gone through: a repeat is safe. */
-export class TimeoutError extends SubscriptionLifecycleError {
-  override name = 'TimeoutError';
-  readonly timeoutMs: number;
+/**
+ * No answer came on the last attempt, after the retries the policy allows: the site did not answer
+ * in time ({@link TimeoutError}) or the connection failed ({@link ConnectionError}). The action may
+ * have gone through, and a repeat is safe.
+ */
+export class NoAnswerError extends ClientError {
+  override name = 'NoAnswerError';
+  /** The attempts made, this one included. */
   readonly attempts: number;
 
-  constructor(timeoutMs: number, attempts: number) {
-    super(`no answer within ${timeoutMs} ms (attempt ${attempts}); the action may have gone through, and a repeat is safe`);
-    this.timeoutMs = timeoutMs;
+  constructor(message: string, attempts: number, options?: { cause?: unknown }) {
+    super(message, options);
     this.attempts = attempts;
   }
 }
 
+/** No answer came within the timeout, on the last attempt. The action may have gone through: a repeat is safe. */
+export class TimeoutError extends NoAnswerError {
+  override name = 'TimeoutError';
+  /** The timeout of one attempt, in milliseconds. */
+  readonly timeoutMs: number;
+
+  constructor(timeoutMs: number, attempts: number) {
+    super(`no answer within ${timeoutMs} ms (attempt ${attempts}); the action may have gone through, and a repeat is safe`, attempts);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
 /** The connection failed on the last attempt: a wrong address, a refused or dropped connection. */
-export class ConnectionError extends SubscriptionLifecycleError {
+export class ConnectionError extends NoAnswerError {
   override name = 'ConnectionError';
-  readonly attempts: number;
 
   constructor(attempts: number, cause: unknown) {
     const code = typeof cause === 'object' && cause !== null && 'cause' in cause ? (cause.cause as { code?: unknown } | undefined)?.code : undefined;
-    super(`no answer from the site (${typeof code === 'string' ? code : cause instanceof Error ? cause.message : 'connection failed'}, attempt ${attempts})`, { cause });
-    this.attempts = attempts;
+    super(`no answer from the site (${typeof code === 'string' ? code : cause instanceof Error ? quotedText(cause.message) : 'connection failed'}, attempt ${attempts}); the action may have gone through, and a repeat is safe`, attempts, { cause });
   }
 }

@@ -33,10 +33,16 @@ function hasType(value: unknown, type: string): boolean {
   }
 }
 
+/** The longest string, in characters, a refusal quotes whole; a longer one is described by its length. */
+const quotedStringLimit = 40;
+
 /** What a refused value was, said without printing a long text in full. */
 function described(value: unknown): string {
   if (value === undefined) return 'it is missing';
-  if (typeof value === 'string') return `got ${value.length > 40 ? `a string of ${[...value].length} characters` : JSON.stringify(value)}`;
+  if (typeof value === 'string') {
+    const characters = Array.from(value).length;
+    return `got ${characters > quotedStringLimit ? `a string of ${characters} characters` : JSON.stringify(value)}`;
+  }
   if (Array.isArray(value)) return `got a list of ${value.length}`;
   if (typeof value === 'object' && value !== null) return 'got an object';
   return `got ${String(value)}`;
@@ -79,6 +85,11 @@ function brokenBound(value: unknown, bounds: readonly FieldBound[]): FieldBound 
   });
 }
 
+/** A bound as a refusal says it, with the values an `enum` or a `const` allows: `one of "active", "paused"`. */
+function boundPhrase(bound: FieldBound): string {
+  return `${bound.label}${bound.values === undefined ? '' : ` ${bound.values.map((item) => JSON.stringify(item)).join(', ')}`}`;
+}
+
 function typeBound(types: readonly string[]): string {
   return types.map((type) => typeWords[type] ?? type).join(' or ');
 }
@@ -92,18 +103,18 @@ export function checkFields(action: string, rules: readonly FieldRule[], fields:
   for (const rule of rules) {
     const value = fields[rule.name];
     if (value === undefined || (value === null && !rule.types.includes('null'))) {
-      if (rule.required) throw new InvalidFieldError(action, rule.name, `given (it is required): ${typeBound(rule.types)}${rule.bounds.length > 0 ? `, ${rule.bounds.map((bound) => bound.label).join(', ')}` : ''}`, described(value));
+      if (rule.required) throw new InvalidFieldError(action, rule.name, `given (it is required): ${typeBound(rule.types)}${rule.bounds.length > 0 ? `, ${rule.bounds.map(boundPhrase).join(', ')}` : ''}`, described(value));
       continue;
     }
     if (!rule.types.some((type) => hasType(value, type))) throw new InvalidFieldError(action, rule.name, typeBound(rule.types), described(value));
     const broken = brokenBound(value, rule.bounds);
-    if (broken !== undefined) throw new InvalidFieldError(action, rule.name, `${broken.label}${broken.values === undefined ? '' : ` ${broken.values.map((item) => JSON.stringify(item)).join(', ')}`}`, described(value));
+    if (broken !== undefined) throw new InvalidFieldError(action, rule.name, boundPhrase(broken), described(value));
     if (rule.items !== undefined && Array.isArray(value)) {
       for (const [index, item] of value.entries()) {
         const name = `${rule.name}[${index}]`;
         if (!rule.items.types.some((type) => hasType(item, type))) throw new InvalidFieldError(action, name, typeBound(rule.items.types), described(item));
         const brokenItem = brokenBound(item, rule.items.bounds);
-        if (brokenItem !== undefined) throw new InvalidFieldError(action, name, brokenItem.label, described(item));
+        if (brokenItem !== undefined) throw new InvalidFieldError(action, name, boundPhrase(brokenItem), described(item));
       }
     }
   }
