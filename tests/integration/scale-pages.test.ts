@@ -75,7 +75,7 @@ describe(`the site of a contract grown by ${addedCount} actions`, { timeout: 900
     const textOf = (fragment: string): string => fragment.replace(/<[^>]+>/g, '');
     // A workflow is named in a run of names as `id (subscription…)`, or has an item of its own that ends with its subscription.
     const named = new Set([...html.matchAll(/<samp class="workflow-names"[^>]*>([^<]*)<\/samp>/g)].flatMap((match) => [...(match[1] ?? '').matchAll(/(?:^|, )(\w+) \((\d+)/g)].map((name) => `${name[1]} ${name[2]}`)));
-    for (const item of html.matchAll(/<li>([\s\S]*?)<\/li>/g)) {
+    for (const item of html.matchAll(/<li\b[^>]*>([\s\S]*?)<\/li>/g)) {
       const found = /^\s*(\w+):[\s\S]*a new sandbox's is (\d+)\./.exec(textOf(item[1] ?? ''));
       if (found) named.add(`${found[1]} ${found[2]}`);
     }
