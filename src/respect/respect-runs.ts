@@ -1,8 +1,10 @@
 /**
  * The lifecycle's Arazzo workflows run by Redocly's Respect against a new sandbox, at build time:
  * once, when every workflow passes, and again on the same sandbox, when the workflows that moved
- * their subscription on fail. The workflows page shows the commands a reader types and what these
- * two real runs printed, so what it shows cannot drift from what the tools do.
+ * their subscription on fail; and one workflow with `--verbose` against a sandbox that holds
+ * another key, which prints the status and body the site answered. The workflows page shows the
+ * commands a reader types and what these real runs printed, so what it shows cannot drift from
+ * what the tools do.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,7 @@ import projectPackage from '../../package.json' with { type: 'json' };
 import { bundleDirectory, redoclyInvocation } from '../lib/contract/bundle.ts';
 import { loadExecutableContract, type ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { arazzoYaml, respectArguments, sourceDescriptionUrl, type RespectTarget } from '../lib/workflows/arazzo-document.ts';
+import { planWorkflows } from '../lib/workflows/workflow-plan.ts';
 import { defaultApiKey } from '../sandbox/seed.ts';
 import { defaultPort, startSandbox } from '../sandbox/server.ts';
 
@@ -27,7 +30,7 @@ export function redoclyPackage(): string {
 }
 
 /** The command a reader runs, in the folder holding both downloads, against a site. */
-export function respectCommand(contract: ExecutableContract, target: Omit<RespectTarget, 'file'> & { workflow?: string }): string {
+export function respectCommand(contract: ExecutableContract, target: Omit<RespectTarget, 'file'> & { workflow?: string; verbose?: boolean }): string {
   // --yes: npx would otherwise ask before it installs, and a shell without a terminal says no.
   return ['npx', '--yes', redoclyPackage(), ...respectArguments(contract, { ...target, file: arazzoDownloadName })].map(shellWord).join(' ');
 }
@@ -44,11 +47,19 @@ export interface RespectRunShown {
   seconds: number;
 }
 
+/**
+ * The key the sandbox of the verbose run is started with (`--api-key`), so that the page's
+ * command, which sends the default key, is refused: visibly not a key either.
+ */
+export const otherSandboxKey = 'another-sandbox-key-not-a-secret';
+
 export interface RespectRuns {
   /** The command against a sandbox started as the sandbox guide says. */
   sandboxCommand: string;
   passing: RespectRunShown;
   failing: RespectRunShown;
+  /** One workflow with `--verbose` against a sandbox started with `otherSandboxKey`: the status and body it answered. */
+  verbose: RespectRunShown & { command: string; workflowId: string };
 }
 
 // eslint-disable-next-line no-control-regex
@@ -87,6 +98,31 @@ function excerptOf(output: string, passed: boolean): string {
   return [...tidy(detail), '', ...tidy(summary)].join('\n');
 }
 
+/** What a verbose line of Respect's step block labels, at the start of the line after its indent. */
+const verboseLabel = /^ {4}(Request URL|Request Headers|Request Body|Response status code|Response time|Response Headers|Response Size|Response Body):/;
+/** The labels the page shows: what the site answered, without what changes from run to run (times, dates, ports). */
+const shownLabels = new Set(['Response status code', 'Response Body']);
+
+/**
+ * What the page shows of a verbose run of one workflow: each step's line, the status and the
+ * body the site answered, and the step's checks, then the summary. The request (the sandbox's
+ * port), the answer's headers (a date), its time and its size are left out, so that the page
+ * stays the same from one build to the next.
+ */
+export function verboseExcerptOf(output: string): string {
+  const lines = output.replace(colours, '').replaceAll('\u00a0', ' ').split('\n').map((line) => line.trimEnd());
+  const block = linesBetween(lines, /Running workflow /, /Failed tests info:|^\s*Summary for /);
+  let shown = true;
+  const kept = block.filter((line) => {
+    const label = verboseLabel.exec(line)?.[1];
+    if (label !== undefined) shown = shownLabels.has(label);
+    else if (!/^ {6}/.test(line) && line !== '') shown = true;
+    return shown;
+  });
+  const summary = linesBetween(lines, /^\s*Summary for /, /^\s*Time: /);
+  return [...tidy(kept), '', ...tidy(summary)].join('\n');
+}
+
 function runRespect(args: string[], directory: string): Promise<{ exitCode: number; output: string; seconds: number }> {
   const { file, args: cliArgs, options } = redoclyInvocation(args, directory);
   const started = performance.now();
@@ -100,6 +136,30 @@ function runRespect(args: string[], directory: string): Promise<{ exitCode: numb
   });
 }
 
+/** The first workflow, run alone with `--verbose` against a new sandbox that holds another key than the one sent. */
+async function recordVerbose(contract: ExecutableContract, directory: string): Promise<RespectRuns['verbose']> {
+  const [first] = planWorkflows(contract);
+  if (first === undefined) throw new Error('The lifecycle has no workflow to run.');
+  const sandbox = await startSandbox({ port: 0, contract, apiKey: otherSandboxKey });
+  try {
+    const args = respectArguments(contract, { file: arazzoDownloadName, siteUrl: sandbox.url, apiKey: defaultApiKey, workflow: first.workflowId, verbose: true });
+    const run = await runRespect(args, directory);
+    const refused = contract.errors.invalidKey;
+    if (run.exitCode === 0 || !run.output.includes(`Response status code: ${refused.status}`) || !run.output.includes(refused.code)) {
+      throw new Error(`Respect's verbose run against a sandbox with another key does not show the ${refused.status} it answered:\n${run.output}`);
+    }
+    return {
+      command: respectCommand(contract, { siteUrl: `http://127.0.0.1:${defaultPort}`, apiKey: defaultApiKey, workflow: first.workflowId, verbose: true }),
+      workflowId: first.workflowId,
+      exitCode: run.exitCode,
+      excerpt: verboseExcerptOf(run.output),
+      seconds: run.seconds,
+    };
+  } finally {
+    await sandbox.close();
+  }
+}
+
 async function record(): Promise<RespectRuns> {
   const contract = loadExecutableContract();
   const directory = mkdtempSync(path.join(tmpdir(), 'respect-runs-'));
@@ -108,6 +168,10 @@ async function record(): Promise<RespectRuns> {
     copyFileSync(path.resolve(bundleDirectory, 'v1.yaml'), path.join(directory, sourceDescriptionUrl));
     writeFileSync(path.join(directory, arazzoDownloadName), arazzoYaml(contract));
     const args = respectArguments(contract, { file: arazzoDownloadName, siteUrl: sandbox.url, apiKey: sandbox.apiKey });
+    // The verbose run has a sandbox of its own, so it runs beside the two that share one.
+    const verbose = recordVerbose(contract, directory);
+    // Its refusal is read below, after the other two; until then it must not count as unhandled.
+    verbose.catch(() => undefined);
     const first = await runRespect(args, directory);
     const second = await runRespect(args, directory);
     if (first.exitCode !== 0) throw new Error(`The lifecycle's workflows fail against a new sandbox:\n${first.output}`);
@@ -116,6 +180,7 @@ async function record(): Promise<RespectRuns> {
       sandboxCommand: respectCommand(contract, { siteUrl: `http://127.0.0.1:${defaultPort}`, apiKey: defaultApiKey }),
       passing: { exitCode: first.exitCode, excerpt: excerptOf(first.output, true), seconds: first.seconds },
       failing: { exitCode: second.exitCode, excerpt: excerptOf(second.output, false), seconds: second.seconds },
+      verbose: await verbose,
     };
   } finally {
     await sandbox.close();

@@ -17,7 +17,7 @@ import { readExecutableContract } from '../../src/lib/contract/executable-contra
 import { errorDataField } from '../../src/lib/contract/response-names.ts';
 import { successResponse } from '../../src/lib/contract/response-lookups.ts';
 import { planWorkflows, workflowSubscriptions } from '../../src/lib/workflows/workflow-plan.ts';
-import { sandboxSeed } from '../../src/sandbox/seed.ts';
+import { defaultApiKey, sandboxSeed } from '../../src/sandbox/seed.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument, copyContract } from '../support/contract-copy.ts';
 import { serveOffContract } from '../support/off-contract-deployments.ts';
@@ -110,6 +110,54 @@ describe('a throttling host', () => {
       await sandbox.close();
     }
   });
+});
+
+describe('a failing run with --verbose names the status the site answered, which its checks alone do not', () => {
+  const [first] = planned;
+  /** The status line Respect's verbose output gives a step's answer. */
+  const statusLine = (status: number | string): string => `Response status code: ${status}`;
+  const cases: { name: string; status: () => number | string; body?: () => string; prepare: (sandbox: Sandbox) => { apiKey: string; serverUrl?: string } }[] = [
+    {
+      name: 'a key the site does not hold',
+      status: () => errors.invalidKey.status,
+      body: () => errors.invalidKey.code,
+      prepare: () => ({ apiKey: `not-${defaultApiKey}` }),
+    },
+    {
+      name: 'a host that throttles every request',
+      status: () => contract.throttled.status,
+      prepare: (sandbox) => {
+        sandbox.throttleNext(1, '0');
+        return { apiKey: sandbox.apiKey };
+      },
+    },
+    {
+      name: 'a --server without the path of the version',
+      status: () => errors.noRoute.status,
+      prepare: (sandbox) => ({ apiKey: sandbox.apiKey, serverUrl: sandbox.url }),
+    },
+  ];
+  for (const { name, status, body, prepare } of cases) {
+    test(name, async () => {
+      assert.ok(first);
+      const sandbox = await startSandbox({ port: 0, contract });
+      try {
+        // Each run is prepared afresh: a throttled answer is used up by the request it answers.
+        const run = (extra: string[]) => runRespect(contract, files, { siteUrl: sandbox.url, ...prepare(sandbox) }, ['--workflow', first.workflowId, ...extra]);
+        const quiet = await run([]);
+        assert.equal(quiet.exitCode, 1, quiet.output);
+        assert.ok(!quiet.output.includes(statusLine(status())), 'without --verbose, Respect does not print the answer');
+        const verbose = await run(['--verbose']);
+        assert.equal(verbose.exitCode, 1, verbose.output);
+        assert.ok(verbose.output.includes(statusLine(status())), `the output names the ${status()} the site answered:\n${verbose.output}`);
+        if (body !== undefined) assert.ok(verbose.output.includes(body()), `the output gives the body, with ${body()}`);
+        // The success check still names the status the workflow expected, beside the one that came back.
+        assert.match(verbose.output, new RegExp(`\\$statusCode == ${successResponse(model.responses).status}`));
+      } finally {
+        await sandbox.close();
+      }
+    });
+  }
 });
 
 describe('deployments off the contract fail the workflows that meet the fault, and only those', () => {

@@ -22,6 +22,7 @@ import { loadExecutableContract } from '../../src/lib/contract/executable-contra
 import { downloadPaths } from '../../src/lib/site/navigation.ts';
 import { apiKeyPlaceholder, arazzoYaml } from '../../src/lib/workflows/arazzo-document.ts';
 import { planWorkflows, workflowSubscriptions } from '../../src/lib/workflows/workflow-plan.ts';
+import { otherSandboxKey } from '../../src/respect/respect-runs.ts';
 import { defaultPort, startSandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
@@ -71,9 +72,14 @@ const byPrefix = (prefix: string): string => {
   return found[0] ?? '';
 };
 
-/** The page's `npx @redocly/cli respect` command that runs every workflow, or the one that names one. */
-function respectCommand(which: 'every workflow' | 'one workflow'): string {
-  const found = codeBlocks('sh').filter((command) => command.startsWith('npx --yes @redocly/cli@') && command.includes(' --workflow ') === (which === 'one workflow'));
+/** The page's `npx @redocly/cli respect` command that runs every workflow, the one that names one, or the one with `--verbose`. */
+function respectCommand(which: 'every workflow' | 'one workflow' | 'verbose'): string {
+  const found = codeBlocks('sh').filter(
+    (command) =>
+      command.startsWith('npx --yes @redocly/cli@') &&
+      command.includes(' --workflow ') === (which !== 'every workflow') &&
+      command.endsWith(' --verbose') === (which === 'verbose'),
+  );
   assert.equal(found.length, 1, `one respect command for ${which}`);
   return found[0] ?? '';
 }
@@ -102,6 +108,27 @@ describe('the workflows guide', () => {
       const firstBlock = run.output.split(/^\s*─+\s*$/m).find((block) => block.includes('Running workflow'));
       assert.ok(firstBlock);
       assert.ok(shown.some((block) => checks(block).join('\n') === checks(firstBlock).join('\n')), 'the passing excerpt is what Respect prints');
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  test('its failing example with --verbose is a real run of its command, and names the status and body the site answered', { timeout: 120_000 }, async () => {
+    const command = respectCommand('verbose');
+    const refused = contract.errors.invalidKey;
+    assert.ok(toText(fromHtml(page)).includes(`--api-key ${otherSandboxKey}`), 'the page names the key its sandbox was started with');
+    const sandbox = await startSandbox({ port: 0, contract, apiKey: otherSandboxKey });
+    try {
+      const run = await shell(command.replaceAll(`http://127.0.0.1:${defaultPort}`, sandbox.url));
+      assert.equal(run.code, 1, run.output);
+      assert.ok(run.output.includes(`Response status code: ${refused.status}`), run.output);
+      assert.ok(run.output.includes(refused.code), run.output);
+      const shown = codeBlocks('text').find((block) => block.includes('Response status code:'));
+      assert.ok(shown, 'the page shows a verbose run');
+      assert.ok(shown.includes(`Response status code: ${refused.status}`) && shown.includes(`"${refused.code}"`), shown);
+      const checks = (text: string) => text.split('\n').filter((line) => /^\s*[✓✗] /.test(line)).map((line) => line.trim());
+      const printed = run.output.slice(0, run.output.indexOf('Failed tests info:'));
+      assert.deepEqual(checks(shown), checks(printed), 'the excerpt shows the checks Respect printed');
     } finally {
       await sandbox.close();
     }

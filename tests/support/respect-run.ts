@@ -6,7 +6,7 @@ import { gateBundleDirectory } from '../../src/gate/run-gate.ts';
 import { redoclyInvocation } from '../../src/lib/contract/bundle.ts';
 import { isRecord } from '../../src/lib/contract/document.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { arazzoYaml, respectArguments, sourceDescriptionUrl, type RespectTarget } from '../../src/lib/workflows/arazzo-document.ts';
+import { arazzoYaml, respectArguments, sourceDescriptionName, sourceDescriptionUrl, type RespectTarget } from '../../src/lib/workflows/arazzo-document.ts';
 import { subscriptionInputName, type PlannedWorkflow } from '../../src/lib/workflows/workflow-plan.ts';
 import type { Subscription } from '../../src/sandbox/store.ts';
 import { projectDirectory } from './contract-copy.ts';
@@ -38,10 +38,21 @@ export interface RespectRun {
   seconds: number;
 }
 
-/** Runs the real `redocly respect` as a reader would, on every workflow of the file or those named. */
-export async function runRespect(contract: ExecutableContract, files: WorkflowFiles, target: Omit<RespectTarget, 'file'>, extra: string[] = []): Promise<RespectRun> {
+/**
+ * Runs the real `redocly respect` as a reader would, on every workflow of the file or those named.
+ * `serverUrl` gives `--server` as a reader may mistype it, in place of the site's address followed
+ * by the path of the version's namespace.
+ */
+export async function runRespect(
+  contract: ExecutableContract,
+  files: WorkflowFiles,
+  target: Omit<RespectTarget, 'file'> & { serverUrl?: string },
+  extra: string[] = [],
+): Promise<RespectRun> {
   const report = path.join(files.directory, `report-${Date.now()}.json`);
-  const args = [...respectArguments(contract, { ...target, file: files.arazzoFile }), '--json-output', report, ...extra];
+  const readerArguments = respectArguments(contract, { ...target, file: files.arazzoFile });
+  if (target.serverUrl !== undefined) readerArguments[readerArguments.indexOf('--server') + 1] = `${sourceDescriptionName}=${target.serverUrl}`;
+  const args = [...readerArguments, '--json-output', report, ...extra];
   const { file, args: cliArgs, options } = redoclyInvocation(args, files.directory);
   const started = performance.now();
   const child = spawn(file, cliArgs, { ...options, env: { ...options.env, NO_COLOR: '1', FORCE_COLOR: '0' } });

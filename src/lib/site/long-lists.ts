@@ -16,3 +16,29 @@ export function isLongList(count: number): boolean {
 export function literalText(value: string | number | boolean | null): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
+
+function isScalar(value: unknown): value is string | number | boolean | null {
+  return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}
+
+/**
+ * A JSON body as a page's code block shows it: indented by two spaces, as `JSON.stringify(value,
+ * null, 2)` writes it, except that a long list of plain values (a refusal's allowed actions, once
+ * the contract has many) is written on one line. A code block costs elements a line, so a list of
+ * 200 actions one a line would pass a page's bound on its own. The text parses back to the same value.
+ */
+export function pageJson(value: unknown, indent = ''): string {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return '[]';
+    if (isLongList(value.length) && value.every(isScalar)) return `[${value.map((item) => JSON.stringify(item)).join(', ')}]`;
+    const inner = `${indent}  `;
+    return `[\n${value.map((item: unknown) => `${inner}${pageJson(item, inner)}`).join(',\n')}\n${indent}]`;
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value).filter(([, item]) => item !== undefined);
+    if (entries.length === 0) return '{}';
+    const inner = `${indent}  `;
+    return `{\n${entries.map(([name, item]) => `${inner}${JSON.stringify(name)}: ${pageJson(item, inner)}`).join(',\n')}\n${indent}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}

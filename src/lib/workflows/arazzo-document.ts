@@ -186,9 +186,11 @@ export interface RespectTarget {
 /**
  * The arguments of `redocly respect` that run the workflows against a site: every one, or the one
  * named. Each input goes as `--input name=value`; Respect reads a value with a comma or an equals
- * sign wrongly in that form, so such a value makes the inputs one JSON object instead.
+ * sign wrongly in that form, so such a value makes the inputs one JSON object instead. With
+ * `verbose`, Respect prints each request and the status, headers and body the site answered: its
+ * checks alone name what a step expected (`$statusCode == 200`), never what came back.
  */
-export function respectArguments(contract: ExecutableContract, target: RespectTarget & { workflow?: string }): string[] {
+export function respectArguments(contract: ExecutableContract, target: RespectTarget & { workflow?: string; verbose?: boolean }): string[] {
   const inputs: Record<string, string | number> = { [apiKeyInput(contract)]: target.apiKey, ...target.inputs };
   const plain = Object.values(inputs).every((value) => !/[,=]/.test(String(value)));
   const inputArguments = plain ? Object.entries(inputs).flatMap(([name, value]) => ['--input', `${name}=${value}`]) : ['--input', JSON.stringify(inputs)];
@@ -199,6 +201,7 @@ export function respectArguments(contract: ExecutableContract, target: RespectTa
     '--server',
     `${sourceDescriptionName}=${workflowServerUrl(contract, target.siteUrl)}`,
     ...inputArguments,
+    ...(target.verbose === true ? ['--verbose'] : []),
   ];
 }
 
