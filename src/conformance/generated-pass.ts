@@ -4,7 +4,7 @@ import type { ExecutableContract } from '../lib/contract/executable-contract.ts'
 import { outcomeOf } from '../lib/contract/lifecycle.ts';
 import type { ConformanceCase } from './case-model.ts';
 import { lifecycleExpectation, postRequest } from './case-model.ts';
-import { variedFields } from './acceptance-cases.ts';
+import { acceptedValues, variedFields } from './acceptance-cases.ts';
 import { revealedStatus } from './answer-reading.ts';
 import type { CaseResult, GeneratedPass } from './results.ts';
 import type { RunState } from './run-state.ts';
@@ -30,8 +30,20 @@ function limitOf(field: Field, keyword: string): number | undefined {
   return field.constraints.find((constraint) => constraint.keyword === keyword)?.limit;
 }
 
-/** The values a field's schema allows, as fast-check generates them; undefined where the model says too little to generate one. */
+/**
+ * The values a field's schema allows, as fast-check generates them; undefined where the model says
+ * too little to generate one. One value in four is drawn from the field's ends (`acceptedValues`:
+ * the edge of each bound and the ends no bound names), which the schema's own ranges reach too
+ * seldom to meet in a few dozen bodies.
+ */
 export function fieldValues(field: Field): fc.Arbitrary<unknown> | undefined {
+  const values = schemaValues(field);
+  const ends = acceptedValues(field).map((edge) => edge.value);
+  if (values === undefined || ends.length === 0) return values;
+  return fc.oneof({ weight: 3, arbitrary: values }, { weight: 1, arbitrary: fc.constantFrom(...ends) });
+}
+
+function schemaValues(field: Field): fc.Arbitrary<unknown> | undefined {
   const listed = field.constraints.find((constraint) => constraint.keyword === 'enum' || constraint.keyword === 'const')?.values;
   if (listed !== undefined && listed.length > 0) return fc.constantFrom(...listed);
   const type = field.type.replace(/ \(.*\)$/, '');

@@ -69,6 +69,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const cases = generateCases(contract, {
     apiKey,
     unknownSubscriptionId: options.unknownSubscriptionId ?? 2_147_483_647,
+    namedSubscriptions: options.subscriptions,
     throttleHeader: options.throttleHeader,
   });
   const probe = probeTarget(contract);
