@@ -80,7 +80,6 @@ const storedStringSizes = [
   { largest: 65_535, holder: "MySQL's TEXT" },
 ];
 
-
 /** Whether the field's bounds (lengths, minimum and maximum) let it hold `value`; its type and list are the caller's. */
 function withinBounds(field: Field, value: string | number): boolean {
   return field.constraints.every((constraint) => {
