@@ -84,6 +84,8 @@ export interface CaseSettings {
   apiKey: string;
   /** The ID used where no subscription may exist. */
   unknownSubscriptionId: number;
+  /** The subscriptions the run may use, which the cases that need an ID the site does not have leave alone. */
+  namedSubscriptions?: readonly number[];
   /** The header that asks the sandbox to answer as a throttling host, and its value. */
   throttleHeader: string;
 }

@@ -1,7 +1,7 @@
 import type { Action, Field } from '../lib/contract/model.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { outcomeOf } from '../lib/contract/lifecycle.ts';
-import { acceptanceCases } from './acceptance-cases.ts';
+import { acceptanceCases, openEndValues } from './acceptance-cases.ts';
 import type { CaseRequest, CaseSettings, ConformanceCase, Expectation } from './case-model.ts';
 import { jsonHeaders, lifecycleExpectation, postRequest, probeTarget, unknownFieldName, validBody } from './case-model.ts';
 
@@ -253,6 +253,22 @@ function requestCases(contract: ExecutableContract, settings: CaseSettings): Con
       request: () => postRequest(contract, validBody(contract, probe.action, settings, settings.unknownSubscriptionId, probe.status)),
       expect: () => ({ status: errors.subscriptionNotFound.status, code: errors.subscriptionNotFound.code }),
     });
+    // IDs past what installs commonly store an ID in: a site that keeps them in a 32-bit column
+    // must still answer that it has no such subscription, not refuse the ID the contract allows.
+    const subject = probe.action.fields.find((field) => field.name === envelope.subject);
+    const taken = new Set([settings.unknownSubscriptionId, ...(settings.namedSubscriptions ?? [])]);
+    for (const end of subject === undefined ? [] : openEndValues(subject)) {
+      if (typeof end.value !== 'number' || taken.has(end.value)) continue;
+      const id = end.value;
+      taken.add(id);
+      cases.push({
+        name: `a subscription the site does not have, ${envelope.subject} ${end.label}`,
+        group: 'request',
+        needs: { kind: 'none' },
+        request: () => postRequest(contract, validBody(contract, probe.action, settings, id, probe.status)),
+        expect: () => ({ status: errors.subscriptionNotFound.status, code: errors.subscriptionNotFound.code }),
+      });
+    }
   }
   return cases;
 }

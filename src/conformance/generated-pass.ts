@@ -4,7 +4,7 @@ import type { ExecutableContract } from '../lib/contract/executable-contract.ts'
 import { outcomeOf } from '../lib/contract/lifecycle.ts';
 import type { ConformanceCase } from './case-model.ts';
 import { lifecycleExpectation, postRequest } from './case-model.ts';
-import { variedFields } from './acceptance-cases.ts';
+import { acceptedValues, variedFields } from './acceptance-cases.ts';
 import { revealedStatus } from './answer-reading.ts';
 import type { CaseResult, GeneratedPass } from './results.ts';
 import type { RunState } from './run-state.ts';
@@ -30,8 +30,20 @@ function limitOf(field: Field, keyword: string): number | undefined {
   return field.constraints.find((constraint) => constraint.keyword === keyword)?.limit;
 }
 
-/** The values a field's schema allows, as fast-check generates them; undefined where the model says too little to generate one. */
+/**
+ * The values a field's schema allows, as fast-check generates them; undefined where the model says
+ * too little to generate one. One value in four is drawn from the field's ends (`acceptedValues`:
+ * the edge of each bound and the ends no bound names), which the schema's own ranges reach too
+ * seldom to meet in a few dozen bodies.
+ */
 export function fieldValues(field: Field): fc.Arbitrary<unknown> | undefined {
+  const values = schemaValues(field);
+  const ends = acceptedValues(field).map((edge) => edge.value);
+  if (values === undefined || ends.length === 0) return values;
+  return fc.oneof({ weight: 3, arbitrary: values }, { weight: 1, arbitrary: fc.constantFrom(...ends) });
+}
+
+function schemaValues(field: Field): fc.Arbitrary<unknown> | undefined {
   const listed = field.constraints.find((constraint) => constraint.keyword === 'enum' || constraint.keyword === 'const')?.values;
   if (listed !== undefined && listed.length > 0) return fc.constantFrom(...listed);
   const type = field.type.replace(/ \(.*\)$/, '');
@@ -91,8 +103,22 @@ function generatedCase(contract: ExecutableContract, action: Action, fromStatus:
   };
 }
 
+/** The generators of each action's fields, made before a run sends its first request (`generatedBodies`). */
+export type GeneratedBodies = ReadonlyMap<Action, fc.Arbitrary<Record<string, unknown>>>;
+
+/**
+ * The generators of every action's fields. The first string generator a process makes costs fast-check
+ * a table of every Unicode code point, over a second of CPU on a busy machine; made in the middle of
+ * a run, that pause would fall between two requests on a kept-alive connection, and with a sandbox
+ * in the same process both ends' idle timers would fire late together, the next request meeting a
+ * closed socket. So the runner makes them before it sends anything.
+ */
+export function generatedBodies(contract: ExecutableContract): GeneratedBodies {
+  return new Map(contract.model.actions.map((action) => [action, fieldsOf(contract, action)] as const));
+}
+
 /** Runs the generated pass: `runs` bodies from `seed`, then the shrinking of a refused one. */
-export async function runGeneratedPass(state: RunState, runs: number, seed: number): Promise<GeneratedPass> {
+export async function runGeneratedPass(state: RunState, runs: number, seed: number, generators: GeneratedBodies = generatedBodies(state.contract)): Promise<GeneratedPass> {
   const { contract, apiKey } = state;
   const { envelope } = contract.model;
   const pass: GeneratedPass = { runs, seed, sent: 0, shrinkRequests: 0, actions: [] };
@@ -103,7 +129,7 @@ export async function runGeneratedPass(state: RunState, runs: number, seed: numb
   if (runs === 0 || actions.length === 0) return pass;
   let smallest: CaseResult | undefined;
   let failedOnce = false;
-  const bodies = fc.oneof(...actions.map((action) => fieldsOf(contract, action).map((fields) => ({ action, fields }))));
+  const bodies = fc.oneof(...actions.map((action) => (generators.get(action) ?? fieldsOf(contract, action)).map((fields) => ({ action, fields }))));
   const property = fc.asyncProperty(bodies, async ({ action, fields }) => {
     const requested = action.transition.kind === 'chosen' ? fields[action.transition.field] : undefined;
     const requestedStatus = typeof requested === 'string' ? requested : undefined;

@@ -5,7 +5,7 @@ import { blameUnreached, restoreSubscriptions, runLifecycle } from './lifecycle-
 import type { Forecast } from './plan.ts';
 import { createPlanner, forecastRun } from './plan.ts';
 import type { ConformanceReport, GeneratedPass, SetupFailure } from './results.ts';
-import { defaultGeneratedRuns, runGeneratedPass } from './generated-pass.ts';
+import { defaultGeneratedRuns, generatedBodies, runGeneratedPass } from './generated-pass.ts';
 import type { RunState } from './run-state.ts';
 import { runCase } from './run-state.ts';
 import { placeSubscriptions } from './setup.ts';
@@ -69,8 +69,12 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const cases = generateCases(contract, {
     apiKey,
     unknownSubscriptionId: options.unknownSubscriptionId ?? 2_147_483_647,
+    namedSubscriptions: options.subscriptions,
     throttleHeader: options.throttleHeader,
   });
+  const runs = options.generated ?? defaultGeneratedRuns;
+  // Before the first request: see `generatedBodies`.
+  const generators = runs > 0 ? generatedBodies(contract) : new Map();
   const probe = probeTarget(contract);
   const state: RunState = {
     contract,
@@ -109,7 +113,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
     }
     await runLifecycle(state, cases.filter((candidate) => candidate.needs.kind === 'status'));
     blameUnreached(state, forecast);
-    generated = await runGeneratedPass(state, options.generated ?? defaultGeneratedRuns, options.seed ?? newSeed());
+    generated = await runGeneratedPass(state, runs, options.seed ?? newSeed(), generators);
     if (generated.smallest !== undefined) state.results.push(generated.smallest);
   } else {
     const reason = setup === undefined ? 'the run stopped before the cases' : `the run stopped before the cases: ${setup.kind}`;

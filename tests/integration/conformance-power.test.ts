@@ -66,13 +66,40 @@ describe('the suite against deployments off the contract', () => {
   });
 });
 
+describe('the ends of every field', () => {
+  test('a deployment that refuses a value at an end the contract leaves open is caught by a fixed case on every run: without generated bodies, and whatever the seed', async () => {
+    const deployments = offContractDeployments(contract).filter((candidate) => candidate.openEnd === true);
+    assert.ok(deployments.length >= 8, `${deployments.length} kinds`);
+    const missed: string[] = [];
+    // No generated body at all, then two seeds other than the power test's own.
+    const runs = [{ generated: 0, seed }, { seed: 1 }, { seed: 2 }];
+    for (const deployment of deployments) {
+      for (const run of runs) {
+        const served = await serveOffContract(contract, deployment);
+        try {
+          const report = await runConformance({ contract, baseUrl: served.url, apiKey: served.apiKey, subscriptions: served.subscriptions, throttleHeader, ...run });
+          const details = mismatchDetails(report, served.apiKey).join('\n');
+          const findings = details.split('\n').filter((line) => line.startsWith('✖ ')).length;
+          if (exitCodeOf(report, true) !== exitCodes.mismatch || !deployment.finding.test(details) || findings !== deployment.findings) {
+            missed.push(`${deployment.kind} (${JSON.stringify(run)}): ${findings} findings:\n${details.split('\n').slice(0, 8).join('\n')}`);
+          }
+        } finally {
+          await served.close();
+        }
+      }
+    }
+    console.log(`The fixed cases caught ${deployments.length * runs.length - missed.length} of ${deployments.length * runs.length} runs against ${deployments.length} deployments that refuse a value at an open end.`);
+    assert.deepEqual(missed, []);
+  });
+});
+
 describe('the generated pass', () => {
   test('finds a valid body no fixed case sends refused, shrinks it to the smallest, and the seed replays it', async () => {
-    const [outsideTheBmp] = offContractDeployments(contract).filter((candidate) => candidate.kind.includes('outside the Basic Multilingual Plane'));
-    assert.ok(outsideTheBmp !== undefined);
+    const [sanitizing] = offContractDeployments(contract).filter((candidate) => candidate.kind.includes('sanitize_text_field'));
+    assert.ok(sanitizing !== undefined);
     const field = contract.model.envelope.note ?? '';
     const smallestOf = async (runSeed: number) => {
-      const deployment = await serveOffContract(contract, outsideTheBmp);
+      const deployment = await serveOffContract(contract, sanitizing);
       try {
         const report = await runConformance({ contract, baseUrl: deployment.url, apiKey: deployment.apiKey, subscriptions: deployment.subscriptions, throttleHeader, seed: runSeed });
         assert.equal(exitCodeOf(report, true), exitCodes.mismatch);
@@ -85,9 +112,8 @@ describe('the generated pass', () => {
       }
     };
     const first = await smallestOf(seed);
-    // Shrunk to one character outside the plane, with no optional field it does not need.
-    assert.equal([...String(first.body[field])].length, 1, first.printed);
-    assert.ok((String(first.body[field]).codePointAt(0) ?? 0) > 0xffff, first.printed);
+    // Shrunk to the one character the deployment refuses (white space or a control character), with no optional field it does not need.
+    assert.match(String(first.body[field]), /^[\s\u0000-\u001f\u007f<]$/u, first.printed);
     const optional = contract.model.actions.flatMap((action) => action.fields).filter((candidate) => !candidate.required && candidate.name !== field);
     assert.deepEqual(optional.filter((candidate) => candidate.name in first.body), [], first.printed);
     assert.deepEqual((await smallestOf(seed)).body, first.body, 'the same seed sends the same bodies and shrinks to the same one');

@@ -38,6 +38,7 @@ import { sampleStatuses } from '../../src/lib/samples/sample-statuses.ts';
 import { wordpressRouteParameter } from '../../src/lib/contract/endpoint.ts';
 import { requestBattery, sendForVerdict } from '../support/wordpress-battery.ts';
 import { startRewritingProxy, type Rewrite } from '../support/rewriting-proxy.ts';
+import { offContractDeployments } from '../support/off-contract-deployments.ts';
 import { phpToolsMissing } from '../support/php-client-plan.ts';
 import { checkPhpClientInWordPress } from '../support/php-client-wordpress.ts';
 import { checkTypescriptClientInWordPress } from '../support/typescript-client-wordpress.ts';
@@ -291,12 +292,12 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
    * front of this WordPress, nothing else changed. The report must lead with that one fault, count
    * what follows from it under it, and say nothing false (no member the document names called unnamed).
    */
-  async function brokenOnce(offset: number, rewrite: Rewrite): Promise<{ heads: string[]; details: string; notes: string; fatal: string[] }> {
+  async function brokenOnce(offset: number, rewrite: Rewrite, run: { generated?: number } = {}): Promise<{ heads: string[]; details: string; notes: string; fatal: string[] }> {
     const seed = conformanceSeed(contract).map(({ id, status }) => ({ id: id + offset, status }));
     await seedWordPress({ projectDirectory, seed });
     const proxy = await startRewritingProxy(site.baseUrl, rewrite);
     try {
-      const report = await runConformance({ contract, baseUrl: proxy.url, apiKey: site.apiKey, subscriptions: seed.map(({ id }) => id), throttleHeader });
+      const report = await runConformance({ contract, baseUrl: proxy.url, apiKey: site.apiKey, subscriptions: seed.map(({ id }) => id), throttleHeader, ...run });
       const details = mismatchDetails(report, site.apiKey);
       return { heads: details.filter((line) => line.startsWith('✖')), details: details.join('\n'), notes: noteDetails(report, site.apiKey).join('\n'), fatal: report.fatal };
     } finally {
@@ -328,6 +329,25 @@ describe('the reference plugin in a real WordPress', { skip: !availability.avail
     assert.doesNotMatch(run.details, /undefined/);
     assert.doesNotMatch(run.details, new RegExp(`e\\.g\\. .*${throttleHeader}`), 'not the throttling case, which does not apply to a real host');
     assert.doesNotMatch(run.notes, new RegExp(result.previousStatus));
+  });
+
+  // Two of the deployments the power test holds the suite to against the sandbox, here in a real WordPress.
+  test('broken once at an end of a field the contract leaves open (an ID past 32 bits refused, the empty note refused): a fixed case catches each, with no generated body', async () => {
+    const kinds = [new RegExp(`^\`${contract.model.envelope.subject}\` kept in a signed 32-bit INT`), /^`[^`]+` empty refused/];
+    const deployments = kinds.map((kind) => offContractDeployments(contract).find((candidate) => candidate.openEnd === true && kind.test(candidate.kind)));
+    const missed: string[] = [];
+    for (const [index, deployment] of deployments.entries()) {
+      assert.ok(deployment?.answer !== undefined, `a deployment matching ${kinds[index]}`);
+      const refuses = deployment.answer;
+      // The deployment's own refusal, made to the plugin's answer as a proxy sees it.
+      const run = await brokenOnce(50_000 + index * 1_000, (status, body, requestBody) => {
+        if (body === undefined) return { status, body };
+        const answer = refuses({ status, headers: {}, body: JSON.stringify(body) }, { method: contract.model.endpoint.method, target: '', headers: {}, body: Buffer.from(requestBody), tooLarge: false });
+        return { status: answer.status, body: JSON.parse(answer.body) as unknown };
+      }, { generated: 0 });
+      if (run.fatal.length > 0 || run.heads.length !== deployment.findings || !deployment.finding.test(run.details)) missed.push(`${deployment.kind}:\n${run.details.split('\n').slice(0, 8).join('\n')}`);
+    }
+    assert.deepEqual(missed, []);
   });
 
   test('a running site whose plugin lost its contract is running, answering 500: status says so, generate and seed reach it', async () => {

@@ -30,6 +30,8 @@ export interface OffContract {
   exit?: 'setupMismatch';
   /** The store the sandbox answers from, changed. */
   store?: (store: SubscriptionStore) => SubscriptionStore;
+  /** It refuses a value at an end of a field the contract leaves open, which a fixed case must catch on every run, whatever the seed. */
+  openEnd?: boolean;
 }
 
 type Json = Record<string, unknown>;
@@ -89,6 +91,11 @@ const criticalErrorPage = `<!DOCTYPE html>
 	<div class="wp-die-message"><p>There has been a critical error on this website.</p><p><a href="https://wordpress.org/documentation/article/faq-troubleshooting/">Learn more about troubleshooting WordPress.</a></p></div></body>
 </html>`;
 
+/** Whether WordPress's `sanitize_text_field` would change the text: control characters (line breaks and tabs among them), a `<`, white space at an end or two in a row. */
+function sanitizingChanges(text: string): boolean {
+  return /[\u0000-\u001f\u007f<]|^\s|\s$|\s\s/u.test(text);
+}
+
 /** The set: each deployment breaks one rule of the contract a deployment could break. */
 export function offContractDeployments(contract: ExecutableContract): OffContract[] {
   const { model, errors, result } = contract;
@@ -119,6 +126,85 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
       .flatMap((action) => action.fields)
       .find((field) => field.name === name)
       ?.constraints.find((constraint) => constraint.keyword === keyword)?.limit;
+  /** The sandbox's answer replaced by the refusal WordPress writes for a field its arguments reject. */
+  const refuseField = (answer: Answer, name: string, reason: string): Answer => {
+    const { status, code } = errors.invalidParameter;
+    return { ...answer, status, body: JSON.stringify({ code, message: `Invalid parameter(s): ${name}`, data: { [errors.statusMember]: status, [errors.paramsMember]: { [name]: reason } } }) };
+  };
+  /** A deployment that refuses a value of `field` the contract allows, wherever `refuses` says, and answers everything else as the sandbox does. */
+  const refusing = (kind: string, field: { name: string }, refuses: (value: unknown) => boolean, caseName: string): OffContract => ({
+    kind,
+    // A fixed case meets it on every run, whatever the generated bodies: the finding lists it.
+    finding: new RegExp(`^✖ \\d+ cases?: refused a request the contract allows: \`${field.name}\` within its bounds \\([^)]*\\); answered ${errors.invalidParameter.status}\\n\\s+e\\.g\\.[\\s\\S]*\\S+ with ${field.name} ${caseName}`, 'm'),
+    findings: 1,
+    openEnd: true,
+    answer: (answer, request) => {
+      const value = parse(request.body)?.[field.name];
+      return value !== undefined && refuses(value) ? refuseField(answer, field.name, `${field.name} is not a value the site can store.`) : answer;
+    },
+  });
+  const [note] = bounded('maxLength');
+  const openInteger = model.actions
+    .flatMap((action) => action.fields)
+    .find((field) => field.name !== envelope.subject && /^integer/.test(field.type) && !field.constraints.some((constraint) => constraint.keyword === 'maximum' || constraint.keyword === 'exclusiveMaximum'));
+  const characters = (value: unknown) => (typeof value === 'string' ? [...value] : []);
+  const int32 = 2 ** 31 - 1;
+  const uint32 = 2 ** 32 - 1;
+  // The most digits a DECIMAL(15,0) column keeps, short of the 16 of 2^53 - 1.
+  const decimal15 = 10 ** 15 - 1;
+  const noteEnds: OffContract[] =
+    note === undefined
+      ? []
+      : [
+          refusing(`\`${note.name}\` empty refused (an undocumented minLength of 1)`, note, (value) => value === '', 'empty'),
+          refusing(`\`${note.name}\` of one character refused (an undocumented minLength of 2)`, note, (value) => characters(value).length === 1, 'of one ASCII character'),
+          refusing(`\`${note.name}\` with a character past U+00FF refused (a latin1 column)`, note, (value) => characters(value).some((character) => (character.codePointAt(0) ?? 0) > 0xff), 'of one three-byte character'),
+          refusing(
+            `\`${note.name}\` with a character outside the Basic Multilingual Plane refused (a column in MySQL's three-byte utf8)`,
+            note,
+            (value) => characters(value).some((character) => (character.codePointAt(0) ?? 0) > 0xffff),
+            'of one character outside the Basic Multilingual Plane',
+          ),
+          refusing(
+            `\`${note.name}\` counted in UTF-16 units, as JavaScript's length counts (a character outside the Basic Multilingual Plane counted twice)`,
+            note,
+            (value) => typeof value === 'string' && value.length > (limitOf(note.name, 'maxLength') ?? Number.POSITIVE_INFINITY),
+            'of \\d+ characters, all outside the Basic Multilingual Plane',
+          ),
+          refusing(`\`${note.name}\` kept in a VARCHAR(255): refused past 255 characters`, note, (value) => characters(value).length > 255, 'of \\d+ characters \\(its maximum\\)'),
+          {
+            // No fixed case sends such a note: only the generated pass meets it, and shrinks the body to the one character it needs.
+            kind: `\`${note.name}\` refused where WordPress's sanitize_text_field would change it (a control character, a tag's "<", white space at an end or doubled)`,
+            finding: new RegExp(`^✖ 1 case: refused a request the contract allows: \`${note.name}\` within its bounds \\([^)]*\\); answered ${errors.invalidParameter.status}\\n\\s+e\\.g\\.\\s+the smallest generated body refused \\(seed \\d+`),
+            findings: 1,
+            answer: (answer, request) => {
+              const value = parse(request.body)?.[note.name];
+              return typeof value === 'string' && sanitizingChanges(value) ? refuseField(answer, note.name, `${note.name} holds characters the site does not keep.`) : answer;
+            },
+          },
+        ];
+  // Deployments that refuse a value at an end of a field the contract leaves open: each must be
+  // caught by a fixed case, on every run whatever the seed of the generated bodies.
+  const openEnds: OffContract[] = [
+    ...(openInteger === undefined
+      ? []
+      : [
+          refusing(`\`${openInteger.name}\` kept in a signed 32-bit INT: refused past ${int32}`, openInteger, (value) => typeof value === 'number' && value > int32, `${int32 + 1}`),
+          refusing(`\`${openInteger.name}\` kept in an INT UNSIGNED: refused past ${uint32}`, openInteger, (value) => typeof value === 'number' && value > uint32, `${uint32 + 1}`),
+          refusing(`\`${openInteger.name}\` kept in a DECIMAL(15,0): refused past ${decimal15}`, openInteger, (value) => typeof value === 'number' && value > decimal15, `${Number.MAX_SAFE_INTEGER}`),
+        ]),
+    {
+      kind: `\`${envelope.subject}\` kept in a signed 32-bit INT: an ID past ${int32} refused as invalid, not answered as a subscription the site does not have`,
+      finding: new RegExp(`^✖ \\d+ cases?: expected status ${errors.subscriptionNotFound.status}, got ${errors.invalidParameter.status}\\n\\s+e\\.g\\.\\s+a subscription the site does not have, ${envelope.subject} ${int32 + 1}`, 'm'),
+      findings: 1,
+      openEnd: true,
+      answer: (answer, request) => {
+        const value = parse(request.body)?.[envelope.subject];
+        return typeof value === 'number' && value > int32 ? refuseField(answer, envelope.subject, `${envelope.subject} is not a valid ID.`) : answer;
+      },
+    },
+    ...noteEnds,
+  ];
 
   return [
     {
@@ -366,22 +452,7 @@ export function offContractDeployments(contract: ExecutableContract): OffContrac
             }),
         };
       }),
-    ...bounded('maxLength')
-      .slice(0, 1)
-      .map(
-        (field): OffContract => ({
-          // No fixed case sends such a character: only the generated pass meets it, and shrinks the body to that one character.
-          kind: `\`${field.name}\` with a character outside the Basic Multilingual Plane refused (a column in MySQL's three-byte utf8)`,
-          finding: new RegExp(`^✖ 1 case: refused a request the contract allows: \`${field.name}\` within its bounds \\([^)]*\\); answered ${errors.invalidParameter.status}\\n\\s+e\\.g\\.\\s+the smallest generated body refused \\(seed \\d+`),
-          findings: 1,
-          answer: (answer, request) => {
-            const value = parse(request.body)?.[field.name];
-            if (typeof value !== 'string' || ![...value].some((character) => (character.codePointAt(0) ?? 0) > 0xffff)) return answer;
-            const { status, code } = errors.invalidParameter;
-            return { ...answer, status, body: JSON.stringify({ code, message: `Invalid parameter(s): ${field.name}`, data: { [errors.statusMember]: status, [errors.paramsMember]: { [field.name]: `${field.name} holds characters the site cannot store.` } } }) };
-          },
-        }),
-      ),
+    ...openEnds,
     ...optionalField
       .slice(0, 1)
       .map(

@@ -1,8 +1,8 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** Rewrites one answer: its status and its parsed JSON body (undefined when not JSON). */
-export type Rewrite = (status: number, body: unknown) => { status: number; body: unknown };
+/** Rewrites one answer: its status and its parsed JSON body (undefined when not JSON), given the request's body as sent. */
+export type Rewrite = (status: number, body: unknown, requestBody: string) => { status: number; body: unknown };
 
 /**
  * A deployment that answers as another does (the sandbox, the reference plugin in WordPress),
@@ -12,6 +12,8 @@ export type Rewrite = (status: number, body: unknown) => { status: number; body:
 export async function startRewritingProxy(targetUrl: string, rewrite: Rewrite): Promise<{ url: string; close: () => Promise<void> }> {
   const upstream = new URL(targetUrl);
   const server: Server = createServer((incoming, outgoing) => {
+    const sent: Buffer[] = [];
+    incoming.on('data', (chunk: Buffer) => sent.push(chunk));
     const forward = httpRequest(
       { host: upstream.hostname, port: upstream.port, path: incoming.url, method: incoming.method, headers: { ...incoming.headers, host: upstream.host } },
       (answer) => {
@@ -25,7 +27,7 @@ export async function startRewritingProxy(targetUrl: string, rewrite: Rewrite): 
           } catch {
             parsed = undefined;
           }
-          const rewritten = rewrite(answer.statusCode ?? 502, parsed);
+          const rewritten = rewrite(answer.statusCode ?? 502, parsed, Buffer.concat(sent).toString('utf8'));
           const body = parsed === undefined ? text : JSON.stringify(rewritten.body);
           const { 'transfer-encoding': _chunked, ...headers } = answer.headers;
           outgoing.writeHead(rewritten.status, { ...headers, 'content-length': String(Buffer.byteLength(body)) }).end(body);
