@@ -9,9 +9,9 @@ import { conformanceOptionHelp } from '../../src/contract-tools/conformance-comm
 import { tooOldNodeExitCode, toolsPackageManifest } from '../../src/contract-tools/package-files.ts';
 import { sandboxHeaderHelp, sandboxOptionHelp } from '../../src/contract-tools/sandbox-command.ts';
 import { exitCodeList } from '../../src/conformance/exit-codes.ts';
-import { toolsBinFile, toolsCommand, toolsContractFile, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
+import { toolsBinFile, toolsCommand, toolsContractFile, toolsNodeEngineRange, toolsPackageName } from '../../src/contract-tools/tools-package.ts';
 import { loadBundledDocument } from '../../src/lib/contract/document.ts';
-import { nodeEngineRange, oldestSupportedNode } from '../../src/lib/node-engine.ts';
+import { oldestSupportedNode } from '../../src/lib/node-engine.ts';
 import { readWalkthrough } from '../../src/sandbox/walkthrough.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 
@@ -73,11 +73,11 @@ describe('the published contract tools', () => {
     const installed = path.join(installDirectory, 'node_modules', toolsPackageName);
     const manifest = JSON.parse(readFileSync(path.join(installed, 'package.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(manifest.dependencies, undefined);
-    assert.deepEqual(manifest.engines, { node: nodeEngineRange });
+    assert.deepEqual(manifest.engines, { node: toolsNodeEngineRange });
     const carried = loadBundledDocument(path.join(installed, toolsContractFile));
     assert.equal(manifest.version, carried.info.version);
     assert.deepEqual(carried, loadBundledDocument(path.join(packed.packageDirectory, toolsContractFile)));
-    assert.ok(readFileSync(path.join(installed, 'README.md'), 'utf8').includes(`Node ${oldestSupportedNode()} or newer`));
+    assert.ok(readFileSync(path.join(installed, 'README.md'), 'utf8').includes(`Node ${oldestSupportedNode(toolsNodeEngineRange)} or newer`));
     assert.ok(statSync(packed.tarball).size < 1024 * 1024, `the tarball is ${statSync(packed.tarball).size} bytes`);
   });
 
@@ -133,7 +133,7 @@ describe('the published contract tools', () => {
   const olderNode = ['/usr/bin/node', '/usr/local/bin/node'].find((candidate) => {
     try {
       const version = execFileSync(candidate, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
-      return compareVersions(version, oldestSupportedNode()) < 0;
+      return compareVersions(version, oldestSupportedNode(toolsNodeEngineRange)) < 0;
     } catch {
       return false;
     }
@@ -143,7 +143,7 @@ describe('the published contract tools', () => {
       const bin = path.join(installDirectory, 'node_modules', toolsPackageName, toolsBinFile);
       const run = await exitOf(spawn(olderNode ?? '', [bin, ...command], { cwd: installDirectory, env: environment }));
       assert.equal(run.code, tooOldNodeExitCode, run.output);
-      assert.match(run.output, new RegExp(`^${toolsCommand} needs Node ${oldestSupportedNode().replaceAll('.', '\\.')} or newer \\(engines\\.node ${nodeEngineRange}\\); this is Node \\d+`, 'm'));
+      assert.match(run.output, new RegExp(`^${toolsCommand} needs Node ${oldestSupportedNode(toolsNodeEngineRange).replaceAll('.', '\\.')} or newer \\(engines\\.node ${toolsNodeEngineRange}\\); this is Node \\d+`, 'm'));
       assert.doesNotMatch(run.output, /ERR_UNKNOWN_BUILTIN_MODULE|node:sqlite|\n\s+at /, 'no crash, no stack');
     }
   });
