@@ -1,0 +1,170 @@
+/**
+ * Both libraries' public surfaces for one contract, and the record of them each release keeps
+ * beside its snapshot (`openapi/releases/<version>.clients.json`). The libraries are generated
+ * exactly as they are packed (the PHP package's files, the TypeScript package's declarations) and
+ * read as a caller sees them; generating the TypeScript one compiles it, so a surface is cached in
+ * `.generated/client-surfaces/` by the hash of the document and of the generators' sources.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { OpenApiDocument } from '../../lib/contract/document.ts';
+import { checkReferenceModel } from '../../lib/contract/actions.ts';
+import { contractErrorListing, collectProblems } from '../../lib/contract/problems.ts';
+import { throttledResponse } from '../../lib/contract/response-lookups.ts';
+import { retryAfterHeader } from '../../lib/contract/response-names.ts';
+import { readResultShape, readServiceErrors } from '../../lib/contract/response-shapes.ts';
+import { noSchemaValidator, type ExecutableContract } from '../../lib/contract/serving-contract.ts';
+import { releasesDirectory } from '../../lib/releases/releases.ts';
+import { phpPackageFiles } from '../php/generate.ts';
+import ts from 'typescript';
+import { typescriptClientSources } from '../typescript/build.ts';
+import { phpSurface, type PhpSurface } from './php-surface.ts';
+import { typescriptSurface, type TypescriptSurface } from './typescript-surface.ts';
+
+export interface ClientSurfaces {
+  php: PhpSurface;
+  typescript: TypescriptSurface;
+}
+
+/** What a release records of its libraries. */
+export interface ClientSurfaceRecord extends ClientSurfaces {
+  /** The release's version, which both libraries carry. */
+  version: string;
+  /** The snapshot the libraries were generated from, relative to the project. */
+  generatedFrom: string;
+}
+
+/** The record of a release's libraries, relative to the project. */
+export function clientSurfaceRecordFile(version: string): string {
+  return `${releasesDirectory}/${version}.clients.json`;
+}
+
+/** The command that (re)writes a release's record from its snapshot. */
+export function recordCommand(version: string): string {
+  return `node scripts/record-client-surfaces.ts --version ${version}`;
+}
+
+const projectRoot = path.resolve(import.meta.dirname, '../../..');
+const cacheDirectory = '.generated/client-surfaces';
+
+/** Every source the generators read: the libraries' own and the model's. A change to any of them may change a surface. */
+let generatorHash: string | undefined;
+function generatorSourcesHash(): string {
+  if (generatorHash === undefined) {
+    const hash = createHash('sha256');
+    const files = globSync('src/{clients,lib}/**/*.ts', { cwd: projectRoot }).filter((file) => !file.endsWith('.test.ts')).sort();
+    for (const file of files) hash.update(file).update('\0').update(readFileSync(path.join(projectRoot, file))).update('\0');
+    generatorHash = hash.digest('hex');
+  }
+  return generatorHash;
+}
+
+/**
+ * The contract as the generators read it, from a document the model may today hold to more than
+ * it did when it was released: a release's snapshot predates some of the model's checks (1.0.0
+ * did not yet state each error body's status as a constant, say). What the libraries are made of
+ * is read all the same; only a model that cannot be read at all is refused.
+ */
+function generatorContract(document: OpenApiDocument): ExecutableContract {
+  const { value: model, problems } = collectProblems((report) => checkReferenceModel(document, report));
+  if (model === undefined) throw problems.length > 0 ? contractErrorListing(problems) : new Error('the reference model cannot be read');
+  const byIdentifier = new Map(model.actions.map((action) => [action.identifier, action]));
+  return {
+    document,
+    model,
+    result: readResultShape(model),
+    errors: readServiceErrors(model),
+    throttled: throttledResponse(model.responses),
+    retryAfterHeader,
+    action: (identifier) => byIdentifier.get(identifier),
+    schemas: noSchemaValidator,
+    response: (status) => model.responses.find((response) => response.status === String(status)),
+  };
+}
+
+/** Generates both libraries from a document and reads their surfaces, without a cache. */
+export function generateClientSurfaces(document: OpenApiDocument): ClientSurfaces {
+  const contract = generatorContract(document);
+  const php = phpSurface(phpPackageFiles(contract));
+  const directory = mkdtempSync(path.join(tmpdir(), 'client-surface-'));
+  try {
+    return { php, typescript: typescriptSurface(writeTypescriptDeclarations(contract, directory)) };
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The TypeScript package's declarations, as its build emits them beside the JavaScript
+ * (src/clients/typescript/build.ts), without the JavaScript or the README, which no caller's
+ * types depend on. Returns the entry, `dist/index.d.ts`.
+ */
+function writeTypescriptDeclarations(contract: ExecutableContract, directory: string): string {
+  const sourceDirectory = path.join(directory, 'src');
+  const outDirectory = path.join(directory, 'dist');
+  mkdirSync(sourceDirectory, { recursive: true });
+  const rootNames = [...typescriptClientSources(contract)].map(([file, text]) => {
+    writeFileSync(path.join(sourceDirectory, file), text);
+    return path.join(sourceDirectory, file);
+  });
+  const program = ts.createProgram({
+    rootNames,
+    options: {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ES2022,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      strict: true,
+      declaration: true,
+      emitDeclarationOnly: true,
+      allowImportingTsExtensions: true,
+      skipLibCheck: true,
+      rootDir: sourceDirectory,
+      outDir: outDirectory,
+    },
+  });
+  program.emit(undefined, (fileName, text) => {
+    mkdirSync(path.dirname(fileName), { recursive: true });
+    writeFileSync(fileName, text.replace(/(from\s+['"]\.\/[\w-]+)\.ts(['"])/g, '$1.js$2'));
+  });
+  return path.join(outDirectory, 'index.d.ts');
+}
+
+/** The surfaces of a document's libraries, from the project's cache when the document and the generators are unchanged. */
+export function clientSurfacesOf(document: OpenApiDocument, projectDirectory: string): ClientSurfaces {
+  const key = createHash('sha256').update(JSON.stringify(document)).update(generatorSourcesHash()).digest('hex').slice(0, 32);
+  const cached = path.join(projectDirectory, cacheDirectory, `${key}.json`);
+  if (existsSync(cached)) {
+    try {
+      return JSON.parse(readFileSync(cached, 'utf8')) as ClientSurfaces;
+    } catch {
+      // A half-written cache file (two gates at once) is generated again.
+    }
+  }
+  const surfaces = generateClientSurfaces(document);
+  mkdirSync(path.dirname(cached), { recursive: true });
+  const partial = `${cached}.${process.pid}`;
+  writeFileSync(partial, JSON.stringify(surfaces));
+  rmSync(cached, { force: true });
+  writeFileSync(cached, readFileSync(partial));
+  rmSync(partial, { force: true });
+  return surfaces;
+}
+
+/** Writes the record of a release from its snapshot's libraries; returns the file written, relative to the project. */
+export function writeClientSurfaceRecord(projectDirectory: string, version: string, snapshot: OpenApiDocument, snapshotFile: string): string {
+  const record: ClientSurfaceRecord = { version, generatedFrom: snapshotFile, ...generateClientSurfaces(snapshot) };
+  const file = clientSurfaceRecordFile(version);
+  writeFileSync(path.join(projectDirectory, file), `${JSON.stringify(record, null, 2)}\n`);
+  return file;
+}
+
+/** Reads a release's record; undefined when the release has none. */
+export function readClientSurfaceRecord(projectDirectory: string, version: string): ClientSurfaceRecord | undefined {
+  const file = path.join(projectDirectory, clientSurfaceRecordFile(version));
+  if (!existsSync(file)) return undefined;
+  return JSON.parse(readFileSync(file, 'utf8')) as ClientSurfaceRecord;
+}
