@@ -59,9 +59,11 @@ function contractNames(document: OpenApiDocument): ContractNames {
 
 /** The contract's pointer a break's names lead to: a field of an action first, then an action, a response or a field. */
 function causeOf(names: readonly string[], contract: ContractNames): string | undefined {
-  for (let index = 0; index + 1 < names.length; index += 1) {
-    const field = contract.fields.get(`${comparable(names[index + 1] ?? '')}/${comparable(names[index] ?? '')}`);
-    if (field !== undefined) return field;
+  for (const [index, name] of names.entries()) {
+    for (const owner of names.slice(index + 1)) {
+      const field = contract.fields.get(`${comparable(owner)}/${comparable(name)}`);
+      if (field !== undefined) return field;
+    }
   }
   for (const name of names) {
     const key = comparable(name);

@@ -67,7 +67,7 @@ function generatorSourcesHash(): string {
  * did not yet state each error body's status as a constant, say). What the libraries are made of
  * is read all the same; only a model that cannot be read at all is refused.
  */
-function generatorContract(document: OpenApiDocument): ExecutableContract {
+export function generatorContract(document: OpenApiDocument): ExecutableContract {
   const { value: model, problems } = collectProblems((report) => checkReferenceModel(document, report));
   if (model === undefined) throw problems.length > 0 ? contractErrorListing(problems) : new Error('the reference model cannot be read');
   const byIdentifier = new Map(model.actions.map((action) => [action.identifier, action]));
