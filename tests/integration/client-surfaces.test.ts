@@ -113,6 +113,7 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
     }
     const file = schemaFile(copy, action);
     const line = copy.read(file).split('\n').findIndex((text) => text.trim() === `${insertedField}:`) + 1;
+    assert.deepEqual(refusals.filter((problem) => !problem.message.includes('PHP library')), [], 'the TypeScript client takes one object of fields: nothing of it breaks');
     const atField = refusals.filter((problem) => problem.file === file && problem.line === line);
     assert.ok(atField.some((problem) => problem.message.includes(`${methodName}()`) && problem.message.includes('PHP')), `refused at ${file}: line ${line}, naming ${methodName}():\n${describeProblems(refusals)}`);
   });
@@ -165,6 +166,26 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
           await server.close();
         }
       });
+    }
+  });
+
+  test('a method the release recorded that today\'s generator no longer writes from the same contract is laid at the generator, not the contract', async () => {
+    assert.ok(release !== undefined && record !== undefined);
+    const changed = copyContract();
+    try {
+      const recordFile = `openapi/releases/${release.version}.clients.json`;
+      const edited = structuredClone(record);
+      const phpClient = edited.php.classes.find((entry) => entry.name === `${phpClientNamespace}\\Client`);
+      assert.ok(phpClient !== undefined);
+      phpClient.methods.push({ name: 'methodOnlyTheRecordHas', static: false, parameters: [], returns: '' });
+      changed.write(recordFile, JSON.stringify(edited));
+      const result = await runGate({ projectDirectory: changed.directory });
+      const refusals = result.problems.filter((problem) => surfaceRule.test(problem.rule ?? ''));
+      assert.equal(refusals.length, 1, describeProblems(result.problems));
+      assert.equal(refusals[0]?.file, 'src/clients/php/');
+      assert.match(refusals[0]?.message ?? '', /methodOnlyTheRecordHas\(\) is gone.*the generator changed/);
+    } finally {
+      changed.remove();
     }
   });
 

@@ -148,7 +148,7 @@ function compareParameters(where: string, names: string[], before: TypescriptPar
 }
 
 /** The exported names a caller builds and passes in: the types of the parameters of every exported class and function, and of their members. */
-function inputTypes(surface: TypescriptSurface): Set<string> {
+export function inputTypes(surface: TypescriptSurface): Set<string> {
   const inputs = new Set<string>();
   const namesIn = (type: string): string[] => [...type.matchAll(/\b[A-Za-z_$][\w$]*\b/g)].map((match) => match[0]).filter((name) => name in surface.exports);
   const queue: string[] = [];

@@ -6,7 +6,7 @@
  * `.generated/client-surfaces/` by the hash of the document and of the generators' sources.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, globSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { OpenApiDocument } from '../../lib/contract/document.ts';
@@ -90,7 +90,13 @@ export function generateClientSurfaces(document: OpenApiDocument): ClientSurface
   const php = phpSurface(phpPackageFiles(contract));
   const directory = mkdtempSync(path.join(tmpdir(), 'client-surface-'));
   try {
-    return { php, typescript: typescriptSurface(writeTypescriptDeclarations(contract, directory)) };
+    const entry = writeTypescriptDeclarations(contract, directory);
+    const declarations = Object.fromEntries(
+      globSync('*.d.ts', { cwd: path.dirname(entry) })
+        .sort()
+        .map((file) => [file, readFileSync(path.join(path.dirname(entry), file), 'utf8')]),
+    );
+    return { php, typescript: { ...typescriptSurface(entry), declarations } };
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
@@ -120,6 +126,8 @@ function writeTypescriptDeclarations(contract: ExecutableContract, directory: st
       strict: true,
       declaration: true,
       emitDeclarationOnly: true,
+      // The record keeps the declarations; their doc comments are the pages' business, not a caller's types.
+      removeComments: true,
       allowImportingTsExtensions: true,
       skipLibCheck: true,
       rootDir: sourceDirectory,
@@ -133,25 +141,34 @@ function writeTypescriptDeclarations(contract: ExecutableContract, directory: st
   return path.join(outDirectory, 'index.d.ts');
 }
 
-/** The surfaces of a document's libraries, from the project's cache when the document and the generators are unchanged. */
-export function clientSurfacesOf(document: OpenApiDocument, projectDirectory: string): ClientSurfaces {
-  const key = createHash('sha256').update(JSON.stringify(document)).update(generatorSourcesHash()).digest('hex').slice(0, 32);
+/** A value computed once per key and kept in the project's `.generated/client-surfaces/`. */
+export function cachedResult<T>(projectDirectory: string, key: string, compute: () => T): T {
   const cached = path.join(projectDirectory, cacheDirectory, `${key}.json`);
   if (existsSync(cached)) {
     try {
-      return JSON.parse(readFileSync(cached, 'utf8')) as ClientSurfaces;
+      return JSON.parse(readFileSync(cached, 'utf8')) as T;
     } catch {
-      // A half-written cache file (two gates at once) is generated again.
+      // A half-written cache file (two gates at once) is computed again.
     }
   }
-  const surfaces = generateClientSurfaces(document);
+  const value = compute();
   mkdirSync(path.dirname(cached), { recursive: true });
   const partial = `${cached}.${process.pid}`;
-  writeFileSync(partial, JSON.stringify(surfaces));
-  rmSync(cached, { force: true });
-  writeFileSync(cached, readFileSync(partial));
-  rmSync(partial, { force: true });
-  return surfaces;
+  writeFileSync(partial, JSON.stringify(value));
+  renameSync(partial, cached);
+  return value;
+}
+
+/** A short hash of some texts, for a cache key. */
+export function hashOf(...texts: string[]): string {
+  const hash = createHash('sha256');
+  for (const text of texts) hash.update(text).update('\0');
+  return hash.digest('hex').slice(0, 32);
+}
+
+/** The surfaces of a document's libraries, from the project's cache when the document and the generators are unchanged. */
+export function clientSurfacesOf(document: OpenApiDocument, projectDirectory: string): ClientSurfaces {
+  return cachedResult(projectDirectory, hashOf(JSON.stringify(document), generatorSourcesHash()), () => generateClientSurfaces(document));
 }
 
 /** Writes the record of a release from its snapshot's libraries; returns the file written, relative to the project. */

@@ -27,6 +27,8 @@ export interface TypescriptMember {
 
 export interface TypescriptExport {
   kind: 'class' | 'interface' | 'type' | 'value' | 'function';
+  /** How many type parameters a class, an interface or a type alias takes, when it takes any. */
+  typeParameters?: number;
   /** A value's or a function's type, a type alias's definition. */
   type?: string;
   /** The literal members of a union type alias (`"active"`), when it is one. */
@@ -37,6 +39,11 @@ export interface TypescriptExport {
 
 export interface TypescriptSurface {
   exports: Record<string, TypescriptExport>;
+  /**
+   * The package's declaration files as emitted (`index.d.ts` and what it imports), by name: the
+   * compiler holds a later release's types to these (typescript-compatibility.ts).
+   */
+  declarations?: Record<string, string>;
 }
 
 const printFlags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType | ts.TypeFormatFlags.WriteArrayAsGenericType;
@@ -129,6 +136,13 @@ export function typescriptSurface(entry: string): TypescriptSurface {
     } else {
       exports[exported.name] = { kind: 'value', type: checker.typeToString(checker.getTypeOfSymbolAtLocation(symbol, declaration), declaration, printFlags) };
     }
+  }
+  for (const entry of Object.keys(exports)) {
+    const symbol = checker.getExportsOfModule(module).find((candidate) => candidate.name === entry);
+    const target = symbol === undefined ? undefined : (symbol.flags & ts.SymbolFlags.Alias) !== 0 ? checker.getAliasedSymbol(symbol) : symbol;
+    const declaration = target?.declarations?.[0];
+    const count = declaration !== undefined && (ts.isClassDeclaration(declaration) || ts.isInterfaceDeclaration(declaration) || ts.isTypeAliasDeclaration(declaration)) ? (declaration.typeParameters?.length ?? 0) : 0;
+    if (count > 0) exports[entry] = { ...exports[entry], typeParameters: count } as TypescriptExport;
   }
   return { exports };
 }
