@@ -51,7 +51,7 @@ const cacheDirectory = '.generated/client-surfaces';
 
 /** Every source the generators read: the libraries' own and the model's. A change to any of them may change a surface. */
 let generatorHash: string | undefined;
-function generatorSourcesHash(): string {
+export function generatorSourcesHash(): string {
   if (generatorHash === undefined) {
     const hash = createHash('sha256');
     const files = globSync('src/{clients,lib}/**/*.ts', { cwd: projectRoot }).filter((file) => !file.endsWith('.test.ts')).sort();
@@ -141,9 +141,13 @@ function writeTypescriptDeclarations(contract: ExecutableContract, directory: st
   return path.join(outDirectory, 'index.d.ts');
 }
 
-/** A value computed once per key and kept in the project's `.generated/client-surfaces/`. */
-export function cachedResult<T>(projectDirectory: string, key: string, compute: () => T): T {
-  const cached = path.join(projectDirectory, cacheDirectory, `${key}.json`);
+/**
+ * A value computed once per key and kept in `.generated/client-surfaces/` of the repository the
+ * generators live in: a key covers the document and the generators' sources, so every copy of the
+ * project a test makes shares what the repository has computed.
+ */
+export function cachedResult<T>(key: string, compute: () => T): T {
+  const cached = path.join(projectRoot, cacheDirectory, `${key}.json`);
   if (existsSync(cached)) {
     try {
       return JSON.parse(readFileSync(cached, 'utf8')) as T;
@@ -166,14 +170,14 @@ export function hashOf(...texts: string[]): string {
   return hash.digest('hex').slice(0, 32);
 }
 
-/** The surfaces of a document's libraries, from the project's cache when the document and the generators are unchanged. */
-export function clientSurfacesOf(document: OpenApiDocument, projectDirectory: string): ClientSurfaces {
-  return cachedResult(projectDirectory, hashOf(JSON.stringify(document), generatorSourcesHash()), () => generateClientSurfaces(document));
+/** The surfaces of a document's libraries, from the cache when the document and the generators are unchanged. */
+export function clientSurfacesOf(document: OpenApiDocument): ClientSurfaces {
+  return cachedResult(hashOf(JSON.stringify(document), generatorSourcesHash()), () => generateClientSurfaces(document));
 }
 
 /** Writes the record of a release from its snapshot's libraries; returns the file written, relative to the project. */
 export function writeClientSurfaceRecord(projectDirectory: string, version: string, snapshot: OpenApiDocument, snapshotFile: string): string {
-  const record: ClientSurfaceRecord = { version, generatedFrom: snapshotFile, ...generateClientSurfaces(snapshot) };
+  const record: ClientSurfaceRecord = { version, generatedFrom: snapshotFile, ...clientSurfacesOf(snapshot) };
   const file = clientSurfaceRecordFile(version);
   writeFileSync(path.join(projectDirectory, file), `${JSON.stringify(record, null, 2)}\n`);
   return file;

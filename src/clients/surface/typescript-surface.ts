@@ -23,6 +23,8 @@ export interface TypescriptMember {
   readonly?: boolean;
   /** A method's parameters; a method with overloads keeps its first signature's. */
   parameters?: TypescriptParameter[];
+  /** A method generic over the actions or fields it is given, whose types grow with every release. */
+  generic?: boolean;
 }
 
 export interface TypescriptExport {
@@ -79,6 +81,7 @@ function membersOf(checker: ts.TypeChecker, type: ts.Type, at: ts.Node): Record<
         optional,
         type: signature === undefined ? '' : checker.typeToString(signature.getReturnType(), at, printFlags),
         parameters: signature === undefined ? [] : parametersOf(checker, signature),
+        ...((signature?.getTypeParameters()?.length ?? 0) > 0 ? { generic: true } : {}),
       };
     } else {
       const accessor = (property.flags & ts.SymbolFlags.Accessor) !== 0;
