@@ -12,8 +12,7 @@ import type { OpenApiDocument } from '../lib/contract/document.ts';
 import { noSchemaValidator, readExecutableContractWith } from '../lib/contract/serving-contract.ts';
 import { latestRelease, loadSnapshot, readReleases, ReleaseError, snapshotFile, type Release } from '../lib/releases/releases.ts';
 import { comparePhpSurfaces, compareTypescriptSurfaces, type SurfaceBreak } from '../clients/surface/compare.ts';
-import { cachedResult, clientSurfaceRecordFile, clientSurfacesOf, generatorSourcesHash, hashOf, readClientSurfaceRecord, recordCommand, type ClientSurfaces } from '../clients/surface/surfaces.ts';
-import { typescriptCompilerBreaks } from '../clients/surface/typescript-compatibility.ts';
+import { cachedResult, clientSurfaceRecordFile, generatorSourcesHash, hashOf, readCached, readClientSurfaceRecord, recordCommand, type ClientSurfaces } from '../clients/surface/surface-cache.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator, type SourceLocator } from './source-files.ts';
 
@@ -78,12 +77,27 @@ function causeOf(names: readonly string[], contract: ContractNames): string | un
  * Every break: the surfaces compared, and the TypeScript compiler's judgement of the two releases'
  * declarations (cached by their hash and the checker's sources), which names no export the comparison has named already.
  */
-function breaksBetween(record: ClientSurfaces, current: ClientSurfaces): SurfaceBreak[] {
+async function breaksBetween(record: ClientSurfaces, current: ClientSurfaces): Promise<SurfaceBreak[]> {
   const compared = [...comparePhpSurfaces(record.php, current.php), ...compareTypescriptSurfaces(record.typescript, current.typescript)];
   const named = new Set(compared.filter((entry) => entry.language === 'TypeScript').map((entry) => entry.names.at(-1)));
   const key = hashOf(JSON.stringify(record.typescript.declarations ?? {}), JSON.stringify(current.typescript.declarations ?? {}), generatorSourcesHash(), 'compiler');
-  const judged = cachedResult(key, () => typescriptCompilerBreaks(record.typescript, current.typescript));
+  let judged = readCached<SurfaceBreak[]>(key);
+  if (judged === undefined) {
+    const { typescriptCompilerBreaks } = await import('../clients/surface/typescript-compatibility.ts');
+    judged = cachedResult(key, () => typescriptCompilerBreaks(record.typescript, current.typescript));
+  }
   return [...compared, ...judged.filter((entry) => !named.has(entry.names.at(-1)))];
+}
+
+/**
+ * The surfaces of a document's libraries: from the cache when the document and the generators are
+ * unchanged, without loading them; else generated (src/clients/surface/surfaces.ts).
+ */
+async function surfacesOf(document: OpenApiDocument): Promise<ClientSurfaces> {
+  const cached = readCached<ClientSurfaces>(hashOf(JSON.stringify(document), generatorSourcesHash()));
+  if (cached !== undefined) return cached;
+  const { clientSurfacesOf } = await import('../clients/surface/surfaces.ts');
+  return clientSurfacesOf(document);
 }
 
 function problemFor(entry: SurfaceBreak, release: Release, locate: SourceLocator, contract: ContractNames, root: string, fromGenerator: boolean): GateProblem {
@@ -102,7 +116,7 @@ function problemFor(entry: SurfaceBreak, release: Release, locate: SourceLocator
 }
 
 /** Holds both libraries of the bundled contract against the latest release's record. */
-export function checkClientSurfaces(context: GateContext): GateProblem[] {
+export async function checkClientSurfaces(context: GateContext): Promise<GateProblem[]> {
   const { projectDirectory, root, document } = context;
   let release: Release | undefined;
   try {
@@ -125,17 +139,17 @@ export function checkClientSurfaces(context: GateContext): GateProblem[] {
     return [];
   }
   try {
-    current = clientSurfacesOf(document);
+    current = await surfacesOf(document);
   } catch (error) {
     return [{ file: root, message: `The client libraries cannot be generated from the contract: ${(error as Error).message.split('\n').slice(0, 6).join(' ')}`, rule: surfaceRule }];
   }
-  const breaks = breaksBetween(record, current);
+  const breaks = await breaksBetween(record, current);
   if (breaks.length === 0) return [];
   // The release's own contract through today's generators tells a generator's change from the contract's.
   let generatorBreaks = new Set<string>();
   try {
-    const ofRelease = clientSurfacesOf(loadSnapshot(projectDirectory, release));
-    generatorBreaks = new Set(breaksBetween(record, ofRelease).map((entry) => `${entry.language}\0${entry.message}`));
+    const ofRelease = await surfacesOf(loadSnapshot(projectDirectory, release));
+    generatorBreaks = new Set((await breaksBetween(record, ofRelease)).map((entry) => `${entry.language}\0${entry.message}`));
   } catch {
     // Without the release's libraries every break is laid at the contract's door, as it most likely is.
   }

@@ -5,8 +5,7 @@
  * read as a caller sees them; generating the TypeScript one compiles it, so a surface is cached in
  * `.generated/client-surfaces/` by the hash of the document and of the generators' sources.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, globSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { OpenApiDocument } from '../../lib/contract/document.ts';
@@ -16,50 +15,14 @@ import { throttledResponse } from '../../lib/contract/response-lookups.ts';
 import { retryAfterHeader } from '../../lib/contract/response-names.ts';
 import { readResultShape, readServiceErrors } from '../../lib/contract/response-shapes.ts';
 import { noSchemaValidator, type ExecutableContract } from '../../lib/contract/serving-contract.ts';
-import { releasesDirectory } from '../../lib/releases/releases.ts';
 import { phpPackageFiles } from '../php/generate.ts';
 import ts from 'typescript';
 import { typescriptClientSources } from '../typescript/build.ts';
-import { phpSurface, type PhpSurface } from './php-surface.ts';
-import { typescriptSurface, type TypescriptSurface } from './typescript-surface.ts';
+import { phpSurface } from './php-surface.ts';
+import { typescriptSurface } from './typescript-surface.ts';
+import { cachedResult, clientSurfaceRecordFile, generatorSourcesHash, hashOf, type ClientSurfaceRecord, type ClientSurfaces } from './surface-cache.ts';
 
-export interface ClientSurfaces {
-  php: PhpSurface;
-  typescript: TypescriptSurface;
-}
-
-/** What a release records of its libraries. */
-export interface ClientSurfaceRecord extends ClientSurfaces {
-  /** The release's version, which both libraries carry. */
-  version: string;
-  /** The snapshot the libraries were generated from, relative to the project. */
-  generatedFrom: string;
-}
-
-/** The record of a release's libraries, relative to the project. */
-export function clientSurfaceRecordFile(version: string): string {
-  return `${releasesDirectory}/${version}.clients.json`;
-}
-
-/** The command that (re)writes a release's record from its snapshot. */
-export function recordCommand(version: string): string {
-  return `node scripts/record-client-surfaces.ts --version ${version}`;
-}
-
-const projectRoot = path.resolve(import.meta.dirname, '../../..');
-const cacheDirectory = '.generated/client-surfaces';
-
-/** Every source the generators read: the libraries' own and the model's. A change to any of them may change a surface. */
-let generatorHash: string | undefined;
-export function generatorSourcesHash(): string {
-  if (generatorHash === undefined) {
-    const hash = createHash('sha256');
-    const files = globSync('src/{clients,lib}/**/*.ts', { cwd: projectRoot }).filter((file) => !file.endsWith('.test.ts')).sort();
-    for (const file of files) hash.update(file).update('\0').update(readFileSync(path.join(projectRoot, file))).update('\0');
-    generatorHash = hash.digest('hex');
-  }
-  return generatorHash;
-}
+export * from './surface-cache.ts';
 
 /**
  * The contract as the generators read it, from a document the model may today hold to more than
@@ -141,35 +104,6 @@ function writeTypescriptDeclarations(contract: ExecutableContract, directory: st
   return path.join(outDirectory, 'index.d.ts');
 }
 
-/**
- * A value computed once per key and kept in `.generated/client-surfaces/` of the repository the
- * generators live in: a key covers the document and the generators' sources, so every copy of the
- * project a test makes shares what the repository has computed.
- */
-export function cachedResult<T>(key: string, compute: () => T): T {
-  const cached = path.join(projectRoot, cacheDirectory, `${key}.json`);
-  if (existsSync(cached)) {
-    try {
-      return JSON.parse(readFileSync(cached, 'utf8')) as T;
-    } catch {
-      // A half-written cache file (two gates at once) is computed again.
-    }
-  }
-  const value = compute();
-  mkdirSync(path.dirname(cached), { recursive: true });
-  const partial = `${cached}.${process.pid}`;
-  writeFileSync(partial, JSON.stringify(value));
-  renameSync(partial, cached);
-  return value;
-}
-
-/** A short hash of some texts, for a cache key. */
-export function hashOf(...texts: string[]): string {
-  const hash = createHash('sha256');
-  for (const text of texts) hash.update(text).update('\0');
-  return hash.digest('hex').slice(0, 32);
-}
-
 /** The surfaces of a document's libraries, from the cache when the document and the generators are unchanged. */
 export function clientSurfacesOf(document: OpenApiDocument): ClientSurfaces {
   return cachedResult(hashOf(JSON.stringify(document), generatorSourcesHash()), () => generateClientSurfaces(document));
@@ -183,9 +117,3 @@ export function writeClientSurfaceRecord(projectDirectory: string, version: stri
   return file;
 }
 
-/** Reads a release's record; undefined when the release has none. */
-export function readClientSurfaceRecord(projectDirectory: string, version: string): ClientSurfaceRecord | undefined {
-  const file = path.join(projectDirectory, clientSurfaceRecordFile(version));
-  if (!existsSync(file)) return undefined;
-  return JSON.parse(readFileSync(file, 'utf8')) as ClientSurfaceRecord;
-}
