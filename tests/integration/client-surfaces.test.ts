@@ -12,6 +12,7 @@
  *   contract's own checks accept: refused at the action's line.
  */
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -210,6 +211,34 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
       assert.ok(refusals.some((problem) => problem.message.includes(`${taken.name}(`) && problem.message.includes('PHP')), `refused at ${place.file}, naming ${taken.name}():\n${describeProblems(result.problems)}`);
     } finally {
       colliding.remove();
+    }
+  });
+});
+
+describe('node scripts/record-client-surfaces.ts, as openapi/releases/README.md gives it', { skip: release === undefined ? 'no release yet' : false }, () => {
+  const script = path.join(projectDirectory, 'scripts/record-client-surfaces.ts');
+
+  test('writes a release\'s record from its snapshot, and refuses a version never released (1) or no version (2)', () => {
+    assert.ok(release !== undefined);
+    const copy = copyContract();
+    try {
+      const recordFile = `openapi/releases/${release.version}.clients.json`;
+      copy.write(recordFile, '{}');
+      const written = spawnSync(process.execPath, [script, '--version', release.version, '--project', copy.directory], { cwd: projectDirectory, encoding: 'utf8' });
+      assert.equal(written.status, 0, `${written.stdout}${written.stderr}`);
+      assert.match(written.stdout, new RegExp(`Wrote ${recordFile.replaceAll('.', '\\.')}`));
+      const rewritten = JSON.parse(copy.read(recordFile)) as { version: string; generatedFrom: string; php: { classes: unknown[] } };
+      assert.equal(rewritten.version, release.version);
+      assert.equal(rewritten.generatedFrom, `openapi/releases/${release.version}.json`);
+      assert.ok(rewritten.php.classes.length > 0);
+      const unknown = spawnSync(process.execPath, [script, '--version', '0.0.1', '--project', copy.directory], { cwd: projectDirectory, encoding: 'utf8' });
+      assert.equal(unknown.status, 1, unknown.stderr);
+      assert.match(unknown.stderr, /0\.0\.1 is not a release/);
+      const missing = spawnSync(process.execPath, [script], { cwd: projectDirectory, encoding: 'utf8' });
+      assert.equal(missing.status, 2, missing.stderr);
+      assert.match(missing.stderr, /--version is required/);
+    } finally {
+      copy.remove();
     }
   });
 });
