@@ -4,8 +4,9 @@
  *   node scripts/release.ts [--date YYYY-MM-DD] [--notes "text"] [--project <dir>]
  *
  * Refuses when the version is already released or the gate (`npm run lint`) fails; otherwise
- * writes the bundled snapshot `openapi/releases/<version>.json` and adds the version to
- * `openapi/releases/releases.yaml`. Exits 0 on a release, 1 on a refusal, 2 on unknown options.
+ * writes the bundled snapshot `openapi/releases/<version>.json`, the record of its client
+ * libraries' surfaces `openapi/releases/<version>.clients.json` (src/clients/surface/), and adds
+ * the version to `openapi/releases/releases.yaml`. Exits 0 on a release, 1 on a refusal, 2 on unknown options.
  * See openapi/releases/README.md.
  */
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ import {
   type Release,
 } from '../src/lib/releases/releases.ts';
 import { runGate } from '../src/gate/run-gate.ts';
+import { writeClientSurfaceRecord } from '../src/clients/surface/surfaces.ts';
 
 /** The release was not cut; the message says why and what to do. */
 export class ReleaseRefused extends Error {
@@ -47,6 +49,8 @@ export interface CutRelease {
   release: Release;
   /** The snapshot written, relative to the project. */
   snapshot: string;
+  /** The record of the libraries' surfaces written beside it, relative to the project. */
+  clients: string;
 }
 
 /** Where the release bundles the contract before keeping it (ignored by git). */
@@ -118,20 +122,21 @@ export async function cutRelease(options: ReleaseOptions): Promise<CutRelease> {
   const release: Release = { version, date, ...(options.notes === undefined ? {} : { notes: options.notes }) };
   // The snapshot is the bundler's own output, byte for byte.
   copyFileSync(bundle.jsonPath, path.join(projectDirectory, snapshot));
+  const clients = writeClientSurfaceRecord(projectDirectory, version, document, snapshot);
   addToIndex(projectDirectory, release);
-  return { release, snapshot };
+  return { release, snapshot, clients };
 }
 
 async function main(): Promise<number> {
   const usage = 'Usage: node scripts/release.ts [--date YYYY-MM-DD] [--notes "text"] [--project <dir>] (npm run release -- …)';
   const { values } = scriptArguments(usage, { date: { type: 'string' }, notes: { type: 'string' }, project: { type: 'string' } });
   try {
-    const { release, snapshot } = await cutRelease({
+    const { release, snapshot, clients } = await cutRelease({
       projectDirectory: values.project ?? process.cwd(),
       ...(values.date === undefined ? {} : { date: values.date }),
       ...(values.notes === undefined ? {} : { notes: values.notes }),
     });
-    console.log(`✔ Released ${release.version} on ${release.date}: wrote ${snapshot} and added it to ${releasesDirectory}/releases.yaml. Commit both.`);
+    console.log(`✔ Released ${release.version} on ${release.date}: wrote ${snapshot} and ${clients}, and added it to ${releasesDirectory}/releases.yaml. Commit the three.`);
     return 0;
   } catch (error) {
     if (error instanceof ReleaseRefused || error instanceof ReleaseError) {

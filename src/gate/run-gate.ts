@@ -4,6 +4,7 @@ import { parseDocument } from 'yaml';
 import { bundleContract, ContractBundleError, contractRoot, type BundledContract } from '../lib/contract/bundle.ts';
 import { asOpenApiDocument, ContractError } from '../lib/contract/document.ts';
 import { contractRulesStep } from './checks.ts';
+import { clientSurfacesStep } from './client-surfaces-step.ts';
 import { compatibilityStep } from './compatibility.ts';
 import { referenceModelStep } from './model-step.ts';
 import { arazzoWorkflowsStep } from './workflows-step.ts';
@@ -18,6 +19,7 @@ export const gateSteps: readonly GateStep[] = [
   referenceModelStep,
   arazzoWorkflowsStep,
   compatibilityStep,
+  clientSurfacesStep,
 ];
 
 /** Where the gate bundles the contract, inside the project checked (ignored by git). */

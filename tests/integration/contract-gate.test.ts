@@ -54,7 +54,7 @@ describe('the gate', () => {
     assert.equal(result.ok, true);
     assert.deepEqual(
       result.steps.map((step) => step.name),
-      ['Redocly bundle', 'Redocly lint', 'contract checks', 'reference model', 'Arazzo workflows', 'compatibility with the latest release'],
+      ['Redocly bundle', 'Redocly lint', 'contract checks', 'reference model', 'Arazzo workflows', 'compatibility with the latest release', 'client libraries against the latest release'],
     );
   });
 

@@ -11,7 +11,7 @@ const lint = runLint;
 test('exits 0 on the real contract and says so', () => {
   const run = lint('--project', projectDirectory);
   assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
-  assert.match(run.stdout, /^✔ The contract passes the gate \(Redocly bundle, Redocly lint, contract checks, reference model, Arazzo workflows, compatibility with the latest release; [\d.]+ s\)\.$/m);
+  assert.match(run.stdout, /^✔ The contract passes the gate \(Redocly bundle, Redocly lint, contract checks, reference model, Arazzo workflows, compatibility with the latest release, client libraries against the latest release; [\d.]+ s\)\.$/m);
 });
 
 test('exits 1 on a broken copy, naming the file, the rule and the line, with GitHub annotations', () => {

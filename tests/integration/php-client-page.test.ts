@@ -1,8 +1,9 @@
 /**
  * The /clients/php/ page's blocks, as the built page shows them, run from an empty folder with
- * nothing but PHP and Composer: the install commands fetch the site's download (the built site
- * served locally as the host serves it, the docs origin in the commands mapped to it: the only
- * change made to what the page shows), then the example script, saved under the name its title
+ * nothing but PHP and Composer: after the `composer init` the page names for an empty folder and
+ * its command for a site served over http, the install commands add the site's Composer repository
+ * and require the library from it (the built site served locally as the host serves it, the docs
+ * origin in the commands mapped to it: the only change made to what the page shows), then the example script, saved under the name its title
  * gives, pauses a subscription of a local sandbox that throttles the first two requests, after
  * waiting them out. Skipped, with the reason, without PHP or Composer.
  */
@@ -18,6 +19,7 @@ import { toText } from 'hast-util-to-text';
 import type { Element } from 'hast';
 import { exampleAction, exampleEnvironment, phpExampleFile } from '../../src/clients/php/page-code.ts';
 import { phpZipName } from '../../src/clients/php/package.ts';
+import { composerRepositoryUrl, localHttpCommand } from '../../src/clients/composer-repository.ts';
 import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
@@ -97,7 +99,9 @@ describe('the PHP library page, run as written', { skip: missing ?? false, timeo
   test('from an empty folder, the install block and the example pause a subscription after two throttled answers', async () => {
     const contract = loadExecutableContract();
     const blocks = codeBlocks();
-    const install = blocks.find((block) => block.language === 'sh' && block.code.includes(phpZipName(contract.model.documentVersion)));
+    const install = blocks.find((block) => block.language === 'sh' && block.code.includes(composerRepositoryUrl(siteConfig.docsUrl)));
+    const localHttp = blocks.find((block) => block.language === 'sh' && block.code === localHttpCommand);
+    assert.ok(localHttp !== undefined, 'the page says how to allow a site served over http');
     const example = blocks.find((block) => block.language === 'php' && block.title === phpExampleFile);
     assert.ok(install !== undefined, 'the page has the install block');
     assert.ok(example !== undefined, `the page has the example titled ${phpExampleFile}`);
@@ -113,7 +117,9 @@ describe('the PHP library page, run as written', { skip: missing ?? false, timeo
     mkdirSync(folder);
     mkdirSync(home);
     const env = { PATH: '/usr/local/bin:/usr/bin:/bin', HOME: home, COMPOSER_HOME: path.join(home, '.composer') };
-    const installed = await run(install.code.replaceAll(siteConfig.docsUrl, site.origin), folder, env);
+    const init = /run `(composer init [^`]+)`/.exec(readFileSync(path.join(projectDirectory, 'src/content/docs/clients/php.mdx'), 'utf8'))?.[1];
+    assert.ok(init !== undefined, 'the page names the composer init of an empty folder');
+    const installed = await run([init, localHttp.code, ...install.code.replaceAll(siteConfig.docsUrl, site.origin).split('\n')].join(' && '), folder, { ...env, COMPOSER_NO_AUDIT: '1' });
     assert.equal(installed.code, 0, installed.output);
 
     writeFileSync(path.join(folder, phpExampleFile), `${example.code}\n`);

@@ -84,8 +84,13 @@ describe('npm run release', { concurrency: 2 }, () => {
     try {
       optionalField.apply(copy);
       setVersion(copy, '1.1.0');
-      const { snapshot } = await cutRelease({ projectDirectory: copy.directory, date: '2026-12-01', notes: 'Pausing can set the day it ends.' });
+      const { snapshot, clients } = await cutRelease({ projectDirectory: copy.directory, date: '2026-12-01', notes: 'Pausing can set the day it ends.' });
       assert.equal(snapshot, 'openapi/releases/1.1.0.json');
+      // Beside the snapshot, the record of its libraries, which the next change is held against.
+      assert.equal(clients, 'openapi/releases/1.1.0.clients.json');
+      const record = JSON.parse(copy.read(clients)) as { version: string; php: { classes: { name: string }[] }; typescript: { exports: Record<string, unknown> } };
+      assert.equal(record.version, '1.1.0');
+      assert.ok(record.php.classes.length > 0 && Object.keys(record.typescript.exports).length > 0, 'the record lists both libraries');
       const released = JSON.parse(copy.read(snapshot)) as { info: { version: string } };
       assert.equal(released.info.version, '1.1.0');
       assert.deepEqual(readReleases(copy.directory).at(-1), { version: '1.1.0', date: '2026-12-01', notes: 'Pausing can set the day it ends.' });

@@ -1,6 +1,7 @@
 import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
+import { writeClientSurfaceRecord } from '../../src/clients/surface/surfaces.ts';
 import { checkCompatibility, type CompatibilityReport } from '../../src/gate/compatibility.ts';
 import { bundleContract, contractRoot } from '../../src/lib/contract/bundle.ts';
 import { asOpenApiDocument, isRecord } from '../../src/lib/contract/document.ts';
@@ -26,7 +27,7 @@ export interface Baseline {
 
 /**
  * Releases the copy as it is, the way `npm run release` would (its bundle becomes the newest
- * snapshot), unless its version is released already. An edit made afterwards is then measured
+ * snapshot, beside the record of its client libraries), unless its version is released already. An edit made afterwards is then measured
  * against the contract of today, whatever the latest real release is.
  */
 export function releaseAsIs(copy: ContractCopy): Baseline {
@@ -35,6 +36,7 @@ export function releaseAsIs(copy: ContractCopy): Baseline {
   const version = document.info.version;
   if (!readReleases(copy.directory).some((release) => release.version === version)) {
     copyFileSync(bundle.jsonPath, path.join(copy.directory, snapshotFile(version)));
+    writeClientSurfaceRecord(copy.directory, version, document, snapshotFile(version));
     const index = `${releasesDirectory}/releases.yaml`;
     copy.write(index, `${copy.read(index)}  - version: "${version}"\n    date: "2026-12-01"\n`);
   }

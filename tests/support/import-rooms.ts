@@ -33,8 +33,9 @@ export const rooms: Room[] = [
   // which runs what the consumers derive from the contract so that it refuses first whatever they would
   // refuse: the samples' statuses and the route arguments (a file of the sandbox that imports only the model).
   // It also reads the site's routes, to check the links of the descriptions (navigation.ts imports only the model).
-  // It writes and checks the lifecycle's Arazzo workflows, which the site publishes beside the bundle.
-  { path: 'src/gate/', mayImport: [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/site/navigation.ts', 'src/lib/workflows/'] },
+  // It writes and checks the lifecycle's Arazzo workflows, which the site publishes beside the bundle,
+  // and holds the client libraries' surfaces, generated from the contract, to the latest release's record.
+  { path: 'src/gate/', mayImport: [...bottom, 'src/lib/releases/', 'src/lib/samples/', 'src/lib/site/navigation.ts', 'src/lib/workflows/', 'src/clients/surface/'] },
   { path: 'src/sandbox/', mayImport: [...library, 'src/gate/'] },
   { path: 'src/conformance/', mayImport: [...library, 'src/sandbox/'] },
   // The server's evaluation judges answers about the client libraries and the conformance suite by the names
@@ -53,7 +54,9 @@ export const rooms: Room[] = [
   // The TypeScript client's runtime is copied into the published package as it is: it may read only the one
   // reading of Retry-After, which the package carries beside it.
   { path: 'src/clients/typescript/runtime/', mayImport: ['src/lib/http/retry-after.ts'] },
-  { path: 'src/clients/', mayImport: [...library, 'src/gate/', 'src/sandbox/', 'src/contract-tools/tools-package.ts'] },
+  // The libraries' public surfaces: both generators' output read as a caller sees it, for the gate and the releases.
+  { path: 'src/clients/surface/', mayImport: [...library, 'src/clients/php/', 'src/clients/typescript/'] },
+  { path: 'src/clients/', mayImport: [...library, 'src/gate/', 'src/sandbox/', 'src/contract-tools/tools-package.ts', 'src/clients/surface/'] },
   { path: 'src/bench/', mayImport: [...library, 'src/sandbox/', 'src/mcp-server/', 'src/host/'] },
   // The site: pages, components and guides may read any room of src/, never scripts/ or tests/.
   { path: 'src/', mayImport: ['src/', 'package.json'] },

@@ -1,8 +1,9 @@
 /**
- * A Composer project that uses the PHP library from the site's zip, as the page installs it: the
- * zip unpacked with PHP's own Phar extension (Composer's `artifact` repository would need ext-zip),
- * then required from a `path` repository, offline, with Packagist switched off. The tests and the
- * benchmark build theirs this way.
+ * A Composer project that uses the PHP library from the site's zip: the zip unpacked with PHP's own
+ * Phar extension, then required from a `path` repository that names its version (the package's
+ * composer.json carries none: the site's Composer repository gives it), offline, with Packagist
+ * switched off. The tests and the benchmark build theirs this way; the page's own commands, through
+ * the site's Composer repository, are run by tests/integration/composer-repository.test.ts.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -17,13 +18,13 @@ export function unpackZip(zip: string, directory: string): string {
 }
 
 /** A project requiring `packageName` at `version` from `repository`, installed without the network; returns its folder. */
-export function installPackage(repository: { type: 'path' | 'artifact'; url: string }, packageName: string, version: string): string {
+export function installPackage(repository: { type: 'path'; url: string }, packageName: string, version: string): string {
   const directory = mkdtempSync(path.join(tmpdir(), 'php-client-project-'));
   const home = path.join(directory, '.composer-home');
   mkdirSync(home);
   writeFileSync(
     path.join(directory, 'composer.json'),
-    JSON.stringify({ require: { [packageName]: version }, repositories: [{ ...repository, ...(repository.type === 'path' ? { options: { symlink: false } } : {}) }, { 'packagist.org': false }] }, null, 2),
+    JSON.stringify({ require: { [packageName]: version }, repositories: [{ ...repository, options: { symlink: false, versions: { [packageName]: version } } }, { 'packagist.org': false }] }, null, 2),
   );
   const run = spawnSync('composer', ['install', '--no-interaction', '--no-progress'], {
     cwd: directory,

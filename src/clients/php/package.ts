@@ -1,9 +1,10 @@
 /**
- * The PHP library as the site publishes it: a zip of the generated package, which Composer
- * installs from an `artifact` repository (composer.json carries its version), and which the
- * release workflow submits to Packagist.
+ * The PHP library as the site publishes it: a zip of the generated package, listed with every
+ * earlier release's in the site's Composer repository (composer-repository.ts), which gives each
+ * zip its version, as Packagist does; composer.json carries none, so that `composer validate
+ * --strict` passes. The zip carries a LICENSE naming the contract's licence.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -13,17 +14,56 @@ import type { ClientPackage } from '../client-package.ts';
 import { writeZip } from '../zip.ts';
 import { writePhpPackage } from './generate.ts';
 import { php74Problems } from './php-74-syntax.ts';
+import { composerPackageName } from './php-source.ts';
 
 /** The zip's name for a contract version: `subscription-lifecycle-client-php-1.1.0.zip`. */
 export function phpZipName(version: string): string {
   return `subscription-lifecycle-client-php-${version}.zip`;
 }
 
+/** The licence the contract is published under, as `info.license` names it (an SPDX identifier, or else its name). */
+export function contractLicense(contract: ExecutableContract): { name: string; identifier?: string; url?: string } | undefined {
+  const license = contract.document.info.license;
+  if (license?.name === undefined) return undefined;
+  return { name: license.name, ...(license.identifier === undefined ? {} : { identifier: license.identifier }), ...(license.url === undefined ? {} : { url: license.url }) };
+}
+
+/** The package's LICENSE: the contract's licence, which the generated code derives from, and where its text is. */
+function licenseFile(contract: ExecutableContract): string | undefined {
+  const license = contractLicense(contract);
+  if (license === undefined) return undefined;
+  const text = license.url ?? (license.identifier === undefined ? undefined : `https://spdx.org/licenses/${license.identifier}.html`);
+  return `${composerPackageName}, generated from the OpenAPI document ${contract.model.documentVersion} of the
+Subscription Lifecycle Action Service.
+
+The document is published under ${license.name}${license.identifier !== undefined && license.identifier !== license.name ? ` (SPDX: ${license.identifier})` : ''}, and so is this
+package, which is derived from it.${text === undefined ? '' : `
+
+The licence's text: ${text}`}
+`;
+}
+
+/**
+ * What the package's files become for a Composer repository: composer.json without `version`
+ * (the repository names each zip's version; `composer validate --strict` refuses the field), and a
+ * LICENSE beside it. Returns the files to pack.
+ */
+function forComposerRepository(contract: ExecutableContract, staging: string, written: string[]): string[] {
+  const manifestPath = path.join(staging, 'composer.json');
+  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
+  delete manifest.version;
+  writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 4)}\n`);
+  const license = licenseFile(contract);
+  if (license === undefined) return written;
+  writeFileSync(path.join(staging, 'LICENSE'), license);
+  return [...written.filter((file) => file !== 'LICENSE'), 'LICENSE'];
+}
+
 /** Writes the zip of the package generated from `contract` into `outDirectory`; refuses PHP newer than the floor. */
 export async function packPhpClient(contract: ExecutableContract, outDirectory: string): Promise<string> {
   const staging = mkdtempSync(path.join(tmpdir(), 'php-client-pack-'));
   try {
-    const written = writePhpPackage(contract, staging);
+    const written = forComposerRepository(contract, staging, writePhpPackage(contract, staging));
     const problems = written.filter((file) => file.endsWith('.php')).flatMap((file) => php74Problems(file, readFileSync(path.join(staging, file), 'utf8')));
     if (problems.length > 0) throw new Error(`The PHP library uses syntax newer than its floor:\n${problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`).join('\n')}`);
     await mkdir(outDirectory, { recursive: true });

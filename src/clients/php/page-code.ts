@@ -13,7 +13,7 @@ import { detailGetterName, exceptionClassName, fixedExceptionClassName } from '.
 import { phpZipName } from './package.ts';
 import { attemptOutcomes, attemptReportMembers } from '../shared/attempt-report.ts';
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
-import { composerPackageName, phpNamespace, phpString, phpValue } from './php-source.ts';
+import { phpNamespace, phpString, phpValue } from './php-source.ts';
 
 /** The file the page saves the example in, and the folder the zip is unpacked into. */
 export const phpExampleFile = 'pause.php';
@@ -49,18 +49,6 @@ export function fallbackAction(contract: ExecutableContract): Action {
 /** The zip's address on the site. */
 export function phpDownloadUrl(contract: ExecutableContract, docsUrl: string): string {
   return `${docsUrl}/${toolsDownloadDirectory}/${phpZipName(contract.model.documentVersion)}`;
-}
-
-/** In an empty folder with PHP and Composer: download, unpack with PHP's own Phar, install offline from the folder. */
-export function installCommands(contract: ExecutableContract, docsUrl: string): string {
-  const zip = phpZipName(contract.model.documentVersion);
-  const repository = JSON.stringify({ type: 'path', url: `./${phpPackageFolder}` });
-  return [
-    `php -r "copy('${phpDownloadUrl(contract, docsUrl)}', '${zip}');"`,
-    `php -r "(new PharData('${zip}'))->extractTo('${phpPackageFolder}');"`,
-    `composer init --no-interaction --name my/shop-client --repository '${repository}'`,
-    `composer require ${composerPackageName}:${contract.model.documentVersion}`,
-  ].join('\n');
 }
 
 /** The whole example script: reads the environment, runs the example's action, prints the answer. */

@@ -1,0 +1,168 @@
+/**
+ * The gate's step for the two client libraries: version 1's promise reaches them too. Both are
+ * generated from the contract as it stands and their public surfaces held against the record of
+ * the latest release (`openapi/releases/<version>.clients.json`, src/clients/surface/). A change
+ * the contract's own compatibility step lets pass can still break a library's caller, by a
+ * method's parameters moving or a new action's method taking an existing one's name; each such
+ * break is refused at the line of the contract that causes it. When the release's own contract,
+ * generated today, breaks the record the same way, the cause is a generator, and the step says so.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { OpenApiDocument } from '../lib/contract/document.ts';
+import { noSchemaValidator, readExecutableContractWith } from '../lib/contract/serving-contract.ts';
+import { latestRelease, loadSnapshot, readReleases, ReleaseError, snapshotFile, type Release } from '../lib/releases/releases.ts';
+import { comparePhpSurfaces, compareTypescriptSurfaces, type SurfaceBreak } from '../clients/surface/compare.ts';
+import { cachedResult, clientSurfaceRecordFile, generatorSourcesHash, hashOf, readCached, readClientSurfaceRecord, recordCommand, type ClientSurfaces } from '../clients/surface/surface-cache.ts';
+import type { GateContext, GateProblem, GateStep } from './gate.ts';
+import { createSourceLocator, type SourceLocator } from './source-files.ts';
+
+const surfaceRule = 'client libraries: rule 9.2, 9.3';
+const generatorFolders = { PHP: 'src/clients/php/', TypeScript: 'src/clients/typescript/' } as const;
+
+/** A name as code and contract both spell it, for matching one with the other: `orderId`, `order_id` → `orderid`. */
+function comparable(name: string): string {
+  return name.replace(/(Exception|Error|Fields)$/, '').toLowerCase().replace(/[^a-z0-9]/g, '');
+}
+
+interface ContractNames {
+  actions: Map<string, string>;
+  /** `action/field` → the field's pointer. */
+  fields: Map<string, string>;
+  /** Any field of a request or a response → its pointer, for a name no action claims. */
+  anyField: Map<string, string>;
+  responses: Map<string, string>;
+}
+
+/** Every name of the contract a library spells in code, with where the contract writes it. */
+function contractNames(document: OpenApiDocument): ContractNames {
+  const names: ContractNames = { actions: new Map(), fields: new Map(), anyField: new Map(), responses: new Map() };
+  let model;
+  try {
+    model = readExecutableContractWith(document, noSchemaValidator).model;
+  } catch {
+    return names;
+  }
+  for (const action of model.actions) {
+    names.actions.set(comparable(action.identifier), action.pointer);
+    for (const field of action.fields) {
+      names.fields.set(`${comparable(action.identifier)}/${comparable(field.name)}`, field.pointer);
+      if (!names.anyField.has(comparable(field.name))) names.anyField.set(comparable(field.name), field.pointer);
+    }
+  }
+  for (const field of model.resultFields) if (!names.anyField.has(comparable(field.name))) names.anyField.set(comparable(field.name), field.pointer);
+  for (const response of model.responses) {
+    const phrase = STATUS_CODES[Number(response.status)];
+    if (phrase !== undefined) names.responses.set(comparable(phrase), response.listedAt ?? response.pointer);
+  }
+  return names;
+}
+
+/** The contract's pointer a break's names lead to: a field of an action first, then an action, a response or a field. */
+function causeOf(names: readonly string[], contract: ContractNames): string | undefined {
+  for (const [index, name] of names.entries()) {
+    for (const owner of names.slice(index + 1)) {
+      const field = contract.fields.get(`${comparable(owner)}/${comparable(name)}`);
+      if (field !== undefined) return field;
+    }
+  }
+  for (const name of names) {
+    const key = comparable(name);
+    const found = contract.actions.get(key) ?? contract.responses.get(key) ?? contract.fields.get(key) ?? contract.anyField.get(key);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Every break: the surfaces compared, and the TypeScript compiler's judgement of the two releases'
+ * declarations (cached by their hash and the checker's sources), which names no export the comparison has named already.
+ */
+async function breaksBetween(record: ClientSurfaces, current: ClientSurfaces): Promise<SurfaceBreak[]> {
+  const compared = [...comparePhpSurfaces(record.php, current.php), ...compareTypescriptSurfaces(record.typescript, current.typescript)];
+  const named = new Set(compared.filter((entry) => entry.language === 'TypeScript').map((entry) => entry.names.at(-1)));
+  const key = hashOf(JSON.stringify(record.typescript.declarations ?? {}), JSON.stringify(current.typescript.declarations ?? {}), generatorSourcesHash(), 'compiler');
+  let judged = readCached<SurfaceBreak[]>(key);
+  if (judged === undefined) {
+    const { typescriptCompilerBreaks } = await import('../clients/surface/typescript-compatibility.ts');
+    judged = cachedResult(key, () => typescriptCompilerBreaks(record.typescript, current.typescript));
+  }
+  return [...compared, ...judged.filter((entry) => !named.has(entry.names.at(-1)))];
+}
+
+/**
+ * The surfaces of a document's libraries: from the cache when the document and the generators are
+ * unchanged, without loading them; else generated (src/clients/surface/surfaces.ts).
+ */
+async function surfacesOf(document: OpenApiDocument): Promise<ClientSurfaces> {
+  const cached = readCached<ClientSurfaces>(hashOf(JSON.stringify(document), generatorSourcesHash()));
+  if (cached !== undefined) return cached;
+  const { clientSurfacesOf } = await import('../clients/surface/surfaces.ts');
+  return clientSurfacesOf(document);
+}
+
+function problemFor(entry: SurfaceBreak, release: Release, locate: SourceLocator, contract: ContractNames, root: string, fromGenerator: boolean): GateProblem {
+  const consequence = `The ${entry.language} library of release ${release.version} is called this way; version 1 keeps it working.`;
+  if (fromGenerator) {
+    return {
+      file: generatorFolders[entry.language],
+      message: `breaks a caller of the ${entry.language} library of release ${release.version}: ${entry.message}. No line of the contract causes it: release ${release.version}'s own contract, generated today, breaks the same way, so the generator changed. Keep what release ${release.version} named, or add beside it.`,
+      rule: surfaceRule,
+      cause: entry.message,
+    };
+  }
+  const pointer = causeOf(entry.names, contract);
+  const place = pointer === undefined ? { file: root } : locate(pointer);
+  return { ...place, message: `breaks a caller of the ${entry.language} library of release ${release.version}: ${entry.message}. ${consequence}`, rule: surfaceRule, cause: entry.message };
+}
+
+/** Holds both libraries of the bundled contract against the latest release's record. */
+export async function checkClientSurfaces(context: GateContext): Promise<GateProblem[]> {
+  const { projectDirectory, root, document } = context;
+  let release: Release | undefined;
+  try {
+    release = latestRelease(readReleases(projectDirectory));
+  } catch (error) {
+    // The compatibility step names a broken release index.
+    if (error instanceof ReleaseError) return [];
+    throw error;
+  }
+  if (release === undefined) return [];
+  const record = readClientSurfaceRecord(projectDirectory, release.version);
+  if (record === undefined) {
+    return [{ file: clientSurfaceRecordFile(release.version), message: `Release ${release.version} has no record of its client libraries' surfaces, so a change that breaks their callers cannot be seen. Write it with \`${recordCommand(release.version)}\`.`, rule: surfaceRule }];
+  }
+  let current: ClientSurfaces;
+  try {
+    readExecutableContractWith(document, noSchemaValidator);
+  } catch {
+    // The reference model step names whatever keeps the model from being read.
+    return [];
+  }
+  try {
+    current = await surfacesOf(document);
+  } catch (error) {
+    return [{ file: root, message: `The client libraries cannot be generated from the contract: ${(error as Error).message.split('\n').slice(0, 6).join(' ')}`, rule: surfaceRule }];
+  }
+  const breaks = await breaksBetween(record, current);
+  if (breaks.length === 0) return [];
+  // The release's own contract through today's generators tells a generator's change from the contract's.
+  let generatorBreaks = new Set<string>();
+  try {
+    const ofRelease = await surfacesOf(loadSnapshot(projectDirectory, release));
+    generatorBreaks = new Set((await breaksBetween(record, ofRelease)).map((entry) => `${entry.language}\0${entry.message}`));
+  } catch {
+    // Without the release's libraries every break is laid at the contract's door, as it most likely is.
+  }
+  const locate = createSourceLocator(projectDirectory, root);
+  const names = contractNames(document);
+  const releaseSnapshot = snapshotFile(release.version);
+  return breaks.map((entry) => {
+    const problem = problemFor(entry, release, locate, names, root, generatorBreaks.has(`${entry.language}\0${entry.message}`));
+    return problem.file === root && problem.line === undefined ? { ...problem, message: `${problem.message} (compared with ${releaseSnapshot})` } : problem;
+  });
+}
+
+export const clientSurfacesStep: GateStep = {
+  name: 'client libraries against the latest release',
+  run: (context) => checkClientSurfaces(context),
+};
