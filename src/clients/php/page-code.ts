@@ -15,9 +15,6 @@ import { attemptOutcomes, attemptReportMembers } from '../shared/attempt-report.
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
 import { phpNamespace, phpString, phpValue } from './php-source.ts';
 
-/** The file the page saves the example in, and the folder the zip is unpacked into. */
-export const phpExampleFile = 'pause.php';
-export const phpPackageFolder = 'subscription-lifecycle-client-php';
 
 /** The environment the example reads. */
 export const exampleEnvironment = ['SHOP_URL', 'SHOP_API_KEY', 'SUBSCRIPTION_ID'] as const;
