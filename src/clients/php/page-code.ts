@@ -15,7 +15,6 @@ import { attemptOutcomes, attemptReportMembers } from '../shared/attempt-report.
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
 import { phpNamespace, phpString, phpValue } from './php-source.ts';
 
-
 /** The environment the example reads. */
 export const exampleEnvironment = ['SHOP_URL', 'SHOP_API_KEY', 'SUBSCRIPTION_ID'] as const;
 
