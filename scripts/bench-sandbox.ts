@@ -23,10 +23,9 @@ import path from 'node:path';
 import { bundleContract } from '../src/lib/contract/bundle.ts';
 import { asOpenApiDocument } from '../src/lib/contract/document.ts';
 import { readExecutableContract } from '../src/lib/contract/executable-contract.ts';
-import { validBody } from '../src/conformance/cases.ts';
-import { defaultApiKey } from '../src/sandbox/seed.ts';
 import { median, percentile } from '../src/lib/measures/statistics.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
+import { togglingLoad } from './bench-sandbox/toggling-pair.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '..');
 const prismVersion = '5.16.0';
@@ -204,16 +203,8 @@ async function main(): Promise<void> {
   const contract = readExecutableContract(asOpenApiDocument(bundle.document, bundle.jsonPath));
   const { model } = contract;
   // Two fixed actions that undo each other, so every request of a client changes its subscription.
-  const fixed = model.actions.flatMap((action) => (action.transition.kind === 'fixed' ? [{ action, transition: action.transition }] : []));
-  const pair = fixed
-    .flatMap((there) => fixed.map((back) => ({ there, back })))
-    .find(({ there, back }) => there.transition.from.length === 1 && back.transition.from.includes(there.transition.to) && there.transition.from.includes(back.transition.to));
-  if (pair === undefined) throw new Error('the lifecycle has no two actions that undo each other');
-  const initial = pair.there.transition.from[0] ?? '';
-  const bodies: [string, string][] = Array.from({ length: clients }, (_, index) => [
-    JSON.stringify(validBody(contract, pair.there.action, { apiKey: defaultApiKey }, index + 1)),
-    JSON.stringify(validBody(contract, pair.back.action, { apiKey: defaultApiKey }, index + 1)),
-  ]);
+  const pair = togglingLoad(contract, clients);
+  const { initial, bodies } = pair;
   const prism = await ensurePrism();
 
   const targets: Target[] = [
@@ -229,7 +220,7 @@ async function main(): Promise<void> {
       start: async (directory) => {
         const { url, child } = await startChild(
           process.execPath,
-          ['scripts/bench-sandbox/bare-server.ts', path.join(directory, 'bare.sqlite'), String(clients), initial, `${pair.there.action.identifier}=${pair.there.transition.to}`, `${pair.back.action.identifier}=${pair.back.transition.to}`],
+          ['scripts/bench-sandbox/bare-server.ts', path.join(directory, 'bare.sqlite'), String(clients), initial, `${pair.there.action.identifier}=${pair.there.to}`, `${pair.back.action.identifier}=${pair.back.to}`],
           /^(http:\S+)\n/m,
         );
         return { baseUrl: url, path: model.endpoint.urlPath, child };
