@@ -82,8 +82,9 @@ export function answerRequest(contract: ExecutableContract, store: SubscriptionS
   const responseHeaders: Record<string, string> = allow === undefined ? {} : { allow };
   // The envelope holds the headers of the response object only (`Allow`), not those core sends itself.
   if (rest.envelope) answer = envelope(answer, responseHeaders);
-  else answer = { ...answer, headers: { ...answer.headers, ...responseHeaders } };
-  return { ...answer, headers: { ...restHeaders(rest, request.method.toUpperCase()), ...answer.headers } };
+  else Object.assign(answer.headers, responseHeaders);
+  // Core's own headers come first; the answer's own take their place where both name one.
+  return { ...answer, headers: Object.assign(restHeaders(rest, request.method.toUpperCase()), answer.headers) };
 }
 
 function endpointAnswer(contract: ExecutableContract, store: SubscriptionStore, settings: SandboxSettings, routeArguments: readonly RouteArgument[], rest: RestRequest): Answer {
@@ -94,7 +95,11 @@ function endpointAnswer(contract: ExecutableContract, store: SubscriptionStore, 
   const selected = checkActionFields(contract, checked.value, rest);
   if ('answer' in selected) return selected.answer;
   if (!keyAccepted(contract, rest, settings.apiKey)) return invalidKeyAnswer(contract);
-  return applyAction(contract, store, validRequest(contract, selected.value, checked.value, sentMember(rest, contract.model.envelope.subject)), settings.exampleStarts);
+  // The ID's text as sent is read again from the body only for an ID JavaScript cannot hold
+  // exactly, the one case where the plugin's messages print what PHP held instead.
+  const { subject } = contract.model.envelope;
+  const sentSubject = Number.isSafeInteger(checked.value[subject]) ? undefined : sentMember(rest, subject);
+  return applyAction(contract, store, validRequest(contract, selected.value, checked.value, sentSubject), settings.exampleStarts);
 }
 
 const argumentsByContract = new WeakMap<ExecutableContract, RouteArgument[]>();

@@ -15,6 +15,18 @@ function refusalMessage(request: ValidRequest, current: string): string {
   return `${action.identifier} does not apply to a subscription that is ${current}.`;
 }
 
+// The success response's status, read once per contract rather than looked up for every answer.
+const successStatusByContract = new WeakMap<ExecutableContract, number>();
+
+function successStatus(contract: ExecutableContract): number {
+  let status = successStatusByContract.get(contract);
+  if (status === undefined) {
+    status = Number(successResponse(contract.model.responses).status);
+    successStatusByContract.set(contract, status);
+  }
+  return status;
+}
+
 /**
  * The third stage: the lifecycle of `x-transitions`, applied to the stored subscription inside one
  * transaction. A changed status is written with an entry in the subscription's history, which
@@ -62,7 +74,7 @@ export function applyAction(contract: ExecutableContract, store: SubscriptionSto
       ...(outcome.kind === 'changed'
         ? { change: { action: action.identifier, to: outcome.to, ...(request.note === undefined ? {} : { note: request.note }) } }
         : {}),
-      result: jsonAnswer(Number(successResponse(model.responses).status), body),
+      result: jsonAnswer(successStatus(contract), body),
     };
   });
 }

@@ -113,9 +113,20 @@ function boundsProblem(name: string, value: number, schema: ArgumentSchema): Arg
   return undefined;
 }
 
-/** PHP's `mb_strlen`: code points, not UTF-16 units. */
+/** PHP's `mb_strlen`: code points, not UTF-16 units; a surrogate pair counts once, a lone surrogate once. */
 function characterCount(text: string): number {
-  return [...text].length;
+  let count = text.length;
+  for (let index = 0; index < text.length - 1; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(index + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count -= 1;
+        index += 1;
+      }
+    }
+  }
+  return count;
 }
 
 /** The one type of a multi-type schema a value is read as (`rest_handle_multi_type_schema`): the first it passes. */

@@ -13,7 +13,11 @@ export function topLevelMemberNames(text: string): string[] {
     const character = text[index];
     if (character === '"') {
       const end = stringEnd(text, index);
-      if (depth === 1 && expectingName) names.add(JSON.parse(text.slice(index, end + 1)) as string);
+      if (depth === 1 && expectingName) {
+        // A name without an escape is its text; only one with an escape needs JSON to read it.
+        const quoted = text.slice(index, end + 1);
+        names.add(quoted.includes('\\') ? (JSON.parse(quoted) as string) : quoted.slice(1, -1));
+      }
       expectingName = false;
       index = end;
     } else if (character === '{' || character === '[') {

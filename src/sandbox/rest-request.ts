@@ -56,6 +56,7 @@ export function isJsonMediaType(headers: IncomingHttpHeaders): boolean {
 function parseFormText(text: string): Record<string, unknown> {
   // No prototype: PHP keeps `__proto__` as a name like any other, where assigning it here would set the prototype.
   const fields: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  if (text === '') return fields;
   for (const [rawName, value] of new URLSearchParams(text)) {
     // PHP turns dots and spaces in a top-level name into underscores.
     const list = rawName.endsWith('[]');
@@ -124,7 +125,8 @@ export function decodeJson(raw: Uint8Array): JsonBody {
   } catch {
     return { kind: 'invalid', ...phpJsonErrors.syntax };
   }
-  if (hasLoneSurrogate(value)) return { kind: 'invalid', ...phpJsonErrors.utf16 };
+  // Strictly decoded UTF-8 holds no lone surrogate, so only a `\u` escape can put one in the value.
+  if (text.includes('\\u') && hasLoneSurrogate(value)) return { kind: 'invalid', ...phpJsonErrors.utf16 };
   return { kind: 'parsed', value, text };
 }
 
@@ -163,7 +165,7 @@ export function readRestRequest(basePath: string, method: string, target: string
   if (url === undefined) return { kind: 'front-end', home: false };
   const query = parseFormText(url.search.slice(1));
   const site = siteUrl ?? `http://${firstHeader(headers, 'host') ?? 'localhost'}${basePath}`;
-  const restRoot = `${site.replace(/\/+$/, '')}${wordpressRestPrefix}/`;
+  const restRoot = restRootOf(site);
 
   let route: string | undefined;
   const routeQuery = query.rest_route;
@@ -187,11 +189,11 @@ export function readRestRequest(basePath: string, method: string, target: string
   const overrideHeader = firstHeader(headers, 'x-http-method-override');
   const effectiveMethod = typeof overrideQuery === 'string' ? overrideQuery : overrideHeader ?? method;
 
-  const isJson = isJsonMediaType(headers);
+  const mediaType = mediaTypeOf(headers);
+  const isJson = mediaType !== undefined && jsonMediaTypePattern.test(mediaType);
   // PHP's `empty()`: an empty body and the body "0" both count as no body.
   const emptyBody = body.length === 0 || (body.length === 1 && body[0] === 0x30);
   const json: JsonBody = isJson && !emptyBody ? decodeJson(body) : { kind: 'none' };
-  const mediaType = mediaTypeOf(headers);
   const form =
     !isJson && !emptyBody && (mediaType === undefined || mediaType === 'application/x-www-form-urlencoded')
       ? parseFormText(latin1(body))
@@ -212,20 +214,43 @@ export function readRestRequest(basePath: string, method: string, target: string
   };
 }
 
+/** The parts of a request target the REST API reads. */
+interface TargetParts {
+  pathname: string;
+  search: string;
+}
+
+// A client sends the same target request after request: the last one is parsed once.
+let lastTarget: { target: string; parts: TargetParts | undefined } | undefined;
+
 /**
  * The request target as a URL. An origin-form target (`/path?query`) is read as a path even when it
  * starts with `//`, which a URL parser would take for a host; an absolute-form target is read as
  * it is. A target that is neither (`*`, or an absolute URL that does not parse) names no route.
  */
-function requestUrl(target: string): URL | undefined {
+function requestUrl(target: string): TargetParts | undefined {
+  if (lastTarget?.target === target) return lastTarget.parts;
+  let parts: TargetParts | undefined;
   try {
-    return target.startsWith('/') ? new URL(`http://sandbox.invalid${target}`) : new URL(target);
+    const { pathname, search } = target.startsWith('/') ? new URL(`http://sandbox.invalid${target}`) : new URL(target);
+    parts = { pathname, search };
   } catch {
-    return undefined;
+    parts = undefined;
   }
+  lastTarget = { target, parts };
+  return parts;
+}
+
+let lastSite: { site: string; restRoot: string } | undefined;
+
+/** The site's REST root, `{site}/wp-json/`, kept for the site the last request named. */
+function restRootOf(site: string): string {
+  if (lastSite?.site !== site) lastSite = { site, restRoot: `${site.replace(/\/+$/, '')}${wordpressRestPrefix}/` };
+  return lastSite.restRoot;
 }
 
 function decodeURIComponentSafely(text: string): string {
+  if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {
@@ -247,9 +272,11 @@ export function jsonMembers(request: RestRequest): Record<string, unknown> {
 }
 
 export function getParameter(request: RestRequest, name: string): unknown {
-  for (const source of parameterSources(request)) {
-    const value = source[name];
-    if (value !== undefined && value !== null) return value;
-  }
-  return undefined;
+  // The sources of parameterSources, in its order, read without building its list for every parameter.
+  const fromJson = jsonMembers(request)[name];
+  if (fromJson !== undefined && fromJson !== null) return fromJson;
+  const fromForm = request.form[name];
+  if (fromForm !== undefined && fromForm !== null) return fromForm;
+  const fromQuery = request.query[name];
+  return fromQuery === null ? undefined : fromQuery;
 }

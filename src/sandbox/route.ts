@@ -15,14 +15,35 @@ export type MatchedRoute =
   /** The site's REST index, `/`, answered to GET. */
   | { kind: 'index'; route: string };
 
+interface RegisteredRoutes {
+  endpoint: string;
+  namespace: string;
+}
+
+// Read once per contract: every request is matched against the same routes.
+const routesByContract = new WeakMap<ExecutableContract, RegisteredRoutes>();
+
+function registeredRoutes(contract: ExecutableContract): RegisteredRoutes {
+  let routes = routesByContract.get(contract);
+  if (routes === undefined) {
+    const { urlPath, versionNamespace } = contract.model.endpoint;
+    routes = {
+      endpoint: urlPath.slice(wordpressRestPrefix.length),
+      namespace: versionNamespace.slice(wordpressRestPrefix.length).replace(/^\/|\/$/g, ''),
+    };
+    routesByContract.set(contract, routes);
+  }
+  return routes;
+}
+
 /** The endpoint's route as WordPress registers it: its URL path without the REST prefix. */
 export function endpointRoute(contract: ExecutableContract): string {
-  return contract.model.endpoint.urlPath.slice(wordpressRestPrefix.length);
+  return registeredRoutes(contract).endpoint;
 }
 
 /** The endpoint's namespace, `service/v1`, as `register_rest_route` receives it. */
 export function endpointNamespace(contract: ExecutableContract): string {
-  return contract.model.endpoint.versionNamespace.slice(wordpressRestPrefix.length).replace(/^\/|\/$/g, '');
+  return registeredRoutes(contract).namespace;
 }
 
 export function matchRoute(contract: ExecutableContract, request: RestRequest): MatchedRoute | undefined {

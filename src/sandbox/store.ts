@@ -109,11 +109,15 @@ export function openStore(location: string, knownStatuses: readonly string[], bu
     );
   }
 
+  // Prepared once, as the statements are: \`exec\` would compile them again for every action.
+  const begin = database.prepare('BEGIN IMMEDIATE');
+  const commit = database.prepare('COMMIT');
+
   function transaction<T>(work: () => T): T {
-    database.exec('BEGIN IMMEDIATE');
+    begin.run();
     try {
       const result = work();
-      database.exec('COMMIT');
+      commit.run();
       return result;
     } catch (error) {
       if (database.isTransaction) database.exec('ROLLBACK');

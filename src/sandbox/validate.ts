@@ -119,7 +119,7 @@ export function checkActionFields(contract: ExecutableContract, fields: BodyFiel
     return { answer: errorAnswer(contract, missingParameter, `Missing parameter(s): ${missing.join(', ')}`, { [paramsMember]: missing }) };
   }
   // A member the action does not take is refused whatever its value, null included.
-  const taken = new Set(action.fields.map((field) => field.name));
+  const taken = fieldNamesOf(action);
   const inTextOrder = request.json.kind === 'parsed' ? topLevelMemberNames(request.json.text) : Object.keys(fields);
   const unknown = inTextOrder.filter((name) => !taken.has(name));
   if (unknown.length > 0) {
@@ -127,6 +127,18 @@ export function checkActionFields(contract: ExecutableContract, fields: BodyFiel
     return { answer: errorAnswer(contract, invalidParameter, `Invalid parameter(s): ${unknown.join(', ')}`, { [paramsMember]: reasons }) };
   }
   return { value: action };
+}
+
+const fieldNamesByAction = new WeakMap<Action, Set<string>>();
+
+/** The names of the fields an action takes, gathered once per action. */
+function fieldNamesOf(action: Action): Set<string> {
+  let names = fieldNamesByAction.get(action);
+  if (names === undefined) {
+    names = new Set(action.fields.map((field) => field.name));
+    fieldNamesByAction.set(action, names);
+  }
+  return names;
 }
 
 /** The plugin's permission callback: the JSON body's key, and nothing else, opens the route. */

@@ -70,7 +70,8 @@ export function coreAnswer(contract: ExecutableContract, routeArguments: readonl
     const data = matched.kind === 'endpoint' ? endpointData(contract, routeArguments, true, restRoot) : namespaceData(contract);
     return jsonAnswer(200, data);
   }
-  if (!methodsOf(contract, matched).includes(request.method)) return undefined;
+  // The endpoint's own method is the plugin's to answer; core answers only the indexes.
+  if (matched.kind === 'endpoint' || !methodsOf(contract, matched).includes(request.method)) return undefined;
   const namespace = endpointNamespace(contract);
   const routes = {
     [`/${namespace}`]: { ...namespaceData(contract), _links: { self: [{ href: `${restRoot}${namespace}` }] } },
