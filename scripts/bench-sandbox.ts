@@ -14,7 +14,7 @@
  * names in the same order and a body of the same size, or the run stops. Prism is installed on
  * first use into `.generated/bench-tools/`, pinned below. Writes `bench-results/sandbox-latest.md`.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
@@ -24,6 +24,7 @@ import { bundleContract } from '../src/lib/contract/bundle.ts';
 import { asOpenApiDocument } from '../src/lib/contract/document.ts';
 import { readExecutableContract } from '../src/lib/contract/executable-contract.ts';
 import { median, percentile } from '../src/lib/measures/statistics.ts';
+import { startChild } from './bench/start-child.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 import { togglingLoad } from './bench-sandbox/toggling-pair.ts';
 
@@ -51,28 +52,6 @@ interface Measurement {
   /** Answers other than the expected 200. */
   unexpected: number;
   peakRssMiB: number;
-}
-
-function startChild(command: string, args: string[], readyPattern: RegExp): Promise<{ url: string; child: ChildProcess }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: projectDirectory, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, SCARF_ANALYTICS: 'false', NO_COLOR: '1' } });
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = readyPattern.exec(output);
-      if (match !== null) {
-        child.stdout?.off('data', onData);
-        // Keep draining what the server prints, so a full pipe never slows it down.
-        child.stdout?.resume();
-        resolve({ url: match[1] ?? '', child });
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited with ${code}:\n${output}`)));
-  });
 }
 
 /** Peak resident memory of a process and its children, from /proc (Linux). */
@@ -211,7 +190,7 @@ async function main(): Promise<void> {
     {
       name: 'sandbox',
       start: async (directory) => {
-        const { url, child } = await startChild(process.execPath, ['scripts/bench-sandbox/serve-sandbox.ts', path.join(directory, 'sandbox.sqlite'), String(clients), initial], /^(http:\S+)\n/m);
+        const { url, child } = await startChild(process.execPath, ['scripts/bench-sandbox/serve-sandbox.ts', path.join(directory, 'sandbox.sqlite'), String(clients), initial], /^(http:\S+)\n/m, projectDirectory);
         return { baseUrl: url, path: model.endpoint.urlPath, child };
       },
     },
@@ -222,6 +201,7 @@ async function main(): Promise<void> {
           process.execPath,
           ['scripts/bench-sandbox/bare-server.ts', path.join(directory, 'bare.sqlite'), String(clients), initial, `${pair.there.action.identifier}=${pair.there.to}`, `${pair.back.action.identifier}=${pair.back.to}`],
           /^(http:\S+)\n/m,
+          projectDirectory,
         );
         return { baseUrl: url, path: model.endpoint.urlPath, child };
       },
@@ -230,7 +210,7 @@ async function main(): Promise<void> {
       name: `Prism ${prismVersion} mock`,
       start: async () => {
         const port = 40_000 + Math.floor(Math.random() * 10_000);
-        const { child } = await startChild(prism, ['mock', bundle.jsonPath, '--host', '127.0.0.1', '--port', String(port)], /(Prism is listening)/);
+        const { child } = await startChild(prism, ['mock', bundle.jsonPath, '--host', '127.0.0.1', '--port', String(port)], /(Prism is listening)/, projectDirectory);
         // Prism serves the document's paths without the server URL's path, which holds a variable.
         return { baseUrl: `http://127.0.0.1:${port}`, path: model.endpoint.path, child };
       },

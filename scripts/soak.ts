@@ -19,7 +19,7 @@
  * A request the server's closing of an idle kept-alive connection cut off is sent once more, as HTTP
  * allows, and counted apart from the errors.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,6 +34,7 @@ import { validBody, wrongKeys } from '../src/conformance/cases.ts';
 import { defaultApiKey } from '../src/sandbox/seed.ts';
 import { percentile } from '../src/lib/measures/statistics.ts';
 import { bundleForNode, mcpServerBundle } from './build-mcp-server.ts';
+import { startChild } from './bench/start-child.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
 const usage = 'Usage: npm run soak -- [--minutes N] [--clients N]';
@@ -86,27 +87,6 @@ class Tally {
   }
 }
 
-function startChild(args: string[], readyPattern: RegExp): Promise<{ url: string; child: ChildProcess }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: projectDirectory, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-    let output = '';
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = readyPattern.exec(output);
-      if (match === null) return;
-      child.stdout?.off('data', onData);
-      // The sandbox prints a line per request: keep draining, so that a full pipe never holds it back.
-      child.stdout?.resume();
-      resolve({ url: match[1] ?? '', child });
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.once('exit', (code) => reject(new Error(`node ${args.join(' ')} exited with ${code}:\n${output}`)));
-  });
-}
-
 function residentMiB(child: ChildProcess): number {
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
@@ -127,13 +107,13 @@ const mcpTally = new Tally('MCP');
 const sandboxTally = new Tally('sandbox');
 
 const mcpEntry = await bundleForNode('scripts/mcp.ts', mcpServerBundle);
-const mcp = await startChild([...mcpScriptFlags(), mcpEntry, '--port', '0'], /at (http:\/\/\S+\/mcp)\n/);
+const mcp = await startChild(process.execPath, [...mcpScriptFlags(), mcpEntry, '--port', '0'], /at (http:\/\/\S+\/mcp)\n/, projectDirectory);
 const databaseDirectory = mkdtempSync(path.join(tmpdir(), 'soak-sandbox-'));
 const sandboxClients = Math.floor(clients / 2);
 // Each sandbox client owns its subscriptions, spread over every status of the lifecycle.
 const seed = Array.from({ length: sandboxClients * subscriptionsPerClient }, (_, index) => ({ id: index + 1, status: model.lifecycle.states[index % model.lifecycle.states.length] ?? '' }));
 writeFileSync(path.join(databaseDirectory, 'seed.json'), JSON.stringify(seed));
-const sandbox = await startChild(['scripts/sandbox.ts', '--port', '0', '--db', path.join(databaseDirectory, 'sandbox.sqlite'), '--seed', path.join(databaseDirectory, 'seed.json')], /Sandbox of POST (http:\S+)\n/);
+const sandbox = await startChild(process.execPath, ['scripts/sandbox.ts', '--port', '0', '--db', path.join(databaseDirectory, 'sandbox.sqlite'), '--seed', path.join(databaseDirectory, 'seed.json')], /Sandbox of POST (http:\S+)\n/, projectDirectory);
 const endpoint = new URL(sandbox.url);
 
 const started = performance.now();
