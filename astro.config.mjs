@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import starlightLinksValidator from 'starlight-links-validator';
 import { contractToolsDownload } from './src/integrations/contract-tools-download.ts';
 import { clientDownloads } from './src/integrations/client-downloads.ts';
+import { wordpressPluginDownload } from './src/integrations/wordpress-plugin-download.ts';
 import { contractWatch, devServerFollowsContract } from './src/integrations/contract-watch.ts';
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
@@ -88,6 +89,7 @@ export default defineConfig({
   integrations: [
     contractToolsDownload(gated),
     clientDownloads(gated),
+    wordpressPluginDownload(gated),
     publishedSiteGuard(),
     pageElementsGuard(),
     inlineScriptHashes(),
