@@ -151,6 +151,7 @@ export default defineConfig({
           label: 'Tools',
           items: [
             { label: 'Try it against the sandbox', link: '/sandbox/' },
+            { label: 'Test against your own WordPress', link: '/wordpress-plugin/' },
             { label: 'Check an install', link: '/conformance/' },
             { label: 'Run the lifecycle as workflows', link: '/workflows/' },
           ],
