@@ -21,9 +21,8 @@ export interface PluginFacts {
   apiKey: string;
 }
 
-const projectDirectory = path.resolve(import.meta.dirname, '../..');
-
-export function pluginFacts(contract: ExecutableContract): PluginFacts {
+/** The facts, from the plugin in `projectDirectory` (the site's build runs in the project). */
+export function pluginFacts(contract: ExecutableContract, projectDirectory = process.cwd()): PluginFacts {
   const mainFile = readFileSync(path.join(projectDirectory, pluginDirectory, `${pluginSlug}.php`), 'utf8');
   const zipName = pluginZipName(contract);
   return {

@@ -60,6 +60,8 @@ export interface StartOptions extends SiteOptions {
   pluginLoading?: PluginLoading;
   /** WP_ENVIRONMENT_TYPE in the site's config; default `local`. */
   environmentType?: string;
+  /** The administrator's password, set when WordPress is installed (a test signs in with it); default a random one nobody knows. */
+  adminPassword?: string;
 }
 
 const defaultProject = path.resolve(import.meta.dirname, '../..');
@@ -121,7 +123,7 @@ export async function startWordPress(options: StartOptions = {}): Promise<WordPr
       seeded = siteCli(paths, port, { command: 'seed', subscriptions: defaultWordPressSeed(contract) }).subscriptions;
     }
   } else {
-    const installed = siteCli(paths, port, { command: 'install', withoutPlugin: true });
+    const installed = siteCli(paths, port, { command: 'install', withoutPlugin: true, ...(options.adminPassword === undefined ? {} : { adminPassword: options.adminPassword }) });
     log(`WordPress ${installed.wordpressVersion} is installed, without the plugin`);
   }
   // An installed plugin starts with the sandbox's key, as its activation sets it.

@@ -6,7 +6,7 @@
  *
  * The request is a JSON object: `command` (`install`, `seed`, `reset` or `activate`), `apiKey`,
  * for `seed` and `reset` the `subscriptions` to place, for `install` `withoutPlugin` (a site that
- * installs the plugin from its zip), and for `activate` the `plugin` (its main file, relative to
+ * installs the plugin from its zip) and `adminPassword` (for a test that signs in), and for `activate` the `plugin` (its main file, relative to
  * the plugins folder). An installed plugin also takes `restore` (what its settings page's reset
  * button does) and `throttle` (`next` and `retryAfter`, as its settings page sets them). Prints one
  * JSON object: what the site holds.
@@ -39,7 +39,9 @@ function service_reference_cli_install( array $request ) {
 	require_once ABSPATH . 'wp-admin/includes/upgrade.php';
 	if ( ! is_blog_installed() ) {
 		// The welcome e-mail fails without sendmail; the site is installed all the same.
-		wp_install( 'Service reference', 'admin', 'admin@example.invalid', false, '', wp_generate_password( 32 ) );
+		// A test that signs in as the administrator gives the password; otherwise nobody knows it.
+		$password = isset( $request['adminPassword'] ) ? (string) $request['adminPassword'] : wp_generate_password( 32 );
+		wp_install( 'Service reference', 'admin', 'admin@example.invalid', false, '', $password );
 	}
 	if ( get_option( 'permalink_structure' ) !== '/%postname%/' ) {
 		update_option( 'permalink_structure', '/%postname%/' );
