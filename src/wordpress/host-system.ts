@@ -91,7 +91,8 @@ export interface Paths {
  */
 export function pathsOf(projectDirectory: string, site?: string): Paths {
   const project = path.resolve(projectDirectory);
-  const runtime = site === undefined ? path.join(project, '.wordpress') : path.join(project, '.wordpress', 'sites', site);
+  // Beside `.wordpress/`, not in it: removing the default site's files leaves another site's running.
+  const runtime = site === undefined ? path.join(project, '.wordpress') : path.join(project, '.wordpress-sites', site);
   // One name per checkout and site, so two checkouts on one machine never share a database or a config.
   const checkoutId = createHash('sha256')
     .update(site === undefined ? project : `${project}\0${site}`)
