@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import starlightLinksValidator from 'starlight-links-validator';
 import { contractToolsDownload } from './src/integrations/contract-tools-download.ts';
 import { clientDownloads } from './src/integrations/client-downloads.ts';
+import { wordpressPluginDownload } from './src/integrations/wordpress-plugin-download.ts';
 import { contractWatch, devServerFollowsContract } from './src/integrations/contract-watch.ts';
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { mcpSearchIndex } from './src/integrations/mcp-search-index.ts';
@@ -90,6 +91,7 @@ export default defineConfig({
     contractToolsDownload(gated),
     clientDownloads(gated),
     mcpSearchIndex(gated),
+    wordpressPluginDownload(gated),
     publishedSiteGuard(),
     pageElementsGuard(),
     inlineScriptHashes(),
@@ -151,6 +153,7 @@ export default defineConfig({
           label: 'Tools',
           items: [
             { label: 'Try it against the sandbox', link: '/sandbox/' },
+            { label: 'Test against your own WordPress', link: '/wordpress-plugin/' },
             { label: 'Check an install', link: '/conformance/' },
             { label: 'Run the lifecycle as workflows', link: '/workflows/' },
           ],

@@ -78,16 +78,26 @@ export interface Paths {
   debianConfig: string;
   /** The plugin in the checkout, where `generate` writes its contract. */
   pluginSource: string;
-  /** The copy of it that WordPress loads. */
+  /** The copy of it that WordPress loads as a must-use plugin. */
   plugin: string;
+  /** The site's `wp-content/plugins/` (WP_PLUGIN_DIR), kept between stop and start as the database is. */
+  pluginsDirectory: string;
   siteCli: string;
 }
 
-export function pathsOf(projectDirectory: string): Paths {
+/**
+ * A checkout's sites: the default one, or another by name (`site`), with a database, a config and
+ * files of its own, so a test can install the plugin zip without touching the must-use site.
+ */
+export function pathsOf(projectDirectory: string, site?: string): Paths {
   const project = path.resolve(projectDirectory);
-  const runtime = path.join(project, '.wordpress');
-  // One name per checkout, so two checkouts on one machine never share a database or a config.
-  const checkoutId = createHash('sha256').update(project).digest('hex').slice(0, 10);
+  // Beside `.wordpress/`, not in it: removing the default site's files leaves another site's running.
+  const runtime = site === undefined ? path.join(project, '.wordpress') : path.join(project, '.wordpress-sites', site);
+  // One name per checkout and site, so two checkouts on one machine never share a database or a config.
+  const checkoutId = createHash('sha256')
+    .update(site === undefined ? project : `${project}\0${site}`)
+    .digest('hex')
+    .slice(0, 10);
   const serviceState = path.join(serviceStateRoot, checkoutId);
   const serviceRun = path.join(serviceRunRoot, checkoutId);
   const mariadbRun = path.join(serviceRun, 'mariadb');
@@ -115,6 +125,7 @@ export function pathsOf(projectDirectory: string): Paths {
     debianConfig: path.join(debianConfigDirectory, `config-${configName}.php`),
     pluginSource: path.join(project, pluginDirectory),
     plugin: path.join(serviceRun, 'plugin', path.basename(pluginDirectory), 'service-reference.php'),
+    pluginsDirectory: path.join(serviceState, 'plugins'),
     siteCli: path.join(project, 'src/wordpress/php/site-cli.php'),
   };
 }

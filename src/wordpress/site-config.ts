@@ -10,9 +10,19 @@ function phpString(text: string): string {
   return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
 }
 
-export function writeSiteConfig(paths: Paths, baseUrl: string): void {
+/** How the site has the reference plugin: loaded as a must-use plugin, or installed from the zip by whoever runs the site. */
+export type PluginLoading = 'must-use' | 'installed';
+
+export interface SiteConfigOptions {
+  pluginLoading: PluginLoading;
+  /** `wp_get_environment_type()`: the plugin refuses to run where it is `production`. */
+  environmentType: string;
+}
+
+export function writeSiteConfig(paths: Paths, baseUrl: string, options: SiteConfigOptions = { pluginLoading: 'must-use', environmentType: 'local' }): void {
   serviceDirectory(paths.serviceState);
   serviceDirectory(paths.serviceRun);
+  serviceDirectory(paths.pluginsDirectory);
   if (!existsSync(paths.salts)) {
     const names = ['AUTH_KEY', 'SECURE_AUTH_KEY', 'LOGGED_IN_KEY', 'NONCE_KEY', 'AUTH_SALT', 'SECURE_AUTH_SALT', 'LOGGED_IN_SALT', 'NONCE_SALT'];
     const lines = names.map((name) => `define( '${name}', '${randomBytes(32).toString('hex')}' );`);
@@ -29,7 +39,11 @@ export function writeSiteConfig(paths: Paths, baseUrl: string): void {
     ['DISABLE_WP_CRON', true],
     ['AUTOMATIC_UPDATER_DISABLED', true],
     ['WP_HTTP_BLOCK_EXTERNAL', true],
-    ['SERVICE_REFERENCE_PLUGIN_FILE', paths.plugin],
+    ['WP_ENVIRONMENT_TYPE', options.environmentType],
+    // Each site's own wp-content/plugins/, so a plugin installed on one is never seen by another.
+    ['WP_PLUGIN_DIR', paths.pluginsDirectory],
+    // The must-use loader loads the plugin a site's config names; a site that installs the zip names none.
+    ...(options.pluginLoading === 'must-use' ? [['SERVICE_REFERENCE_PLUGIN_FILE', paths.plugin] as [string, string]] : []),
     // Every notice, warning and deprecation logged, none shown in an answer. WP_DEBUG_LOG stays
     // false so that WordPress leaves PHP's error_log unset: mod_php then writes to Apache's
     // ErrorLog (.wordpress/logs/apache-error.log), a file Apache opens as root, where a log path

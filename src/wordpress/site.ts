@@ -19,7 +19,8 @@ import { freePort, portIsFree } from '../lib/local-servers.ts';
 import { alive, pidFrom, stopProcess } from './processes.ts';
 import { siteCli } from './site-cli.ts';
 import { publishPlugin, removeServiceFiles, removeServiceRun } from './service-files.ts';
-import { writeSiteConfig } from './site-config.ts';
+import { writeSiteConfig, type PluginLoading } from './site-config.ts';
+import { defaultApiKey } from '../sandbox/seed.ts';
 import { readState, restProblem, runningState, writeState, type WordPressState } from './state-file.ts';
 
 export { WordPressError, wordpressAvailable, type Availability } from './host-system.ts';
@@ -42,6 +43,8 @@ export interface WordPressSite extends WordPressState {
 
 export interface SiteOptions {
   projectDirectory?: string;
+  /** Another site of the checkout, by name, with its own database and files (`pathsOf`); default the one `npm run wordpress` runs. */
+  site?: string;
   /** Receives a line per step. Silent by default. */
   log?: (line: string) => void;
 }
@@ -49,6 +52,16 @@ export interface SiteOptions {
 export interface StartOptions extends SiteOptions {
   /** The port to serve on; `0` picks a free one. Default 8790. */
   port?: number;
+  /**
+   * `must-use` (the default): the plugin from the checkout, loaded as a must-use plugin, with the
+   * reference key and seed. `installed`: no plugin at all, for whoever installs the zip into the
+   * site's plugins folder (`pathsOf(...).pluginsDirectory`) and activates it (`activatePlugin`).
+   */
+  pluginLoading?: PluginLoading;
+  /** WP_ENVIRONMENT_TYPE in the site's config; default `local`. */
+  environmentType?: string;
+  /** The administrator's password, set when WordPress is installed (a test signs in with it); default a random one nobody knows. */
+  adminPassword?: string;
 }
 
 const defaultProject = path.resolve(import.meta.dirname, '../..');
@@ -74,7 +87,7 @@ export async function startWordPress(options: StartOptions = {}): Promise<WordPr
   const log = options.log ?? (() => {});
   const availability = wordpressAvailable();
   if (!availability.available) throw new WordPressError(availability.reason);
-  const paths = pathsOf(options.projectDirectory ?? defaultProject);
+  const paths = pathsOf(options.projectDirectory ?? defaultProject, options.site);
   const seconds = () => (Date.now() - started) / 1000;
 
   const running = await runningState(paths);
@@ -99,15 +112,23 @@ export async function startWordPress(options: StartOptions = {}): Promise<WordPr
   mkdirSync(paths.runtime, { recursive: true });
   const mariadbPid = await startMariadb(paths, log);
   log(`MariaDB runs (PID ${mariadbPid}, socket ${paths.socket})`);
-  writeSiteConfig(paths, baseUrl);
+  const pluginLoading = options.pluginLoading ?? 'must-use';
+  writeSiteConfig(paths, baseUrl, { pluginLoading, environmentType: options.environmentType ?? 'local' });
   writeApacheConfig(paths, port);
-  const installed = siteCli(paths, port, { command: 'install', apiKey: referenceApiKey });
-  log(`WordPress ${installed.wordpressVersion} is installed`);
   let seeded: Subscription[] = [];
-  if (installed.subscriptions.length === 0) {
-    seeded = siteCli(paths, port, { command: 'seed', subscriptions: defaultWordPressSeed(contract) }).subscriptions;
+  if (pluginLoading === 'must-use') {
+    const installed = siteCli(paths, port, { command: 'install', apiKey: referenceApiKey });
+    log(`WordPress ${installed.wordpressVersion} is installed`);
+    if (installed.subscriptions.length === 0) {
+      seeded = siteCli(paths, port, { command: 'seed', subscriptions: defaultWordPressSeed(contract) }).subscriptions;
+    }
+  } else {
+    const installed = siteCli(paths, port, { command: 'install', withoutPlugin: true, ...(options.adminPassword === undefined ? {} : { adminPassword: options.adminPassword }) });
+    log(`WordPress ${installed.wordpressVersion} is installed, without the plugin`);
   }
-  const state: WordPressState = { baseUrl, endpointUrl: `${baseUrl}${contract.model.endpoint.urlPath}`, apiKey: referenceApiKey, port, mariadbPid };
+  // An installed plugin starts with the sandbox's key, as its activation sets it.
+  const apiKey = pluginLoading === 'must-use' ? referenceApiKey : defaultApiKey;
+  const state: WordPressState = { baseUrl, endpointUrl: `${baseUrl}${contract.model.endpoint.urlPath}`, apiKey, port, mariadbPid };
   writeState(paths, state);
   const apachePid = await startApache(paths, baseUrl);
   const complete = { ...state, apachePid };
@@ -120,7 +141,7 @@ export async function startWordPress(options: StartOptions = {}): Promise<WordPr
  * configs, the plugin served); the database stays for the next start. Returns what was stopped.
  */
 export async function stopWordPress(options: SiteOptions = {}): Promise<string[]> {
-  const paths = pathsOf(options.projectDirectory ?? defaultProject);
+  const paths = pathsOf(options.projectDirectory ?? defaultProject, options.site);
   const stopped: string[] = [];
   const state = readState(paths);
   if (await stopProcess(pidFrom(paths.apachePidFile) ?? state?.apachePid, 'Apache', 20)) stopped.push('Apache');
@@ -135,7 +156,7 @@ export async function stopWordPress(options: SiteOptions = {}): Promise<string[]
 
 /** After `generate`: a running site serves the plugin as just generated. Returns whether one runs. */
 export async function republishPlugin(options: SiteOptions = {}): Promise<boolean> {
-  const paths = pathsOf(options.projectDirectory ?? defaultProject);
+  const paths = pathsOf(options.projectDirectory ?? defaultProject, options.site);
   if ((await runningState(paths)) === undefined) return false;
   publishPlugin(paths);
   return true;
@@ -151,7 +172,7 @@ export interface WordPressStatus {
 }
 
 export async function wordpressStatus(options: SiteOptions = {}): Promise<WordPressStatus> {
-  const paths = pathsOf(options.projectDirectory ?? defaultProject);
+  const paths = pathsOf(options.projectDirectory ?? defaultProject, options.site);
   const running = await runningState(paths);
   if (running !== undefined) {
     const problem = await restProblem(running);
@@ -174,7 +195,7 @@ export interface SeedOptions extends SiteOptions {
 }
 
 async function seedSubscriptions(options: SeedOptions, command: 'seed' | 'reset'): Promise<Subscription[]> {
-  const paths = pathsOf(options.projectDirectory ?? defaultProject);
+  const paths = pathsOf(options.projectDirectory ?? defaultProject, options.site);
   const state = await requireRunning(paths);
   const contract = await loadGatedContract(paths.project);
   const { seed } = options;
@@ -194,9 +215,33 @@ export function resetWordPress(options: SeedOptions = {}): Promise<Subscription[
   return seedSubscriptions(options, 'reset');
 }
 
+/**
+ * Activates a plugin in the site's plugins folder with WordPress's own `activate_plugin()`, as the
+ * Plugins screen's Activate link does; returns what the site then holds.
+ */
+export async function activatePlugin(plugin: string, options: SiteOptions = {}): Promise<Subscription[]> {
+  const paths = pathsOf(options.projectDirectory ?? defaultProject, options.site);
+  const state = await requireRunning(paths);
+  return siteCli(paths, state.port, { command: 'activate', plugin }).subscriptions;
+}
+
+/** What an installed plugin's reset button does: the sandbox's key and subscriptions again, no history, no throttling. */
+export async function restorePluginDefaults(options: SiteOptions = {}): Promise<Subscription[]> {
+  const paths = pathsOf(options.projectDirectory ?? defaultProject, options.site);
+  const state = await requireRunning(paths);
+  return siteCli(paths, state.port, { command: 'restore' }).subscriptions;
+}
+
+/** What an installed plugin's throttle setting does: the next `next` requests answer 429 with Retry-After `retryAfter`. */
+export async function throttlePlugin(next: number, retryAfter: number, options: SiteOptions = {}): Promise<void> {
+  const paths = pathsOf(options.projectDirectory ?? defaultProject, options.site);
+  const state = await requireRunning(paths);
+  siteCli(paths, state.port, { command: 'throttle', next, retryAfter });
+}
+
 /** Removes the site's runtime files (database included) after a stop. */
 export function removeWordPressFiles(options: SiteOptions = {}): void {
-  const paths = pathsOf(options.projectDirectory ?? defaultProject);
+  const paths = pathsOf(options.projectDirectory ?? defaultProject, options.site);
   rmSync(paths.runtime, { recursive: true, force: true });
   removeServiceFiles(paths);
 }
