@@ -15,6 +15,9 @@ import { attemptOutcomes, attemptReportMembers } from '../shared/attempt-report.
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
 import { phpNamespace, phpString, phpValue } from './php-source.ts';
 
+/** The file the page saves the example in. */
+export const phpExampleFile = 'pause.php';
+
 /** The environment the example reads. */
 export const exampleEnvironment = ['SHOP_URL', 'SHOP_API_KEY', 'SUBSCRIPTION_ID'] as const;
 
