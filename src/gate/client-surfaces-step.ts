@@ -7,6 +7,7 @@
  * break is refused at the line of the contract that causes it. When the release's own contract,
  * generated today, breaks the record the same way, the cause is a generator, and the step says so.
  */
+import { UnnamableActionError } from '../clients/shared/method-names.ts';
 import { STATUS_CODES } from 'node:http';
 import type { OpenApiDocument } from '../lib/contract/document.ts';
 import { noSchemaValidator, readExecutableContractWith } from '../lib/contract/serving-contract.ts';
@@ -141,7 +142,8 @@ export async function checkClientSurfaces(context: GateContext): Promise<GatePro
   try {
     current = await surfacesOf(document);
   } catch (error) {
-    return [{ file: root, message: `The client libraries cannot be generated from the contract: ${(error as Error).message.split('\n').slice(0, 6).join(' ')}`, rule: surfaceRule }];
+    const place = error instanceof UnnamableActionError ? createSourceLocator(projectDirectory, root)(error.pointer) : { file: root };
+    return [{ ...place, message: `The client libraries cannot be generated from the contract: ${(error as Error).message.split('\n').slice(0, 6).join(' ')}`, rule: surfaceRule }];
   }
   const breaks = await breaksBetween(record, current);
   if (breaks.length === 0) return [];

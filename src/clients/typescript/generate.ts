@@ -4,6 +4,7 @@
  * facts the runtime acts on, and the client class with one method per action. Nothing here names
  * an action, a field, a status or a code: each comes from the model.
  */
+import { UnnamableActionError } from '../shared/method-names.ts';
 import type { Action, Field, ResponseRow } from '../../lib/contract/model.ts';
 import { resolvePointer } from '../../lib/contract/document.ts';
 import { wordpressRestPrefix } from '../../lib/contract/endpoint.ts';
@@ -189,11 +190,11 @@ export function generateClientSources(contract: ExecutableContract): GeneratedSo
   const { subject } = model.envelope;
   const identifiers = model.actions.map((action) => action.identifier);
   const methods = new Map<string, string>();
-  for (const identifier of identifiers) {
+  for (const { identifier, pointer } of model.actions) {
     const name = methodName(identifier);
-    if (clientMembers.includes(name) || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new Error(`The action ${identifier} would be the method ${name}, which the client cannot have: rename it in the generator's naming.`);
+    if (clientMembers.includes(name) || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new UnnamableActionError(`The action ${identifier} would be the method ${name}(), which the client cannot have: rename it in the generator's naming.`, pointer);
     const earlier = methods.get(name);
-    if (earlier !== undefined) throw new Error(`The actions ${earlier} and ${identifier} would both be the method ${name}.`);
+    if (earlier !== undefined) throw new UnnamableActionError(`The actions ${earlier} and ${identifier} would both be the method ${name}().`, pointer);
     methods.set(name, identifier);
   }
   const fieldsName = (action: Action) => `${pascalCaseName(action.identifier)}Fields`;
