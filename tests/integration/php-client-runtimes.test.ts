@@ -23,6 +23,7 @@ import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 import { installPackage, phpClientPlan, unpackZip } from '../support/php-client-plan.ts';
 import { PhpWasm, phpWasmVersions, type PhpWasmRun, type PhpWasmVersion } from '../support/php-wasm.ts';
 import { startRecordingServer } from '../support/reference-fixture.ts';
+import { freePort } from '../../src/lib/local-servers.ts';
 
 const missing = ['php', 'composer'].filter((tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status !== 0);
 const skip = missing.length === 0 ? false : `${missing.join(', ')} not installed here, to unpack and install the library (apt-get install -y php-cli composer)`;
@@ -37,39 +38,6 @@ function httpDateIn(seconds: number): string {
  * almost always splits one; the hanging path never answers.
  */
 const hostPage = `<html><body><p>${'€'.repeat(400)}</p></body></html>`;
-
-/**
- * What the key-exposure check finds today, per version (issue 41, item 4), until branch lib-php
- * mends the library: each known exposure's provocation, and the versions it shows on.
- */
-const afterSending = {
-  versions: phpWasmVersions,
-  why: "the trace holds the library's Request object, whose JSON body carries the key, so var_export, serialize or an (array) cast of the exception or of getTrace() writes it",
-};
-const deadStore = {
-  versions: ['7.4', '8.0', '8.1'],
-  why: "the constructor's overwrite of $apiKey is a dead store opcache removes (and a TypeError is thrown before it runs), and #[SensitiveParameter] acts only from 8.2: getTrace() carries the whole key, getTraceAsString() its first 15 characters",
-} as const;
-const knownToday: Record<string, { versions: readonly PhpWasmVersion[]; why: string }> = {
-  'a wait over the bound': afterSending,
-  'a refusal, after the request was sent': afterSending,
-  'a field no release has': afterSending,
-  'a wrong key': afterSending,
-  'an unknown subscription': afterSending,
-  "a host's page": afterSending,
-  'a timeout': afterSending,
-  'a TypeError on the options': deadStore,
-  'an unknown option': deadStore,
-  'a site URL without a scheme': deadStore,
-  'the client itself': { versions: phpWasmVersions, why: "var_export and an (array) cast skip __debugInfo, so the client's private apiKey property shows" },
-  multibyte: { versions: phpWasmVersions, why: "HostException cuts the host's page at 200 bytes, inside a character, so json_encode of its message fails" },
-};
-
-/** The node:test `todo` of a key-exposure test, or false where it is expected to pass today. */
-function todoFor(provocation: string, version: PhpWasmVersion): string | false {
-  const known = knownToday[provocation];
-  return known !== undefined && known.versions.includes(version) ? `fails today on PHP ${version}: ${known.why}; branch lib-php mends it (issue 41, item 4)` : false;
-}
 
 interface KeyReport {
   exposures: Record<string, string[]>;
@@ -172,7 +140,9 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
       test('a field no release has is the bad-request exception with its params', () => check('bad request'));
       test('a wrong key is the unauthorized exception', () => check('unauthorized'));
       test('an unknown subscription is the not-found exception', () => check('not found'));
-      test('a field outside its bound is refused before anything is sent', () => check('out of bound'));
+      test('a field outside its bound, or a required one missing, is refused before anything is sent', () => check('out of bound'));
+      test('a missing field of listed values names the values, and nothing is sent', () => check('missing listed'));
+      test('an over-long text is not echoed, and messages are cut by character', () => check('cut by character'));
       test('a throttled request with Retry-After in seconds is sent again after the wait, and succeeds', async () => {
         sandbox.throttleNext(1, '1');
         await check('throttled', { EXPECTED_WAIT: '1' });
@@ -190,6 +160,13 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
         await check('host page', { EXPECTED_STATUS: '403' });
       });
       test('a site that never answers ends in a timeout', () => check('timeout', { HANGING_SITE: `http://${host.host}/hang` }));
+      test('a timeout is sent again as the policy says, each attempt reported to the logger, then thrown', () => check('timeout retried', { HANGING_SITE: `http://${host.host}/hang` }));
+      test("a refused connection is sent again as often as the policy's attempts, each reported, then thrown", async () => check('connection refused', { REFUSING_SITE: `http://127.0.0.1:${await freePort()}` }));
+      test('an object with a log() method is given each attempt with its level and members', () => check('logger object'));
+      test('the client implements ClientInterface, whose methods are the actions and send()', () => check('interface'));
+      test('bad options are clear errors that quote no key', () => check('bad options'));
+      test('the courtesy pace spaces requests to one site, shared through a Pace object', () => check('pace'));
+      test('a site without pretty permalinks is reached by its query', () => check('plain permalinks'));
       test('Retry-After is read as every client reads it', () => check('retry-after'));
 
       test('the checks can fail: a plan expecting other waits fails on this PHP too', async () => {
@@ -203,7 +180,7 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
       describe('the key never shows', { concurrency: 1 }, () => {
         before(async () => {
           sandbox.throttleNext(1, '120');
-          const run = await php.run('/tests/key-exposure.php', env({ PAGE_SITE: `http://${host.host}/page`, HANGING_SITE: `http://${host.host}/hang` }));
+          const run = await php.run('/tests/key-exposure.php', env({ PAGE_SITE: `http://${host.host}/page`, HANGING_SITE: `http://${host.host}/hang`, REFUSING_SITE: `http://127.0.0.1:${await freePort()}` }));
           passes(run, 'the key-exposure program');
           keyReport = JSON.parse(run.stdout) as KeyReport;
         });
@@ -215,14 +192,14 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
           );
         });
 
-        const provocations = ['a wait over the bound', 'a TypeError on the options', 'an unknown option', 'a site URL without a scheme', 'a field outside its bound', 'a refusal, after the request was sent', 'a field no release has', 'a wrong key', 'an unknown subscription', "a host's page", 'a timeout', 'what a call returns', 'the client itself'];
+        const provocations = ['a wait over the bound', 'a TypeError on the options', 'an unknown option', 'a site URL without a scheme', 'a field outside its bound', 'a refusal, after the request was sent', 'a field no release has', 'a wrong key', 'an unknown subscription', "a host's page", 'a timeout', 'a refused connection', 'a missing field', 'what a call returns', 'the client itself'];
         for (const provocation of provocations) {
-          test(`in nothing shown of ${provocation}`, { todo: todoFor(provocation, version) }, () => {
+          test(`in nothing shown of ${provocation}`, () => {
             assert.deepEqual(keyReport.exposures[provocation], []);
           });
         }
 
-        test("a host's page is cut by character: its exception's message encodes as JSON", { todo: todoFor('multibyte', version) }, () => {
+        test("a host's page is cut by character: its exception's message encodes as JSON", () => {
           assert.equal(keyReport.hostMessageAsJson, 'encoded');
         });
       });

@@ -19,8 +19,8 @@ use SubscriptionLifecycle\Client\Client;
 
 $plan = json_decode((string) file_get_contents((string) getenv('PLAN_FILE')), true);
 $logged = [];
-$logger = static function (string $line) use (&$logged): void {
-    $logged[] = $line;
+$logger = static function (string $line, array $context) use (&$logged): void {
+    $logged[] = $line . ' ' . json_encode($context);
 };
 /** @param array<string, mixed> $options */
 $client = static function (array $options = [], ?string $key = null, ?string $site = null) use ($plan, $logger): Client {
@@ -121,7 +121,7 @@ $exposures = static function ($value) use ($secrets): array {
 $provocations = [
     // First, while the test's sandbox still throttles its next request with a wait over max_wait.
     'a wait over the bound' => static function () use ($client, $plan): void {
-        $client()->{$plan['throttled']['method']}(...$plan['throttled']['args']);
+        $client()->{$plan['throttled']['method']}($plan['throttled']['fields']);
     },
     'a TypeError on the options' => static function () use ($plan): void {
         $options = json_decode('"not an array of options"');
@@ -134,25 +134,31 @@ $provocations = [
         $client([], null, 'shop without a scheme');
     },
     'a field outside its bound' => static function () use ($client, $plan): void {
-        $client()->{$plan['outOfBound']['method']}(...$plan['outOfBound']['args']);
+        $client()->{$plan['outOfBound']['method']}($plan['outOfBound']['fields']);
     },
     'a refusal, after the request was sent' => static function () use ($client, $plan): void {
-        $client()->{$plan['conflict']['method']}(...$plan['conflict']['args']);
+        $client()->{$plan['conflict']['method']}($plan['conflict']['fields']);
     },
     'a field no release has' => static function () use ($client, $plan): void {
         $client()->send($plan['badRequest']['identifier'], $plan['badRequest']['fields']);
     },
     'a wrong key' => static function () use ($client, $plan): void {
-        $client([], $plan['wrongKey'])->{$plan['unauthorized']['method']}(...$plan['unauthorized']['args']);
+        $client([], $plan['wrongKey'])->{$plan['unauthorized']['method']}($plan['unauthorized']['fields']);
     },
     'an unknown subscription' => static function () use ($client, $plan): void {
-        $client()->{$plan['notFound']['method']}(...$plan['notFound']['args']);
+        $client()->{$plan['notFound']['method']}($plan['notFound']['fields']);
     },
     "a host's page" => static function () use ($client, $plan): void {
-        $client([], null, (string) getenv('PAGE_SITE'))->{$plan['repeat']['method']}(...$plan['repeat']['args']);
+        $client([], null, (string) getenv('PAGE_SITE'))->{$plan['repeat']['method']}($plan['repeat']['fields']);
     },
     'a timeout' => static function () use ($client, $plan): void {
-        $client(['timeout' => 1, 'connect_timeout' => 1], null, (string) getenv('HANGING_SITE'))->{$plan['repeat']['method']}(...$plan['repeat']['args']);
+        $client(['timeout' => 1, 'connect_timeout' => 1, 'max_retries' => 1], null, (string) getenv('HANGING_SITE'))->{$plan['repeat']['method']}($plan['repeat']['fields']);
+    },
+    'a refused connection' => static function () use ($client, $plan): void {
+        $client(['max_retries' => 1], null, (string) getenv('REFUSING_SITE'))->{$plan['repeat']['method']}($plan['repeat']['fields']);
+    },
+    'a missing field' => static function () use ($client, $plan): void {
+        $client()->send($plan['outOfBound']['identifier'], []);
     },
 ];
 
@@ -184,7 +190,7 @@ foreach ($provocations as $name => $provoke) {
 }
 
 $shop = $client();
-$report['exposures']['what a call returns'] = $exposures($shop->{$plan['viaWordPress']['method']}(...$plan['viaWordPress']['args']));
+$report['exposures']['what a call returns'] = $exposures($shop->{$plan['viaWordPress']['method']}($plan['viaWordPress']['fields']));
 $report['exposures']['the client itself'] = $exposures($shop);
 
 echo json_encode($report), "\n";
