@@ -383,8 +383,8 @@ final class ClientTest extends TestCase
     {
         $case = self::$plan['repeat'];
         $paced = $this->client(['pace' => 1.0]);
-        $this->call($paced, $case);
         $started = microtime(true);
+        $this->call($paced, $case);
         $this->call($paced, $case);
         self::assertGreaterThanOrEqual(0.9, microtime(true) - $started);
         $unpaced = $this->client(['pace' => 0]);
@@ -398,8 +398,8 @@ final class ClientTest extends TestCase
         self::assertLessThan(0.9, microtime(true) - $started);
         // Shared through the option, one pace spaces the requests of both.
         $pace = new Pace(1.0);
-        $this->call($this->client(['pace' => $pace]), $case);
         $started = microtime(true);
+        $this->call($this->client(['pace' => $pace]), $case);
         $this->call($this->client(['pace' => $pace]), $case);
         self::assertGreaterThanOrEqual(0.9, microtime(true) - $started);
     }

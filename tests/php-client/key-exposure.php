@@ -16,6 +16,9 @@ declare(strict_types=1);
 require getenv('AUTOLOAD');
 
 use SubscriptionLifecycle\Client\Client;
+use SubscriptionLifecycle\Client\Internal\Secret;
+use SubscriptionLifecycle\Client\Transport\CurlTransport;
+use SubscriptionLifecycle\Client\Transport\Request;
 
 $plan = json_decode((string) file_get_contents((string) getenv('PLAN_FILE')), true);
 $logged = [];
@@ -156,6 +159,15 @@ $provocations = [
     },
     'a refused connection' => static function () use ($client, $plan): void {
         $client(['max_retries' => 1], null, (string) getenv('REFUSING_SITE'))->{$plan['repeat']['method']}($plan['repeat']['fields']);
+    },
+    'a site URL with a NUL byte' => static function () use ($client, $plan): void {
+        $client([], null, $plan['siteUrl'] . "/\0")->{$plan['repeat']['method']}($plan['repeat']['fields']);
+    },
+    // Straight to the transport, since the client refuses such a site URL first.
+    'a URL with a NUL byte, given to the curl transport' => static function () use ($plan): void {
+        $body = (string) json_encode(['key' => $plan['apiKey']]);
+        $request = new Request('POST', $plan['siteUrl'] . "/\0", [], Secret::take($body), 1.0, 1.0);
+        (new CurlTransport())->send($request);
     },
     'a missing field' => static function () use ($client, $plan): void {
         $client()->send($plan['outOfBound']['identifier'], []);

@@ -395,8 +395,14 @@ final class ClientCore
                 $siteUrl === false ? 'false (is the environment variable set?)' : gettype($siteUrl)
             ));
         }
-        $parts = parse_url($siteUrl);
         $shown = Text::excerpt($siteUrl, 200);
+        if (preg_match('/[\x00-\x1F\x7F]/', $siteUrl) === 1) {
+            throw new \InvalidArgumentException(sprintf(
+                'The site URL must not hold a control character (a line end, a tab, a NUL byte), got %s.',
+                (string) json_encode($shown, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE)
+            ));
+        }
+        $parts = parse_url($siteUrl);
         $scheme = strtolower((string) ($parts['scheme'] ?? ''));
         if ($parts === false || !isset($parts['host']) || !in_array($scheme, ['http', 'https'], true)) {
             throw new \InvalidArgumentException(
