@@ -17,6 +17,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packPhpClient } from '../../src/clients/php/package.ts';
 import { composerPackageName } from '../../src/clients/php/php-source.ts';
+import { resolvePointer, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
@@ -39,6 +40,24 @@ function httpDateIn(seconds: number): string {
  */
 const hostPage = `<html><body><p>${'€'.repeat(400)}</p></body></html>`;
 
+/**
+ * The document with a longest length on the credential's schema, wherever a request's properties
+ * name it (through a $ref into the components, or inline): a contract the library must check the
+ * key against when a client is made.
+ */
+function withLongestKey(document: OpenApiDocument, credential: string, longest: number): OpenApiDocument {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  const bound = (schema: Record<string, unknown>) => {
+    const target = typeof schema.$ref === 'string' ? (resolvePointer(document, schema.$ref) as Record<string, unknown>) : schema;
+    target.maxLength = longest;
+  };
+  for (const schema of Object.values(schemas)) {
+    const property = (schema.properties as Record<string, Record<string, unknown>> | undefined)?.[credential];
+    if (property !== undefined) bound(property);
+  }
+  return document;
+}
+
 interface KeyReport {
   exposures: Record<string, string[]>;
   thrown: Record<string, string | null>;
@@ -48,6 +67,7 @@ interface KeyReport {
 let contract: ExecutableContract;
 let work: string;
 let project: string;
+let boundedKeyProject: string;
 /** One PHP per version, all started before any test, so that no test's requests wait on another PHP loading. */
 const runtimes = new Map<PhpWasmVersion, PhpWasm>();
 
@@ -57,13 +77,19 @@ describe('the PHP library on PHP 7.4 to 8.5 (php-wasm, opcache on, every error r
     work = mkdtempSync(path.join(tmpdir(), 'php-client-runtimes-'));
     const zip = await packPhpClient(contract, path.join(work, 'artifacts'));
     project = installPackage({ type: 'path', url: unpackZip(zip, path.join(work, 'package')) }, composerPackageName, contract.model.documentVersion);
-    const mounts = { '/project': project, '/tests': path.join(projectDirectory, 'tests/php-client'), '/work': work };
+    // The same library made from a contract whose key has a longest length, shorter than the plan's wrong key.
+    const { wrongKey } = phpClientPlan(contract, { siteUrl: '', apiKey: '' }).plan;
+    const boundedKey = readExecutableContract(withLongestKey(bundledDocument(), contract.model.envelope.credential, wrongKey.length - 1));
+    const boundedZip = await packPhpClient(boundedKey, path.join(work, 'bounded-key-artifacts'));
+    boundedKeyProject = installPackage({ type: 'path', url: unpackZip(boundedZip, path.join(work, 'bounded-key-package')) }, composerPackageName, boundedKey.model.documentVersion);
+    const mounts = { '/project': project, '/bounded-key-project': boundedKeyProject, '/tests': path.join(projectDirectory, 'tests/php-client'), '/work': work };
     for (const php of await Promise.all(phpWasmVersions.map((version) => PhpWasm.start(version, mounts)))) runtimes.set(php.version, php);
   });
 
   after(() => {
     for (const php of runtimes.values()) php.close();
     if (project !== undefined) rmSync(project, { recursive: true, force: true });
+    if (boundedKeyProject !== undefined) rmSync(boundedKeyProject, { recursive: true, force: true });
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
@@ -198,6 +224,15 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
             assert.deepEqual(keyReport.exposures[provocation], []);
           });
         }
+
+        test('in nothing shown of a key longer than the contract allows, refused when the client is made', async () => {
+          const provocation = 'a key longer than the contract allows';
+          const run = await php.run('/tests/key-exposure.php', env({ AUTOLOAD: '/bounded-key-project/vendor/autoload.php', ONLY: provocation }));
+          passes(run, provocation);
+          const report = JSON.parse(run.stdout) as KeyReport;
+          assert.match(report.thrown[provocation] ?? 'nothing was thrown', /InvalidFieldException$/);
+          assert.deepEqual(report.exposures[provocation], []);
+        });
 
         test("a host's page is cut by character: its exception's message encodes as JSON", () => {
           assert.equal(keyReport.hostMessageAsJson, 'encoded');

@@ -172,7 +172,16 @@ $provocations = [
     'a missing field' => static function () use ($client, $plan): void {
         $client()->send($plan['outOfBound']['identifier'], []);
     },
+    // Only with ONLY naming it, against a library made from a contract whose key has a longest length the wrong key passes.
+    // The constructor is called inline, as in the TypeError's case: through $client, this program's own frame would hold the key.
+    'a key longer than the contract allows' => static function () use ($plan): void {
+        new Client($plan['siteUrl'], $plan['wrongKey'], ['pace' => 0]);
+    },
 ];
+$only = (string) getenv('ONLY');
+$provocations = $only === ''
+    ? array_diff_key($provocations, ['a key longer than the contract allows' => true])
+    : [$only => $provocations[$only]];
 
 $report = ['exposures' => [], 'thrown' => [], 'hostMessageAsJson' => null];
 foreach ($provocations as $name => $provoke) {
@@ -201,6 +210,10 @@ foreach ($provocations as $name => $provoke) {
     }
 }
 
+if ($only !== '') {
+    echo json_encode($report), "\n";
+    exit(0);
+}
 $shop = $client();
 $report['exposures']['what a call returns'] = $exposures($shop->{$plan['viaWordPress']['method']}($plan['viaWordPress']['fields']));
 $report['exposures']['the client itself'] = $exposures($shop);

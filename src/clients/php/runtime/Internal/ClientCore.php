@@ -11,6 +11,7 @@ namespace SubscriptionLifecycle\Client\Internal;
 
 use SubscriptionLifecycle\Client\Exception\ConnectionException;
 use SubscriptionLifecycle\Client\Exception\HostException;
+use SubscriptionLifecycle\Client\Exception\InvalidFieldException;
 use SubscriptionLifecycle\Client\Exception\NoAnswerException;
 use SubscriptionLifecycle\Client\Exception\ServiceException;
 use SubscriptionLifecycle\Client\Exception\ThrottledException;
@@ -370,8 +371,20 @@ final class ClientCore
         }
         $rule = $this->description['credential_rule'];
         $key = null;
-        if ($rule !== null) {
+        if ($rule === null) {
+            return;
+        }
+        try {
             FieldCheck::checkValue('the client', $credential, $this->apiKey->reveal(), $rule, false);
+        } catch (InvalidFieldException $refused) {
+            // Thrown again from here, whose frame holds no key: the refusal's own trace has the key
+            // as an argument of checkValue().
+            throw new InvalidFieldException(
+                'the client',
+                $credential,
+                $refused->getBound(),
+                'got another value (not shown)'
+            );
         }
     }
 
