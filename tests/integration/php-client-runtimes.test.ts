@@ -3,10 +3,12 @@
  * process; tests/support/php-wasm.ts) with opcache on, arguments kept in traces and every error,
  * warning, notice or deprecation a failure: the zip the site publishes, installed by Composer as
  * php-client.test.ts installs it, driven by tests/php-client/behaviour.php against a sandbox of its
- * own per version (every action, a repeat, a refusal, a field no release has, a wrong key, an
- * unknown subscription, a throttled request in each Retry-After form, a host's page, a timeout);
- * then tests/php-client/key-exposure.php makes it throw every
- * exception it can and looks for the key everywhere it could show. Debian's PHP with PHPUnit
+ * own per version (ClientTest.php's checks: every action, a repeat, a refusal, a field no release
+ * has, a wrong key, an unknown subscription, the fields' bounds, a throttled request in each
+ * Retry-After form, a host's page, a timeout, the retries of a timeout and of a refused connection
+ * with the logger's reports, the pace, and more); then tests/php-client/key-exposure.php makes it
+ * throw every exception it can and looks for the key everywhere it could show, also with the
+ * library made from a contract whose key has a longest length. Debian's PHP with PHPUnit
  * stays the native run (php-client.test.ts). The versions run side by side, one PHP each.
  */
 import assert from 'node:assert/strict';

@@ -294,6 +294,7 @@ $checks = [
             [$plan['siteUrl'], $key, ['max_retries' => -1]],
             [$plan['siteUrl'], $key, ['no_such_option' => 1]],
             ['shop without a scheme', $key, []],
+            [$plan['siteUrl'] . "/\0", $key, []],
         ];
         foreach ($cases as [$site, $given, $options]) {
             $error = expectThrown(InvalidArgumentException::class, static function () use ($site, $given, $options): void {

@@ -3,12 +3,12 @@
  * Makes the PHP library throw every kind of exception it can, and looks for the API key in every
  * way a program, a logger or an error tracker shows one: the message, getTrace() and
  * getTraceAsString(), var_dump, print_r, var_export, serialize, an (array) cast and json_encode,
- * of what it throws and of what it returns, and the logger's lines. Run on PHP 7.4 to 8.5 by
- * tests/integration/php-client-runtimes.test.ts, which reads the JSON it prints: for each
- * provocation, every place the key (or the first 15 characters PHP keeps of an argument) showed.
- * The facts of the API come from the plan (PLAN_FILE), as in behaviour.php. Each call is made
- * inline, so that no frame of this program passes the client as an argument: what a trace holds
- * is the library's own.
+ * of what it throws and of what it returns, and the logger's lines with each attempt's members.
+ * Run on PHP 7.4 to 8.5 by tests/integration/php-client-runtimes.test.ts, which reads the JSON it
+ * prints: for each provocation, every place the key (or the first 15 characters PHP keeps of an
+ * argument) showed. The facts of the API come from the plan (PLAN_FILE), as in behaviour.php. Each
+ * call is made inline, so that no frame of this program passes the client or the key as an
+ * argument: what a trace holds is the library's own. ONLY names one provocation to run alone.
  */
 
 declare(strict_types=1);
