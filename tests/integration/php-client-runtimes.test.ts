@@ -220,7 +220,7 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
           );
         });
 
-        const provocations = ['a wait over the bound', 'a TypeError on the options', 'an unknown option', 'a site URL without a scheme', 'a field outside its bound', 'a refusal, after the request was sent', 'a field no release has', 'a wrong key', 'an unknown subscription', "a host's page", 'a timeout', 'a refused connection', 'a site URL with a NUL byte', 'a URL with a NUL byte, given to the curl transport', 'a missing field', 'what a call returns', 'the client itself'];
+        const provocations = ['a wait over the bound', 'a TypeError on the options', 'an unknown option', 'a site URL without a scheme', 'a field outside its bound', 'a refusal, after the request was sent', 'a field no release has', 'a wrong key', 'an unknown subscription', "a host's page", 'a timeout', 'a refused connection', 'a site URL with a NUL byte', 'a URL with a NUL byte, given to the curl transport', 'a field whose jsonSerialize() throws', 'a missing field', 'what a call returns', 'the client itself'];
         for (const provocation of provocations) {
           test(`in nothing shown of ${provocation}`, () => {
             assert.deepEqual(keyReport.exposures[provocation], []);

@@ -169,6 +169,17 @@ $provocations = [
         $request = new Request('POST', $plan['siteUrl'] . "/\0", [], Secret::take($body), 1.0, 1.0);
         (new CurlTransport())->send($request);
     },
+    'a field whose jsonSerialize() throws' => static function () use ($client, $plan): void {
+        $failing = new class () implements JsonSerializable {
+            /** @return mixed */
+            #[ReturnTypeWillChange]
+            public function jsonSerialize()
+            {
+                throw new RuntimeException('this field cannot be written as JSON');
+            }
+        };
+        $client()->send($plan['badRequest']['identifier'], array_merge($plan['badRequest']['fields'], [$plan['badRequest']['field'] => $failing]));
+    },
     'a missing field' => static function () use ($client, $plan): void {
         $client()->send($plan['outOfBound']['identifier'], []);
     },

@@ -170,15 +170,23 @@ final class ClientCore
         $given = array_filter($fields, static function ($value, $name) use ($rules): bool {
             return $value !== null || in_array('null', $rules[$name]['types'] ?? [], true);
         }, ARRAY_FILTER_USE_BOTH);
+        $credential = (string) $this->description['credential'];
+        unset($given[$credential]);
         $given[$this->description['selector']] = $action;
-        $given[$this->description['credential']] = $apiKey->reveal();
+        // The fields are encoded without the key: a field's jsonSerialize() may throw, and the trace
+        // of that holds json_encode()'s argument. The key alone is a string, whose encoding cannot throw.
         $json = json_encode($given, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
         if ($json === false) {
             throw new \InvalidArgumentException(
                 sprintf('%s: the fields cannot be sent as JSON (%s).', $action, json_last_error_msg())
             );
         }
-        return Secret::take($json);
+        $key = json_encode($apiKey->reveal(), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        if ($key === false) {
+            throw new \InvalidArgumentException(sprintf('%s: the API key is not UTF-8 text.', $credential));
+        }
+        $body = '{' . json_encode($credential) . ':' . $key . ',' . substr($json, 1);
+        return Secret::take($body);
     }
 
     /** @return array<string, mixed> */
