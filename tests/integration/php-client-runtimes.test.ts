@@ -3,10 +3,12 @@
  * process; tests/support/php-wasm.ts) with opcache on, arguments kept in traces and every error,
  * warning, notice or deprecation a failure: the zip the site publishes, installed by Composer as
  * php-client.test.ts installs it, driven by tests/php-client/behaviour.php against a sandbox of its
- * own per version (every action, a repeat, a refusal, a field no release has, a wrong key, an
- * unknown subscription, a throttled request in each Retry-After form, a host's page, a timeout);
- * then tests/php-client/key-exposure.php makes it throw every
- * exception it can and looks for the key everywhere it could show. Debian's PHP with PHPUnit
+ * own per version (ClientTest.php's checks: every action, a repeat, a refusal, a field no release
+ * has, a wrong key, an unknown subscription, the fields' bounds, a throttled request in each
+ * Retry-After form, a host's page, a timeout, the retries of a timeout and of a refused connection
+ * with the logger's reports, the pace, and more); then tests/php-client/key-exposure.php makes it
+ * throw every exception it can and looks for the key everywhere it could show, also with the
+ * library made from a contract whose key has a longest length. Debian's PHP with PHPUnit
  * stays the native run (php-client.test.ts). The versions run side by side, one PHP each.
  */
 import assert from 'node:assert/strict';
@@ -17,12 +19,14 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packPhpClient } from '../../src/clients/php/package.ts';
 import { composerPackageName } from '../../src/clients/php/php-source.ts';
+import { resolvePointer, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 import { installPackage, phpClientPlan, unpackZip } from '../support/php-client-plan.ts';
 import { PhpWasm, phpWasmVersions, type PhpWasmRun, type PhpWasmVersion } from '../support/php-wasm.ts';
 import { startRecordingServer } from '../support/reference-fixture.ts';
+import { freePort } from '../../src/lib/local-servers.ts';
 
 const missing = ['php', 'composer'].filter((tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status !== 0);
 const skip = missing.length === 0 ? false : `${missing.join(', ')} not installed here, to unpack and install the library (apt-get install -y php-cli composer)`;
@@ -39,36 +43,21 @@ function httpDateIn(seconds: number): string {
 const hostPage = `<html><body><p>${'€'.repeat(400)}</p></body></html>`;
 
 /**
- * What the key-exposure check finds today, per version (issue 41, item 4), until branch lib-php
- * mends the library: each known exposure's provocation, and the versions it shows on.
+ * The document with a longest length on the credential's schema, wherever a request's properties
+ * name it (through a $ref into the components, or inline): a contract the library must check the
+ * key against when a client is made.
  */
-const afterSending = {
-  versions: phpWasmVersions,
-  why: "the trace holds the library's Request object, whose JSON body carries the key, so var_export, serialize or an (array) cast of the exception or of getTrace() writes it",
-};
-const deadStore = {
-  versions: ['7.4', '8.0', '8.1'],
-  why: "the constructor's overwrite of $apiKey is a dead store opcache removes (and a TypeError is thrown before it runs), and #[SensitiveParameter] acts only from 8.2: getTrace() carries the whole key, getTraceAsString() its first 15 characters",
-} as const;
-const knownToday: Record<string, { versions: readonly PhpWasmVersion[]; why: string }> = {
-  'a wait over the bound': afterSending,
-  'a refusal, after the request was sent': afterSending,
-  'a field no release has': afterSending,
-  'a wrong key': afterSending,
-  'an unknown subscription': afterSending,
-  "a host's page": afterSending,
-  'a timeout': afterSending,
-  'a TypeError on the options': deadStore,
-  'an unknown option': deadStore,
-  'a site URL without a scheme': deadStore,
-  'the client itself': { versions: phpWasmVersions, why: "var_export and an (array) cast skip __debugInfo, so the client's private apiKey property shows" },
-  multibyte: { versions: phpWasmVersions, why: "HostException cuts the host's page at 200 bytes, inside a character, so json_encode of its message fails" },
-};
-
-/** The node:test `todo` of a key-exposure test, or false where it is expected to pass today. */
-function todoFor(provocation: string, version: PhpWasmVersion): string | false {
-  const known = knownToday[provocation];
-  return known !== undefined && known.versions.includes(version) ? `fails today on PHP ${version}: ${known.why}; branch lib-php mends it (issue 41, item 4)` : false;
+function withLongestKey(document: OpenApiDocument, credential: string, longest: number): OpenApiDocument {
+  const schemas = (document.components?.schemas ?? {}) as Record<string, Record<string, unknown>>;
+  const bound = (schema: Record<string, unknown>) => {
+    const target = typeof schema.$ref === 'string' ? (resolvePointer(document, schema.$ref) as Record<string, unknown>) : schema;
+    target.maxLength = longest;
+  };
+  for (const schema of Object.values(schemas)) {
+    const property = (schema.properties as Record<string, Record<string, unknown>> | undefined)?.[credential];
+    if (property !== undefined) bound(property);
+  }
+  return document;
 }
 
 interface KeyReport {
@@ -80,6 +69,7 @@ interface KeyReport {
 let contract: ExecutableContract;
 let work: string;
 let project: string;
+let boundedKeyProject: string;
 /** One PHP per version, all started before any test, so that no test's requests wait on another PHP loading. */
 const runtimes = new Map<PhpWasmVersion, PhpWasm>();
 
@@ -89,13 +79,19 @@ describe('the PHP library on PHP 7.4 to 8.5 (php-wasm, opcache on, every error r
     work = mkdtempSync(path.join(tmpdir(), 'php-client-runtimes-'));
     const zip = await packPhpClient(contract, path.join(work, 'artifacts'));
     project = installPackage({ type: 'path', url: unpackZip(zip, path.join(work, 'package')) }, composerPackageName, contract.model.documentVersion);
-    const mounts = { '/project': project, '/tests': path.join(projectDirectory, 'tests/php-client'), '/work': work };
+    // The same library made from a contract whose key has a longest length, shorter than the plan's wrong key.
+    const { wrongKey } = phpClientPlan(contract, { siteUrl: '', apiKey: '' }).plan;
+    const boundedKey = readExecutableContract(withLongestKey(bundledDocument(), contract.model.envelope.credential, wrongKey.length - 1));
+    const boundedZip = await packPhpClient(boundedKey, path.join(work, 'bounded-key-artifacts'));
+    boundedKeyProject = installPackage({ type: 'path', url: unpackZip(boundedZip, path.join(work, 'bounded-key-package')) }, composerPackageName, boundedKey.model.documentVersion);
+    const mounts = { '/project': project, '/bounded-key-project': boundedKeyProject, '/tests': path.join(projectDirectory, 'tests/php-client'), '/work': work };
     for (const php of await Promise.all(phpWasmVersions.map((version) => PhpWasm.start(version, mounts)))) runtimes.set(php.version, php);
   });
 
   after(() => {
     for (const php of runtimes.values()) php.close();
     if (project !== undefined) rmSync(project, { recursive: true, force: true });
+    if (boundedKeyProject !== undefined) rmSync(boundedKeyProject, { recursive: true, force: true });
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
@@ -172,7 +168,9 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
       test('a field no release has is the bad-request exception with its params', () => check('bad request'));
       test('a wrong key is the unauthorized exception', () => check('unauthorized'));
       test('an unknown subscription is the not-found exception', () => check('not found'));
-      test('a field outside its bound is refused before anything is sent', () => check('out of bound'));
+      test('a field outside its bound, or a required one missing, is refused before anything is sent', () => check('out of bound'));
+      test('a missing field of listed values names the values, and nothing is sent', () => check('missing listed'));
+      test('an over-long text is not echoed, and messages are cut by character', () => check('cut by character'));
       test('a throttled request with Retry-After in seconds is sent again after the wait, and succeeds', async () => {
         sandbox.throttleNext(1, '1');
         await check('throttled', { EXPECTED_WAIT: '1' });
@@ -190,6 +188,13 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
         await check('host page', { EXPECTED_STATUS: '403' });
       });
       test('a site that never answers ends in a timeout', () => check('timeout', { HANGING_SITE: `http://${host.host}/hang` }));
+      test('a timeout is sent again as the policy says, each attempt reported to the logger, then thrown', () => check('timeout retried', { HANGING_SITE: `http://${host.host}/hang` }));
+      test("a refused connection is sent again as often as the policy's attempts, each reported, then thrown", async () => check('connection refused', { REFUSING_SITE: `http://127.0.0.1:${await freePort()}` }));
+      test('an object with a log() method is given each attempt with its level and members', () => check('logger object'));
+      test('the client implements ClientInterface, whose methods are the actions and send()', () => check('interface'));
+      test('bad options are clear errors that quote no key', () => check('bad options'));
+      test('the courtesy pace spaces requests to one site, shared through a Pace object', () => check('pace'));
+      test('a site without pretty permalinks is reached by its query', () => check('plain permalinks'));
       test('Retry-After is read as every client reads it', () => check('retry-after'));
 
       test('the checks can fail: a plan expecting other waits fails on this PHP too', async () => {
@@ -203,7 +208,7 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
       describe('the key never shows', { concurrency: 1 }, () => {
         before(async () => {
           sandbox.throttleNext(1, '120');
-          const run = await php.run('/tests/key-exposure.php', env({ PAGE_SITE: `http://${host.host}/page`, HANGING_SITE: `http://${host.host}/hang` }));
+          const run = await php.run('/tests/key-exposure.php', env({ PAGE_SITE: `http://${host.host}/page`, HANGING_SITE: `http://${host.host}/hang`, REFUSING_SITE: `http://127.0.0.1:${await freePort()}` }));
           passes(run, 'the key-exposure program');
           keyReport = JSON.parse(run.stdout) as KeyReport;
         });
@@ -215,14 +220,23 @@ echo json_encode(['version' => PHP_MAJOR_VERSION . '.' . PHP_MINOR_VERSION, 'opc
           );
         });
 
-        const provocations = ['a wait over the bound', 'a TypeError on the options', 'an unknown option', 'a site URL without a scheme', 'a field outside its bound', 'a refusal, after the request was sent', 'a field no release has', 'a wrong key', 'an unknown subscription', "a host's page", 'a timeout', 'what a call returns', 'the client itself'];
+        const provocations = ['a wait over the bound', 'a TypeError on the options', 'an unknown option', 'a site URL without a scheme', 'a field outside its bound', 'a refusal, after the request was sent', 'a field no release has', 'a wrong key', 'an unknown subscription', "a host's page", 'a timeout', 'a refused connection', 'a site URL with a NUL byte', 'a URL with a NUL byte, given to the curl transport', 'a field whose jsonSerialize() throws', 'a missing field', 'what a call returns', 'the client itself'];
         for (const provocation of provocations) {
-          test(`in nothing shown of ${provocation}`, { todo: todoFor(provocation, version) }, () => {
+          test(`in nothing shown of ${provocation}`, () => {
             assert.deepEqual(keyReport.exposures[provocation], []);
           });
         }
 
-        test("a host's page is cut by character: its exception's message encodes as JSON", { todo: todoFor('multibyte', version) }, () => {
+        test('in nothing shown of a key longer than the contract allows, refused when the client is made', async () => {
+          const provocation = 'a key longer than the contract allows';
+          const run = await php.run('/tests/key-exposure.php', env({ AUTOLOAD: '/bounded-key-project/vendor/autoload.php', ONLY: provocation }));
+          passes(run, provocation);
+          const report = JSON.parse(run.stdout) as KeyReport;
+          assert.match(report.thrown[provocation] ?? 'nothing was thrown', /InvalidFieldException$/);
+          assert.deepEqual(report.exposures[provocation], []);
+        });
+
+        test("a host's page is cut by character: its exception's message encodes as JSON", () => {
           assert.equal(keyReport.hostMessageAsJson, 'encoded');
         });
       });

@@ -12,11 +12,15 @@ declare(strict_types=1);
 require getenv('AUTOLOAD');
 
 use SubscriptionLifecycle\Client\Client;
+use SubscriptionLifecycle\Client\ClientInterface;
 use SubscriptionLifecycle\Client\Exception\ClientException;
+use SubscriptionLifecycle\Client\Exception\ConnectionException;
 use SubscriptionLifecycle\Client\Exception\HostException;
 use SubscriptionLifecycle\Client\Exception\InvalidFieldException;
+use SubscriptionLifecycle\Client\Exception\NoAnswerException;
 use SubscriptionLifecycle\Client\Exception\ServiceException;
-use SubscriptionLifecycle\Client\Exception\TransportException;
+use SubscriptionLifecycle\Client\Exception\TimeoutException;
+use SubscriptionLifecycle\Client\Pace;
 use SubscriptionLifecycle\Client\RetryAfter;
 
 /** @param mixed $expected @param mixed $actual */
@@ -48,24 +52,44 @@ function expectThrown(string $class, callable $action): Throwable
 
 $plan = json_decode((string) file_get_contents((string) getenv('PLAN_FILE')), true);
 $logged = [];
+/** @var array<int, array<string, mixed>> the members each attempt was reported with */
+$attempts = [];
 
+/** A logger as a shop writes one: a callable given the line and the attempt's members. */
+$logger = static function (string $line, array $context) use (&$logged, &$attempts): void {
+    $logged[] = $line;
+    $attempts[] = $context;
+};
 /** @param array<string, mixed> $options */
-$client = static function (array $options = [], ?string $key = null) use ($plan, &$logged): Client {
-    return new Client($plan['siteUrl'], $key ?? $plan['apiKey'], array_merge([
+$client = static function (array $options = [], ?string $key = null, ?string $site = null) use ($plan, $logger): Client {
+    return new Client($site ?? $plan['siteUrl'], $key ?? $plan['apiKey'], array_merge([
         'pace' => 0,
         'max_wait' => 5,
         'timeout' => 10,
-        'logger' => static function (string $line) use (&$logged): void {
-            $logged[] = $line;
-        },
+        'logger' => $logger,
     ], $options));
 };
 /** @param array<string, mixed> $case */
-$call = static function (Client $client, array $case) {
-    return $client->{$case['method']}(...$case['args']);
+$call = static function (ClientInterface $client, array $case) {
+    return $client->{$case['method']}($case['fields']);
 };
 $exceptionClass = static function (string $status) use ($plan): string {
     return 'SubscriptionLifecycle\\Client\\Exception\\' . $plan['exceptionClasses'][$status];
+};
+/** Each attempt was reported with the shared members, numbered, with the outcome, and a wait before each but the last. */
+$attemptsReported = static function (int $count, string $outcome) use ($plan, &$attempts, &$logged): void {
+    same($count, count($attempts), 'the attempts reported: ' . implode(' | ', $logged));
+    foreach ($attempts as $index => $attempt) {
+        same($plan['attemptMembers'], array_keys($attempt), 'the members of attempt ' . ($index + 1));
+        same($index + 1, $attempt['attempt'], 'the attempt number');
+        same($outcome, $attempt['outcome'], 'the outcome of attempt ' . ($index + 1));
+        same(null, $attempt['status'], 'no status without an answer');
+        if ($index + 1 < $count) {
+            holds($attempt['retry_in_seconds'] > 0, 'a wait before attempt ' . ($index + 2));
+        } else {
+            same(null, $attempt['retry_in_seconds'], 'no wait after the last attempt');
+        }
+    }
 };
 $result = $plan['result'];
 
@@ -106,13 +130,20 @@ $checks = [
     },
     'bad request' => static function () use ($plan, $client, $exceptionClass): void {
         $case = $plan['badRequest'];
-        $error = expectThrown(ServiceException::class, static function () use ($client, $case): void {
-            $client()->send($case['identifier'], $case['fields']);
-        });
-        $expected = $exceptionClass($case['status']);
-        holds($error instanceof $expected, get_class($error));
-        same($case['code'], $error->getErrorCode(), 'code');
-        holds(array_key_exists($case['field'], $error->getParams()), 'the params name the field');
+        foreach (['the method', 'send()'] as $way) {
+            $error = expectThrown(ServiceException::class, static function () use ($client, $case, $way): void {
+                $shop = $client();
+                if ($way === 'send()') {
+                    $shop->send($case['identifier'], $case['fields']);
+                } else {
+                    $shop->{$case['method']}($case['fields']);
+                }
+            });
+            $expected = $exceptionClass($case['status']);
+            holds($error instanceof $expected, $way . ': ' . get_class($error));
+            same($case['code'], $error->getErrorCode(), $way . ': code');
+            holds(array_key_exists($case['field'], $error->getParams()), $way . ': the params name the field');
+        }
     },
     'unauthorized' => static function () use ($plan, $client, $call, $exceptionClass): void {
         $case = $plan['unauthorized'];
@@ -139,18 +170,52 @@ $checks = [
         });
         same($case['field'], $error->getField(), 'field');
         same($case['bound'], $error->getBound(), 'bound');
+        holds(strpos($error->getMessage(), $case['field']) !== false, 'the message names the field');
+        holds(strpos($error->getMessage(), $case['bound']) !== false, 'the message names the bound');
+        $missing = expectThrown(InvalidFieldException::class, static function () use ($client, $case): void {
+            $client()->send($case['identifier'], []);
+        });
+        same($case['field'], $missing->getField(), 'the missing field');
+        same('required', $missing->getBound(), 'the missing field\'s bound');
         same([], $logged, 'nothing was sent');
     },
-    'throttled' => static function () use ($plan, $client, $call, $result, &$logged): void {
+    'missing listed' => static function () use ($plan, $client, &$logged): void {
+        $case = $plan['missingListed'];
+        $error = expectThrown(InvalidFieldException::class, static function () use ($client, $case): void {
+            $client()->{$case['method']}($case['fields']);
+        });
+        same($case['field'], $error->getField(), 'field');
+        same('required', $error->getBound(), 'bound');
+        foreach ($case['values'] as $value) {
+            holds(strpos($error->getMessage(), (string) json_encode($value)) !== false, 'the message names ' . json_encode($value));
+        }
+        same([], $logged, 'nothing was sent');
+    },
+    'cut by character' => static function () use ($plan, $client): void {
+        $case = $plan['tooLong'];
+        $note = str_repeat('é', $case['longest'] + 1);
+        $error = expectThrown(InvalidFieldException::class, static function () use ($client, $case, $note): void {
+            $client()->{$case['method']}(array_merge($case['fields'], [$case['field'] => $note]));
+        });
+        same($case['field'], $error->getField(), 'field');
+        holds(strpos($error->getMessage(), str_repeat('é', 41)) === false, 'the over-long text is not echoed');
+        holds(strpos($error->getMessage(), (string) ($case['longest'] + 1)) !== false, 'the message gives its length');
+        $host = new HostException(403, 'text/html', '<p>' . str_repeat('é', 400) . "\xff</p>");
+        holds(json_encode($host->getMessage()) !== false, 'the host page is cut inside no character');
+        holds(strlen($host->getExcerpt()) / 2 < 420, 'the host page is cut');
+        $service = new ServiceException(400, 'some_code', str_repeat('ü', 1000), [], []);
+        holds(json_encode($service->getMessage()) !== false, 'the service\'s message is cut inside no character');
+        holds(strlen($service->getMessage()) / 2 < 1000, 'the service\'s message is cut');
+    },
+    'throttled' => static function () use ($plan, $client, $call, $result, &$logged, &$attempts): void {
         $started = microtime(true);
         $answer = $call($client(), $plan['throttled']);
         $elapsed = microtime(true) - $started;
         same($plan['throttled']['to'], $answer->get($result['status']), 'the retry succeeded');
         holds($elapsed >= (float) getenv('EXPECTED_WAIT'), sprintf('waited %.3f s, at least %s s asked', $elapsed, getenv('EXPECTED_WAIT')));
-        $sent = array_filter($logged, static function (string $line): bool {
-            return preg_match('/: [0-9]{3} in [0-9]+ ms$/', $line) === 1;
-        });
-        same(2, count($sent), 'the throttled request and its retry: ' . implode(' | ', $logged));
+        same(2, count($attempts), 'the throttled request and its retry: ' . implode(' | ', $logged));
+        holds($attempts[0]['retry_in_seconds'] !== null, 'the throttled attempt reports its wait');
+        same(null, $attempts[1]['retry_in_seconds'], 'the retry reports no wait');
     },
     'wait over the bound' => static function () use ($plan, $client, $call, $exceptionClass): void {
         $error = expectThrown(ClientException::class, static function () use ($client, $call, $plan): void {
@@ -169,11 +234,94 @@ $checks = [
         holds(strpos($error->getContentType(), 'html') !== false, 'an HTML page: ' . $error->getContentType());
     },
     'timeout' => static function () use ($plan, $call): void {
-        $shop = new Client((string) getenv('HANGING_SITE'), $plan['apiKey'], ['pace' => 0, 'timeout' => 1, 'connect_timeout' => 1]);
-        $error = expectThrown(TransportException::class, static function () use ($shop, $call, $plan): void {
+        $shop = new Client((string) getenv('HANGING_SITE'), $plan['apiKey'], ['pace' => 0, 'timeout' => 1, 'connect_timeout' => 1, 'max_retries' => 0]);
+        $error = expectThrown(TimeoutException::class, static function () use ($shop, $call, $plan): void {
             $call($shop, $plan['repeat']);
         });
-        holds($error->isTimeout(), 'a timeout: ' . $error->getMessage());
+        same(1, $error->getAttempts(), 'attempts');
+    },
+    'timeout retried' => static function () use ($plan, $client, $call, $attemptsReported): void {
+        $shop = $client(['timeout' => 1, 'connect_timeout' => 1, 'max_retries' => 1], null, (string) getenv('HANGING_SITE'));
+        $error = expectThrown(TimeoutException::class, static function () use ($shop, $call, $plan): void {
+            $call($shop, $plan['repeat']);
+        });
+        holds($error instanceof NoAnswerException, 'a timeout is a no-answer exception');
+        same(2, $error->getAttempts(), 'attempts');
+        $attemptsReported(2, 'timeout');
+    },
+    'connection refused' => static function () use ($plan, $client, $call, $attemptsReported): void {
+        $shop = $client([], null, (string) getenv('REFUSING_SITE'));
+        $error = expectThrown(ConnectionException::class, static function () use ($shop, $call, $plan): void {
+            $call($shop, $plan['repeat']);
+        });
+        same($plan['maxAttempts'], $error->getAttempts(), 'attempts');
+        $attemptsReported($plan['maxAttempts'], 'connection');
+    },
+    'logger object' => static function () use ($plan, $call): void {
+        $logger = new class () {
+            /** @var array<int, array{string, string, array<string, mixed>}> */
+            public $records = [];
+
+            /** @param array<string, mixed> $context */
+            public function log(string $level, string $message, array $context = []): void
+            {
+                $this->records[] = [$level, $message, $context];
+            }
+        };
+        $call(new Client($plan['siteUrl'], $plan['apiKey'], ['pace' => 0, 'logger' => $logger]), $plan['repeat']);
+        same(1, count($logger->records), 'one attempt logged');
+        [$level, $message, $context] = $logger->records[0];
+        same('info', $level, 'level');
+        holds(strpos($message, $plan['repeat']['identifier']) !== false, 'the line names the action: ' . $message);
+        same($plan['attemptMembers'], array_keys($context), 'the members');
+    },
+    'interface' => static function () use ($plan): void {
+        $methods = array_map(static function (ReflectionMethod $method): string {
+            return $method->getName();
+        }, (new ReflectionClass(ClientInterface::class))->getMethods());
+        sort($methods);
+        $expected = array_merge($plan['methods'], ['send']);
+        sort($expected);
+        same($expected, $methods, 'the interface\'s methods');
+        holds((new ReflectionClass(Client::class))->implementsInterface(ClientInterface::class), 'Client implements ClientInterface');
+    },
+    'bad options' => static function () use ($plan): void {
+        $key = $plan['wrongKey'];
+        $cases = [
+            [$plan['siteUrl'], $key, 'not an array'],
+            [false, $key, []],
+            [$plan['siteUrl'], $key, ['pace' => 'fast']],
+            [$plan['siteUrl'], $key, ['max_retries' => -1]],
+            [$plan['siteUrl'], $key, ['no_such_option' => 1]],
+            ['shop without a scheme', $key, []],
+            [$plan['siteUrl'] . "/\0", $key, []],
+        ];
+        foreach ($cases as [$site, $given, $options]) {
+            $error = expectThrown(InvalidArgumentException::class, static function () use ($site, $given, $options): void {
+                new Client($site, $given, $options);
+            });
+            holds(strpos($error->getMessage(), $key) === false, 'the message shows no key: ' . $error->getMessage());
+        }
+    },
+    'pace' => static function () use ($plan, $client, $call): void {
+        $case = $plan['repeat'];
+        $paced = $client(['pace' => 1.0]);
+        // Timed from before the first request: the pace spaces the starts of requests, so a slow first answer shortens the wait.
+        $started = microtime(true);
+        $call($paced, $case);
+        $call($paced, $case);
+        holds(microtime(true) - $started >= 0.9, 'the second request waited for the pace');
+        // The pace is each client's own unless shared through the option: then one pace spaces the requests of both.
+        $pace = new Pace(1.0);
+        $started = microtime(true);
+        $call($client(['pace' => $pace]), $case);
+        $call($client(['pace' => $pace]), $case);
+        holds(microtime(true) - $started >= 0.9, 'a shared pace spaced two clients\' requests');
+    },
+    'plain permalinks' => static function () use ($plan, $client, $call, $result): void {
+        $shop = $client(['plain_permalinks' => true]);
+        holds(strpos($shop->endpointUrl(), '?') !== false, 'the endpoint is reached by its query: ' . $shop->endpointUrl());
+        same($plan['repeat']['to'], $call($shop, $plan['repeat'])->get($result['status']), 'the answer');
     },
     'retry-after' => static function () use ($plan): void {
         foreach ($plan['retryAfterCases'] as $case) {

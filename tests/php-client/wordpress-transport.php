@@ -2,7 +2,9 @@
 /**
  * The generated library's WordPress transport from inside WordPress: loads the running test
  * site's wp-load.php, as a plugin runs, and calls the shop through wp_remote_post. Prints one JSON
- * object: the answer of the plan's `viaWordPress` case, and the refusal of its `conflict` case.
+ * object: the answer of the plan's `viaWordPress` case, the refusal of its `conflict` case, and
+ * what a plugin's filter that throws inside wp_remote_request() makes of a third call: whether
+ * the key shows in what the client throws.
  *
  *   php wordpress-transport.php CONFIG-NAME HOST:PORT AUTOLOAD PLAN-FILE
  */
@@ -42,4 +44,22 @@ try {
 } catch (ServiceException $error) {
     $refusal = ['status' => $error->getHttpStatus(), 'code' => $error->getErrorCode(), 'data' => $error->getData()];
 }
-echo json_encode(['answer' => $answer->toArray(), 'refusal' => $refusal, 'sentThroughWordPress' => $sent]);
+// A plugin's filter that throws while WordPress holds the request's arguments, the body with the key among them.
+$failing = static function (): void {
+    throw new RuntimeException('a plugin failed');
+};
+add_filter('pre_http_request', $failing);
+$filterFailure = null;
+try {
+    $client->{$case["method"]}($case["fields"]);
+} catch (Throwable $thrown) {
+    $shown = $thrown->getMessage() . $thrown->getTraceAsString() . var_export($thrown->getTrace(), true)
+        . print_r($thrown, true) . var_export((array) $thrown, true);
+    $filterFailure = [
+        'class' => get_class($thrown),
+        'message' => $thrown->getMessage(),
+        'keyShown' => strpos($shown, $plan['apiKey']) !== false || strpos($shown, substr($plan['apiKey'], 0, 15)) !== false,
+    ];
+}
+remove_filter('pre_http_request', $failing);
+echo json_encode(['answer' => $answer->toArray(), 'refusal' => $refusal, 'sentThroughWordPress' => $sent, 'filterFailure' => $filterFailure]);

@@ -60,15 +60,25 @@ export async function checkPhpClientInWordPress(context: TestContext, site: Word
 
     await context.test('the WordPress transport, from inside WordPress through wp_remote_post', async () => {
       const script = path.join(projectDirectory, 'tests/php-client/wordpress-transport.php');
-      const run = await runPhp([script, pathsOf(projectDirectory).configName, `127.0.0.1:${site.port}`, path.join(project, 'vendor/autoload.php'), planFile]);
+      // Arguments kept in traces, as the PHPUnit runs keep them (Debian's php.ini leaves them out): the filter's case looks there.
+      const run = await runPhp(['-d', 'zend.exception_ignore_args=0', script, pathsOf(projectDirectory).configName, `127.0.0.1:${site.port}`, path.join(project, 'vendor/autoload.php'), planFile]);
       assert.equal(run.status, 0, run.output);
-      const answer = JSON.parse(run.stdout) as { answer: Record<string, unknown>; refusal: { status: number; code: string; data: Record<string, unknown> } | null; sentThroughWordPress: string[] };
+      const answer = JSON.parse(run.stdout) as {
+        answer: Record<string, unknown>;
+        refusal: { status: number; code: string; data: Record<string, unknown> } | null;
+        sentThroughWordPress: string[];
+        filterFailure: { class: string; message: string; keyShown: boolean } | null;
+      };
       const { result, errors } = contract;
       assert.equal(answer.answer[result.status], plan.viaWordPress.to);
       assert.equal(answer.answer[result.changed], true);
       assert.equal(answer.refusal?.code, errors.transitionNotAllowed.code);
       assert.deepEqual(answer.refusal?.data[errors.allowedActionsMember], plan.conflict.allowedActions);
       assert.equal(answer.sentThroughWordPress.length, 2, 'both requests went through the WordPress HTTP API');
+      // A filter that throws inside wp_remote_request(), whose frames hold the body: what reaches the caller names it, without the key.
+      assert.equal(answer.filterFailure?.class, 'RuntimeException');
+      assert.match(answer.filterFailure.message, /a plugin failed/);
+      assert.equal(answer.filterFailure.keyShown, false, answer.filterFailure.message);
     });
     rmSync(project, { recursive: true, force: true });
   } finally {

@@ -11,6 +11,7 @@ namespace SubscriptionLifecycle\Client\Internal;
 
 use SubscriptionLifecycle\Client\Exception\ConnectionException;
 use SubscriptionLifecycle\Client\Exception\HostException;
+use SubscriptionLifecycle\Client\Exception\InvalidFieldException;
 use SubscriptionLifecycle\Client\Exception\NoAnswerException;
 use SubscriptionLifecycle\Client\Exception\ServiceException;
 use SubscriptionLifecycle\Client\Exception\ThrottledException;
@@ -169,15 +170,23 @@ final class ClientCore
         $given = array_filter($fields, static function ($value, $name) use ($rules): bool {
             return $value !== null || in_array('null', $rules[$name]['types'] ?? [], true);
         }, ARRAY_FILTER_USE_BOTH);
+        $credential = (string) $this->description['credential'];
+        unset($given[$credential]);
         $given[$this->description['selector']] = $action;
-        $given[$this->description['credential']] = $apiKey->reveal();
+        // The fields are encoded without the key: a field's jsonSerialize() may throw, and the trace
+        // of that holds json_encode()'s argument. The key alone is a string, whose encoding cannot throw.
         $json = json_encode($given, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
         if ($json === false) {
             throw new \InvalidArgumentException(
                 sprintf('%s: the fields cannot be sent as JSON (%s).', $action, json_last_error_msg())
             );
         }
-        return Secret::take($json);
+        $key = json_encode($apiKey->reveal(), JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE);
+        if ($key === false) {
+            throw new \InvalidArgumentException(sprintf('%s: the API key is not UTF-8 text.', $credential));
+        }
+        $body = '{' . json_encode($credential) . ':' . $key . ',' . substr($json, 1);
+        return Secret::take($body);
     }
 
     /** @return array<string, mixed> */
@@ -370,8 +379,20 @@ final class ClientCore
         }
         $rule = $this->description['credential_rule'];
         $key = null;
-        if ($rule !== null) {
+        if ($rule === null) {
+            return;
+        }
+        try {
             FieldCheck::checkValue('the client', $credential, $this->apiKey->reveal(), $rule, false);
+        } catch (InvalidFieldException $refused) {
+            // Thrown again from here, whose frame holds no key: the refusal's own trace has the key
+            // as an argument of checkValue().
+            throw new InvalidFieldException(
+                'the client',
+                $credential,
+                $refused->getBound(),
+                'got another value (not shown)'
+            );
         }
     }
 
@@ -395,8 +416,14 @@ final class ClientCore
                 $siteUrl === false ? 'false (is the environment variable set?)' : gettype($siteUrl)
             ));
         }
-        $parts = parse_url($siteUrl);
         $shown = Text::excerpt($siteUrl, 200);
+        if (preg_match('/[\x00-\x1F\x7F]/', $siteUrl) === 1) {
+            throw new \InvalidArgumentException(sprintf(
+                'The site URL must not hold a control character (a line end, a tab, a NUL byte), got %s.',
+                (string) json_encode($shown, JSON_UNESCAPED_SLASHES | JSON_UNESCAPED_UNICODE)
+            ));
+        }
+        $parts = parse_url($siteUrl);
         $scheme = strtolower((string) ($parts['scheme'] ?? ''));
         if ($parts === false || !isset($parts['host']) || !in_array($scheme, ['http', 'https'], true)) {
             throw new \InvalidArgumentException(

@@ -11,6 +11,7 @@ namespace SubscriptionLifecycle\Client\Transport;
 
 use SubscriptionLifecycle\Client\Exception\ConnectionException;
 use SubscriptionLifecycle\Client\Exception\TimeoutException;
+use SubscriptionLifecycle\Client\Internal\Text;
 
 /**
  * The transport of ext-curl. One handle is kept for the transport's life, so that calls to the
@@ -23,6 +24,10 @@ final class CurlTransport implements Transport
 
     public function send(Request $request): Response
     {
+        if (strpos($request->url(), "\0") !== false) {
+            // curl_setopt_array() would refuse it with a ValueError, or a warning before PHP 8.
+            throw new \InvalidArgumentException('The URL holds a NUL byte, which curl cannot send.');
+        }
         if ($this->handle === null) {
             $this->handle = curl_init();
         } else {
@@ -34,10 +39,12 @@ final class CurlTransport implements Transport
             $lines[] = $name . ': ' . $value;
         }
         $lines[] = 'Expect:';
-        curl_setopt_array($this->handle, [
+        // The body, which carries the key, is not among these options: should curl_setopt_array()
+        // refuse one, by throwing or by a warning an error handler turns into an exception, the
+        // trace of that would hold its arguments.
+        $set = curl_setopt_array($this->handle, [
             CURLOPT_URL => $request->url(),
             CURLOPT_CUSTOMREQUEST => $request->method(),
-            CURLOPT_POSTFIELDS => $request->body(),
             CURLOPT_HTTPHEADER => $lines,
             CURLOPT_RETURNTRANSFER => true,
             CURLOPT_FOLLOWLOCATION => false,
@@ -56,6 +63,15 @@ final class CurlTransport implements Transport
                 return strlen($line);
             },
         ]);
+        if ($set === false) {
+            throw new ConnectionException(sprintf(
+                'The request to %s could not be set up: %s',
+                Text::excerpt($request->url(), 200),
+                curl_error($this->handle)
+            ));
+        }
+        // Given alone, last, to a call that cannot fail for a string, so that no trace or warning holds the body.
+        curl_setopt($this->handle, CURLOPT_POSTFIELDS, $request->body());
         $body = curl_exec($this->handle);
         if ($body === false) {
             $number = curl_errno($this->handle);

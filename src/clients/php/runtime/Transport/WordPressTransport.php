@@ -11,6 +11,7 @@ namespace SubscriptionLifecycle\Client\Transport;
 
 use SubscriptionLifecycle\Client\Exception\ConnectionException;
 use SubscriptionLifecycle\Client\Exception\TimeoutException;
+use SubscriptionLifecycle\Client\Internal\Text;
 
 /**
  * The transport of WordPress's HTTP API (wp_remote_request), for a plugin that calls a shop from
@@ -42,7 +43,13 @@ final class WordPressTransport implements Transport
         if ($userAgent !== null) {
             $arguments['user-agent'] = $userAgent;
         }
-        $answer = wp_remote_request($request->url(), $arguments);
+        try {
+            $answer = wp_remote_request($request->url(), $arguments);
+        } catch (\Throwable $thrown) {
+            // Only strings are passed on: a trace of the new exception must not hold the old one.
+            $where = $thrown->getFile() . ':' . $thrown->getLine();
+            throw self::withoutTrace(get_class($thrown), $where, $thrown->getMessage(), $request->url());
+        }
         if (is_wp_error($answer)) {
             $reason = $answer->get_error_message();
             $message = sprintf('No answer from %s: %s', $request->url(), $reason);
@@ -60,5 +67,22 @@ final class WordPressTransport implements Transport
             $received,
             (string) wp_remote_retrieve_body($answer)
         );
+    }
+
+    /**
+     * What a filter, an action or an error handler threw inside wp_remote_request(), told again
+     * without its trace: the frames of WordPress's HTTP API hold the request's arguments, and the
+     * body among them carries the API key. The class, the message and where it was thrown stay.
+     */
+    private static function withoutTrace(string $class, string $where, string $message, string $url): \RuntimeException
+    {
+        return new \RuntimeException(sprintf(
+            'WordPress threw %s while sending to %s, at %s: %s (its trace is left out: it holds the request body, '
+            . 'which carries the API key)',
+            $class,
+            $url,
+            $where,
+            Text::excerpt($message, 300)
+        ));
     }
 }
