@@ -8,12 +8,17 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { attemptReportMembers } from '../../src/clients/shared/attempt-report.ts';
-import { pythonErrorClassName, pythonFixedErrorClassNames, pythonFloor, pythonMethodName } from '../../src/clients/python/generate.ts';
+import { pythonErrorClassName, pythonFixedErrorClassNames, pythonFloor, pythonImportName, pythonMethodName } from '../../src/clients/python/generate.ts';
 import { installPythonClient, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
+import { pythonWheelName } from '../../src/clients/python/package.ts';
+import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
+import { ensureBuiltSite } from '../../src/host/built-site.ts';
+import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
 import type { Action } from '../../src/lib/contract/model.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
@@ -134,3 +139,36 @@ describe('the Python library against the sandbox', { skip }, () => {
     assert.doesNotMatch(run.stderr, /skipped/);
   });
 });
+
+describe('pip install from the built site', { skip }, () => {
+  let site: StaticHost | undefined;
+  const work = mkdtempSync(path.join(tmpdir(), 'python-client-site-'));
+  before(async () => {
+    ensureBuiltSite(projectDirectory);
+    site = await serveLikeAStaticHost(path.join(projectDirectory, 'dist'));
+  });
+  after(async () => {
+    await site?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  test('the wheel the site publishes installs into a fresh virtual environment from its URL, with no index', async () => {
+    assert.ok(site !== undefined);
+    const url = `${site.origin}/${toolsDownloadDirectory}/${pythonWheelName(model.documentVersion)}`;
+    // Run without blocking: the site is served from this process.
+    const venv = path.join(work, 'venv');
+    await run('python3', ['-m', 'venv', venv]);
+    const installed = await run(path.join(venv, 'bin', 'python'), ['-m', 'pip', 'install', '--no-index', '--disable-pip-version-check', url]);
+    assert.equal(installed.status, 0, installed.output);
+    const imported = await run(path.join(venv, 'bin', 'python'), ['-c', `import ${pythonImportName} as library; print(library.__version__)`]);
+    assert.equal(imported.output.trim(), model.documentVersion);
+  });
+});
+
+function run(command: string, args: string[]): Promise<{ status: number | null; output: string }> {
+  const child = spawn(command, args, { env: { ...process.env, PIP_NO_CACHE_DIR: '1' } });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (status) => resolve({ status, output })));
+}

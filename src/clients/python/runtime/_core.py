@@ -17,7 +17,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Callable, Dict, Mapping, Optional, Tuple, Type
+from typing import Any, Callable, Dict, List, Mapping, Optional, Tuple, Type
 
 from ._errors import ConnectionError, HostError, ServiceError, ThrottledError, TimeoutError
 from ._fields import check_fields
@@ -272,7 +272,7 @@ class ClientCore:
         except (OSError, http.client.HTTPException) as failed:
             return None, "connection", type(failed).__name__
         try:
-            chunks = []
+            chunks: List[bytes] = []
             while True:
                 if deadline is not None and time.monotonic() > deadline:
                     return None, "timeout", "no whole answer"

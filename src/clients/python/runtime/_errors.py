@@ -6,7 +6,7 @@ message, not in its ``args``, not in any attribute.
 """
 
 import builtins
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, Mapping, Optional, cast
 
 
 class ClientError(Exception):
@@ -36,7 +36,7 @@ class ServiceError(ClientError):
         self.status: int = status
         self.code: str = code if isinstance(code, str) else ""
         self.service_message: str = message if isinstance(message, str) else ""
-        self.data: Dict[str, Any] = dict(data) if isinstance(data, dict) else {}
+        self.data: Dict[str, Any] = dict(cast(Dict[str, Any], data)) if isinstance(data, dict) else {}
         # Every member of the answer, those the contract does not name yet too.
         self.body: Dict[str, Any] = dict(body)
         super().__init__(f"HTTP {status} {self.code}: {self.service_message}".rstrip(": "))

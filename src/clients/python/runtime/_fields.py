@@ -7,7 +7,7 @@ the service, and so is a field the contract does not name.
 import json
 import math
 import re
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, cast
 
 from ._errors import InvalidFieldError
 
@@ -65,14 +65,15 @@ def _is_number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _broken_bound(value: Any, bounds: Sequence[FieldBound]) -> Optional[FieldBound]:
+def _broken_bound(value: object, bounds: Sequence[FieldBound]) -> Optional[FieldBound]:
+    value_type = type(value)
     for bound in bounds:
         keyword = bound["keyword"]
         limit = bound.get("limit")
         values: List[Any] = list(bound.get("values") or [])
         broken = False
         if keyword in ("enum", "const", "oneOf"):
-            broken = not any(candidate == value and type(candidate) is type(value) for candidate in values)
+            broken = not any(candidate == value and type(candidate) is value_type for candidate in values)
         elif keyword == "minLength":
             broken = isinstance(value, str) and limit is not None and len(value) < limit
         elif keyword == "maxLength":
@@ -130,7 +131,7 @@ def check_fields(action: str, rules: Sequence[FieldRule], fields: Mapping[str, A
             raise InvalidFieldError(action, name, _bound_phrase(broken), _described(value))
         items: Optional[Dict[str, Any]] = rule.get("items")
         if items is not None and isinstance(value, (list, tuple)):
-            for index, item in enumerate(value):  # type: ignore[reportUnknownVariableType]
+            for index, item in enumerate(cast(Sequence[object], value)):
                 item_name = f"{name}[{index}]"
                 if not any(_has_type(item, json_type) for json_type in items["types"]):
                     raise InvalidFieldError(action, item_name, _type_bound(items["types"]), _described(item))
