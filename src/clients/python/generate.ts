@@ -220,10 +220,13 @@ export function generatePythonSources(contract: ExecutableContract): Map<string,
   }
   const errorClasses = model.responses.map((response) => errorClassOf(contract, response)).filter((source): source is ErrorClassSource => source !== undefined);
   const success = successResponse(model.responses);
-  const resultLines = success.bodyFields.filter((field) => !field.name.includes('.')).map((field) => {
+  const resultLine = (field: Field) => {
     if (!isPythonName(field.name)) throw new Error(`The result member ${field.name} is not a Python name.`);
     return `    ${field.name}: ${pythonType(contract, fieldSchema(contract, field), 'answer')}\n${docstring(field.description.trim() === '' ? field.name : field.description.trim().replaceAll('\n', ' '), '    ')}`;
-  });
+  };
+  const resultMembers = success.bodyFields.filter((field) => !field.name.includes('.'));
+  const requiredResultLines = resultMembers.filter((field) => field.required).map(resultLine);
+  const optionalResultLines = resultMembers.filter((field) => !field.required).map(resultLine);
   const fieldsNames = model.actions.map(fieldsClassName);
 
   const typingCandidates = ['Any', 'Dict', 'List', 'Literal', 'Mapping', 'Optional', 'Sequence', 'Type', 'TypedDict', 'Union'];
@@ -254,11 +257,13 @@ KNOWN_ACTIONS: List[str] = ${pythonLiteral(model.actions.map((action) => action.
 ${model.actions.map((action) => fieldsClasses(contract, action)).join('\n\n\n')}
 
 
-class ActionResult(TypedDict, total=False):
+class _ActionResultRequired(TypedDict):
+${requiredResultLines.length === 0 ? '    pass' : requiredResultLines.join('\n')}
+
+
+class ActionResult(_ActionResultRequired, total=False):
 ${docstring(`${success.description.trim()}\n\nEvery member the answer carries is kept, those the contract does not name yet too.`, '    ')}
-
-${resultLines.join('\n')}
-
+${optionalResultLines.length === 0 ? '' : `\n${optionalResultLines.join('\n')}\n`}
 
 ${errorClasses.map((source) => source.text.trimEnd()).join('\n\n\n')}
 
