@@ -13,16 +13,16 @@ import type { ExecutableContract } from '../../lib/contract/executable-contract.
 import { errorDataField, errorStatusMember } from '../../lib/contract/response-names.ts';
 import { successResponse } from '../../lib/contract/response-lookups.ts';
 import { alternatives, childPointer, resolveSchema, type ResolvedSchema } from '../../lib/contract/schemas.ts';
-import { nameWords, pascalCaseName, typescriptClientClassName } from '../../lib/samples/client-libraries.ts';
+import { nameWords, pascalCaseName, pythonDistributionName, pythonImportName, pythonMethodName, typescriptClientClassName } from '../../lib/samples/client-libraries.ts';
+import { pythonLiteral } from '../../lib/samples/literals.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
 // The field rules are the TypeScript runtime's, read from the same model by the same code, so that
 // both libraries check the same keywords the same way.
 import { clientDescription } from '../typescript/generate.ts';
 
-/** The distribution's name on PyPI, and the import package it installs. */
-export const pythonDistributionName = 'subscription-lifecycle-client';
-export const pythonImportName = 'subscription_lifecycle_client';
+// The distribution's name on PyPI, the import package it installs and each action's method, shared with the action pages' samples.
+export { pythonDistributionName, pythonImportName, pythonMethodName };
 /** The class a reader constructs: the same name as the TypeScript client's. */
 export const pythonClientClassName = typescriptClientClassName;
 /** The oldest Python the package runs on, as `(major, minor)`. */
@@ -38,11 +38,6 @@ const pythonKeywords = new Set(['False', 'None', 'True', 'and', 'as', 'assert', 
 
 const generatedNotice = (version: string) => `# Generated from version ${version} of the contract by src/clients/python/generate.ts. Do not edit.`;
 
-/** The method an action is called by in Python: its identifier's words in snake case, `pause_subscription`. */
-export function pythonMethodName(identifier: string): string {
-  return nameWords(identifier).map((word) => word.toLowerCase()).join('_');
-}
-
 /** The class a service error of `status` is raised as in Python: `409` → `ConflictError`. */
 export function pythonErrorClassName(status: number | string): string {
   return statusErrorClassName(status, 'python');
@@ -53,19 +48,6 @@ export const pythonFixedErrorClassNames: readonly string[] = (Object.keys(fixedE
 
 function isPythonName(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && !pythonKeywords.has(name);
-}
-
-/** A JSON value as a Python literal. */
-export function pythonLiteral(value: unknown, indent = ''): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : JSON.stringify(value);
-  if (typeof value === 'string') return JSON.stringify(value);
-  const inner = `${indent}    `;
-  if (Array.isArray(value)) return value.length === 0 ? '[]' : `[\n${value.map((item) => `${inner}${pythonLiteral(item, inner)},`).join('\n')}\n${indent}]`;
-  const entries = Object.entries(value as Record<string, unknown>);
-  return entries.length === 0 ? '{}' : `{\n${entries.map(([key, item]) => `${inner}${JSON.stringify(key)}: ${pythonLiteral(item, inner)},`).join('\n')}\n${indent}}`;
 }
 
 /** A docstring's text, safe between triple quotes, indented. */
