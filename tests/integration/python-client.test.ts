@@ -16,6 +16,9 @@ import { attemptReportMembers } from '../../src/clients/shared/attempt-report.ts
 import { pythonErrorClassName, pythonFixedErrorClassNames, pythonFloor, pythonImportName, pythonMethodName } from '../../src/clients/python/generate.ts';
 import { installPythonClient, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
 import { pythonWheelName } from '../../src/clients/python/package.ts';
+import { pythonExampleEnvironment, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
+import { readFacts } from '../../src/lib/contract/facts.ts';
+import { siteConfig } from '../../src/site-config.ts';
 import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
@@ -138,6 +141,28 @@ describe('the Python library against the sandbox', { skip }, () => {
     assert.match(run.stderr, /\nOK\b/);
     assert.doesNotMatch(run.stderr, /skipped/);
   });
+
+  test('the page\'s example pauses a subscription against a throttling sandbox, waiting out its 429', async () => {
+    assert.ok(installed !== undefined && sandbox !== undefined);
+    const facts = readFacts(contract.document);
+    const action = contract.action(facts.quickstartAction);
+    assert.ok(action !== undefined);
+    const { from, to } = startOf(action);
+    const id = place(from);
+    await sandbox.close();
+    sandbox = await startSandbox({ port: 0, contract, apiKey, seed: seeded });
+    const script = path.join(path.dirname(installed.wheel), pythonExampleScriptFile);
+    writeFileSync(script, pythonExampleScript(contract));
+    sandbox.throttleNext(1, '1');
+    const { siteUrl, apiKey: keyVariable, subscriptionId } = pythonExampleEnvironment;
+    const ran = await run(installed.python, [script], { [siteUrl]: sandbox.url, [keyVariable]: apiKey, [subscriptionId]: String(id) });
+    assert.equal(ran.status, 0, ran.output);
+    assert.match(ran.output, new RegExp(to));
+    assert.equal(sandbox.subscriptions().find((subscription) => subscription.id === id)?.status, to);
+    const unset = await run(installed.python, [script], { [siteUrl]: '' });
+    assert.notEqual(unset.status, 0);
+    assert.match(unset.output, new RegExp(`Set ${siteUrl}`));
+  });
 });
 
 describe('pip install from the built site', { skip }, () => {
@@ -152,21 +177,21 @@ describe('pip install from the built site', { skip }, () => {
     rmSync(work, { recursive: true, force: true });
   });
 
-  test('the wheel the site publishes installs into a fresh virtual environment from its URL, with no index', async () => {
+  test('the page\'s install command, the docs URL mapped to the local site, installs the wheel the site publishes into a fresh virtual environment, with no index', async () => {
     assert.ok(site !== undefined);
-    const url = `${site.origin}/${toolsDownloadDirectory}/${pythonWheelName(model.documentVersion)}`;
-    // Run without blocking: the site is served from this process.
-    const venv = path.join(work, 'venv');
-    await run('python3', ['-m', 'venv', venv]);
-    const installed = await run(path.join(venv, 'bin', 'python'), ['-m', 'pip', 'install', '--no-index', '--disable-pip-version-check', url]);
+    const command = pythonInstallCommand(siteConfig.docsUrl, model.documentVersion).replaceAll(siteConfig.docsUrl.replace(/\/+$/, ''), site.origin);
+    assert.ok(command.includes(`${site.origin}/${toolsDownloadDirectory}/${pythonWheelName(model.documentVersion)}`), command);
+    // Run without blocking: the site is served from this process. No index: the wheel alone is installed.
+    const installed = await run('bash', ['-c', command], { cwd: work, PIP_NO_INDEX: '1' });
     assert.equal(installed.status, 0, installed.output);
-    const imported = await run(path.join(venv, 'bin', 'python'), ['-c', `import ${pythonImportName} as library; print(library.__version__)`]);
+    const imported = await run(path.join(work, '.venv', 'bin', 'python'), ['-c', `import ${pythonImportName} as library; print(library.__version__)`]);
     assert.equal(imported.output.trim(), model.documentVersion);
   });
 });
 
-function run(command: string, args: string[]): Promise<{ status: number | null; output: string }> {
-  const child = spawn(command, args, { env: { ...process.env, PIP_NO_CACHE_DIR: '1' } });
+function run(command: string, args: string[], options: { cwd?: string; [variable: string]: string | undefined } = {}): Promise<{ status: number | null; output: string }> {
+  const { cwd, ...variables } = options;
+  const child = spawn(command, args, { cwd, env: { ...process.env, PIP_NO_CACHE_DIR: '1', PIP_DISABLE_PIP_VERSION_CHECK: '1', ...variables } });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
