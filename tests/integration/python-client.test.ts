@@ -142,6 +142,12 @@ describe('the Python library against the sandbox', { skip }, () => {
     assert.doesNotMatch(run.stderr, /skipped/);
   });
 
+  test('the wheel\'s RECORD hashes every file it holds, and the sdist has its PKG-INFO, pyproject.toml and LICENSE, as Python reads them', () => {
+    assert.ok(installed !== undefined);
+    const checked = spawnSync('python3', [path.join(pythonTests, 'check_archives.py'), installed.wheel, installed.sdist, model.documentVersion], { encoding: 'utf8' });
+    assert.equal(checked.status, 0, `${checked.stdout}${checked.stderr}`);
+  });
+
   test('the page\'s example pauses a subscription against a throttling sandbox, waiting out its 429', async () => {
     assert.ok(installed !== undefined && sandbox !== undefined);
     const facts = readFacts(contract.document);
