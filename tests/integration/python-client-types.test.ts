@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pythonClientClassName, pythonFloor, pythonImportName, pythonMethodName, writePythonPackage } from '../../src/clients/python/generate.ts';
+import { pythonErrorsExample, pythonExampleScript } from '../../src/clients/python/usage.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 
@@ -50,6 +51,13 @@ describe('the Python library under pyright strict', () => {
 
   test('the package is clean', () => {
     const errors = runPyright([path.join(work, pythonImportName)]);
+    assert.deepEqual(errors.map((error) => `${path.basename(error.file)}:${error.range.start.line + 1}: ${error.message}`), []);
+  });
+
+  test('the page\'s example and its errors example are clean', () => {
+    writeFileSync(path.join(work, 'page_example.py'), pythonExampleScript(contract));
+    writeFileSync(path.join(work, 'page_errors.py'), pythonErrorsExample(contract));
+    const errors = runPyright([path.join(work, 'page_example.py'), path.join(work, 'page_errors.py')]);
     assert.deepEqual(errors.map((error) => `${path.basename(error.file)}:${error.range.start.line + 1}: ${error.message}`), []);
   });
 

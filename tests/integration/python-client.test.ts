@@ -16,7 +16,7 @@ import { attemptReportMembers } from '../../src/clients/shared/attempt-report.ts
 import { pythonErrorClassName, pythonFixedErrorClassNames, pythonFloor, pythonImportName, pythonMethodName } from '../../src/clients/python/generate.ts';
 import { installPythonClient, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
 import { pythonWheelName } from '../../src/clients/python/package.ts';
-import { pythonExampleEnvironment, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
+import { pythonErrorsExample, pythonExampleEnvironment, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
 import { readFacts } from '../../src/lib/contract/facts.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
@@ -168,6 +168,21 @@ describe('the Python library against the sandbox', { skip }, () => {
     const unset = await run(installed.python, [script], { [siteUrl]: '' });
     assert.notEqual(unset.status, 0);
     assert.match(unset.output, new RegExp(`Set ${siteUrl}`));
+
+    // The errors example, on a subscription whose status refuses the action: it says which actions that status allows, and logs each attempt.
+    const refusedStatus = action.refusedStates.find((status) => allowedActions(model.lifecycle, status).length > 0);
+    assert.ok(refusedStatus !== undefined, `some status refuses ${action.identifier} and allows others`);
+    const refusedId = place(refusedStatus);
+    await sandbox.close();
+    sandbox = await startSandbox({ port: 0, contract, apiKey, seed: seeded });
+    const errorsScript = path.join(path.dirname(installed.wheel), 'errors.py');
+    writeFileSync(errorsScript, pythonErrorsExample(contract));
+    const refused = await run(installed.python, [errorsScript], { [siteUrl]: sandbox.url, [keyVariable]: apiKey, [subscriptionId]: String(refusedId) });
+    assert.equal(refused.status, 0, refused.output);
+    assert.ok(refused.output.includes(`The subscription is ${refusedStatus}`), refused.output);
+    for (const allowed of allowedActions(model.lifecycle, refusedStatus)) assert.ok(refused.output.includes(allowed), `${allowed} in ${refused.output}`);
+    assert.match(refused.output, /"attempt": 1/);
+    assert.ok(!refused.output.includes(apiKey), 'the key is in no attempt report');
   });
 });
 
