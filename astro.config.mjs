@@ -147,6 +147,7 @@ export default defineConfig({
           items: [
             { label: 'PHP', link: '/clients/php/' },
             { label: 'TypeScript', link: '/clients/typescript/' },
+            { label: 'Python', link: '/clients/python/' },
           ],
         },
         {

@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { sampleLanguages as sampleLanguageList } from '../../src/lib/samples/code-samples.ts';
-import { clientMethodName } from '../../src/lib/samples/client-libraries.ts';
+import { clientMethodName, pythonMethodName } from '../../src/lib/samples/client-libraries.ts';
 import { actions, expectedStates } from './support/contract.ts';
 import { actionPath, sitemapPagePaths } from './support/site.ts';
 
@@ -82,7 +82,8 @@ test.describe('read without JavaScript', () => {
         await expect.soft(code, `${language} sample is visible`).toBeVisible();
         const text = await codeText(code);
         if (libraryLanguages.has(language)) {
-          expect.soft(text, `${language} sample calls the action's method`).toContain(`${clientMethodName(action.identifier)}(`);
+          const method = language === 'python-library' ? pythonMethodName(action.identifier) : clientMethodName(action.identifier);
+          expect.soft(text, `${language} sample calls the action's method`).toContain(`${method}(`);
         } else {
           expect.soft(text, `${language} sample calls the endpoint`).toContain(action.endpointPath);
           expect.soft(text, `${language} sample sends the action`).toContain(action.identifier);
@@ -183,10 +184,10 @@ test('the sample language a reader picks is kept on the next action page and aft
   const [first, second] = actions;
   if (first === undefined || second === undefined) throw new Error('the contract has fewer than two actions');
   await page.goto(actionPath(first.identifier));
-  await page.locator('.code-samples').getByRole('tab', { name: 'Python' }).click();
+  await page.locator('.code-samples').getByRole('tab', { name: 'Python', exact: true }).click();
   await expect(page.locator('[data-sample-language="python"]')).toBeVisible();
   await page.goto(actionPath(second.identifier));
-  await expect(page.locator('.code-samples').getByRole('tab', { name: 'Python' })).toHaveAttribute('aria-selected', 'true');
+  await expect(page.locator('.code-samples').getByRole('tab', { name: 'Python', exact: true })).toHaveAttribute('aria-selected', 'true');
   await expect(page.locator('[data-sample-language="python"]')).toBeVisible();
   await expect(page.locator('[data-sample-language="curl"]')).toBeHidden();
   await page.reload();

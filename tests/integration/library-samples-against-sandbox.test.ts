@@ -1,7 +1,7 @@
 /**
- * The action pages' samples of the two client libraries run, as printed, against the sandbox, each
+ * The action pages' samples of the client libraries run, as printed, against the sandbox, each
  * in a folder where its library is installed as a reader installs it: the PHP zip the site
- * publishes, unpacked and required by Composer offline; the npm tarball, installed by npm. Each
+ * publishes, unpacked and required by Composer offline; the npm tarball, installed by npm; the Python wheel, installed by pip into a virtual environment. Each
  * library is installed once for the run. For every action the sample carries out the action on a
  * subscription whose status accepts it, fails naming the 409's code on one that refuses it, and
  * waits out a host's 429 (the libraries retry after its Retry-After) before carrying it out. The
@@ -15,6 +15,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packPhpClient } from '../../src/clients/php/package.ts';
 import { installTypescriptClient } from '../../src/clients/typescript/installed-package.ts';
+import { installPythonClient } from '../../src/clients/python/installed-package.ts';
 import type { ReferenceModel } from '../../src/lib/contract/model.ts';
 import { composerPackageName } from '../../src/lib/samples/client-libraries.ts';
 import { placeholdersIn } from '../../src/lib/samples/sample-parts.ts';
@@ -45,6 +46,8 @@ async function install(language: SampleLanguage): Promise<string> {
     return installPackage({ type: 'path', url: unpackZip(zip, path.join(work, 'php-package')) }, composerPackageName, contract.model.documentVersion);
   }
   if (language === 'typescript-library') return installTypescriptClient(contract).folder;
+  // The folder of the virtual environment (`venv/`) the wheel is installed into, where the runner finds its Python.
+  if (language === 'python-library') return path.dirname(path.dirname(path.dirname(installPythonClient(contract).python)));
   throw new Error(`${language} is no library`);
 }
 
@@ -86,6 +89,11 @@ const plainPermalinkEdits: Partial<Record<SampleLanguage, (code: string) => stri
     const site = /pass `([^`]+)` as the site/.exec(code)?.[1];
     assert.ok(site, 'the TypeScript client sample names the site URL');
     return code.replace(/(new \w+\()`[^`]+`/, `$1\`${site}\``);
+  },
+  'python-library': (code) => {
+    const site = /pass `([^`]+)` as the site/.exec(code)?.[1];
+    assert.ok(site, 'the Python library sample names the site URL');
+    return code.replace(/(\w+Client\()f"[^"]+"/, `$1${site}`);
   },
 };
 

@@ -37,6 +37,8 @@ const runners: Record<SampleLanguage, Runner> = {
   // The libraries' samples run in the folder the library is installed in (`runSample`'s `directory`).
   'php-library': { command: (file) => ['php', [file]], probe: ['composer', ['--version']] },
   'typescript-library': { command: (file) => [process.execPath, [file]], probe: ['npm', ['--version']] },
+  // The folder the Python library is installed in holds its virtual environment, `venv/`.
+  'python-library': { command: (file) => [path.join(path.dirname(file), 'venv', 'bin', 'python'), [file]], probe: ['python3', ['-c', 'import venv, ensurepip']] },
 };
 
 /** Why a language's samples cannot run here, or false when they can. */

@@ -8,7 +8,7 @@ import { reasonPhrase } from '../../lib/http/status-reasons.ts';
 import { pascalCaseName } from '../../lib/samples/client-libraries.ts';
 
 /** The languages a client library is generated in, and the word each ends an error class with. */
-export const errorClassSuffixes = { php: 'Exception', typescript: 'Error' } as const;
+export const errorClassSuffixes = { php: 'Exception', typescript: 'Error', python: 'Error' } as const;
 
 export type ClientLanguage = keyof typeof errorClassSuffixes;
 

@@ -18,8 +18,17 @@ export const typescriptClientPackageName = '@subscription-lifecycle/client';
 /** The class a reader of the TypeScript client constructs. */
 export const typescriptClientClassName = 'SubscriptionLifecycleClient';
 
+/** The Python distribution's name (what pip installs) and the package a reader imports. */
+export const pythonDistributionName = 'subscription-lifecycle-client';
+export const pythonImportName = 'subscription_lifecycle_client';
+
 /** The pages that install each library, under the docs site. */
-export const clientPagePaths = { php: '/clients/php/', typescript: '/clients/typescript/' } as const;
+export const clientPagePaths = { php: '/clients/php/', typescript: '/clients/typescript/', python: '/clients/python/' } as const;
+
+/** The method an action is called by in the Python library: its identifier's words in snake case, `pause_subscription`. */
+export function pythonMethodName(identifier: string): string {
+  return nameWords(identifier).map((word) => word.toLowerCase()).join('_');
+}
 
 /** The words of a contract name, as every spelling of it in code splits them: `on-hold` → `on`, `hold`. */
 export function nameWords(text: string): string[] {

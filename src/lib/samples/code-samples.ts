@@ -2,6 +2,7 @@ import type { Endpoint } from '../contract/model.ts';
 import type { LibraryCall } from './action-sample/library-call.ts';
 import { phpLibrarySample } from './action-sample/php-library.ts';
 import { typescriptLibrarySample } from './action-sample/typescript-library.ts';
+import { pythonLibrarySample } from './action-sample/python-library.ts';
 import { curlSample } from './action-sample/curl.ts';
 import { javascriptSample } from './action-sample/javascript.ts';
 import { phpSample } from './action-sample/php.ts';
@@ -14,7 +15,7 @@ import type { SampleStatuses } from './sample-statuses.ts';
  * sample tests and the browser tests all read this list. Plain PHP uses the curl extension
  * rather than Guzzle: it needs no Composer package, and Guzzle itself sends through it wherever
  * the extension is installed, so a shop that can run Guzzle can run this. A `library` sample
- * calls one of the client libraries (/clients/php/, /clients/typescript/) and needs it installed.
+ * calls one of the client libraries (/clients/php/, /clients/typescript/, /clients/python/) and needs it installed.
  */
 export const sampleLanguages = [
   { language: 'curl', label: 'curl', highlight: 'sh', extension: 'sh', wordSeparator: '-', library: false },
@@ -27,6 +28,7 @@ export const sampleLanguages = [
   { language: 'php-library', label: 'PHP library', highlight: 'php', extension: 'php', wordSeparator: '-', library: true },
   // Plain JavaScript that is TypeScript too, saved as an ES module so Node runs it as written.
   { language: 'typescript-library', label: 'TypeScript client', highlight: 'ts', extension: 'mjs', wordSeparator: '-', library: true },
+  { language: 'python-library', label: 'Python library', highlight: 'python', extension: 'py', wordSeparator: '_', library: true },
 ] as const;
 
 export type SampleLanguage = (typeof sampleLanguages)[number]['language'];
@@ -66,6 +68,7 @@ const writers: Record<SampleLanguage, (endpoint: Endpoint, body: Record<string, 
   python: pythonSample,
   'php-library': phpLibrarySample,
   'typescript-library': typescriptLibrarySample,
+  'python-library': pythonLibrarySample,
 };
 
 /**
