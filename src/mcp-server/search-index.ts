@@ -67,7 +67,11 @@ const canonicalBoost = 100;
  * names (the errors guide, for 409), whose boost they take twice over.
  */
 const titleNamedBoost = canonicalBoost * canonicalBoost;
-/** How many of the words only a page's title has a query must hold to name the page. */
+/**
+ * How many of a page's title words a query must hold to name the page, one at least of them a word
+ * no other title has: "PHP library" and "Python library" share "library", and each is named by it
+ * together with its own word, never by "library" alone.
+ */
 const titleNamingWords = 2;
 /** A term written as words ("API key" for `api_key`) may be meant as words: its page counts less. */
 const inWordsBoost = 10;
@@ -130,8 +134,14 @@ export interface SearchIndex {
   engine: MiniSearch<PassageFields>;
   /** The page that defines a term: an action, an error code, a field. */
   canonicalPages: Map<string, string>;
-  /** The words only its title has, for each page whose title has two or more: a query holding two of them names the page. */
-  titleWords: Map<string, string[]>;
+  /** The words of each guide's title that can name it (`titleNamingWords`): all of them, and those no other title has. */
+  titleWords: Map<string, TitleWords>;
+}
+
+/** A title's words as the index keeps them, and those of them no other page's title has. */
+export interface TitleWords {
+  all: string[];
+  own: string[];
 }
 
 /**
@@ -144,11 +154,11 @@ export interface SearchIndexData {
   passages: IndexedPassage[];
   engine: ReturnType<MiniSearch['toJSON']>;
   canonicalPages: [string, string][];
-  titleWords: [string, string[]][];
+  titleWords: [string, TitleWords][];
 }
 
 /** Changes when the data's shape does, so that an index written by another version is refused rather than misread. */
-export const searchIndexFormat = 'subscription-lifecycle-search/2';
+export const searchIndexFormat = 'subscription-lifecycle-search/3';
 
 /** Where the site's build writes the index, beside llms-full.txt. */
 export const searchIndexPath = '/mcp/search-index.json';
@@ -215,20 +225,21 @@ function repeatsOf(passages: readonly Passage[]): number[][] {
 }
 
 /**
- * The words of each guide's title (as the index keeps them) that no other page's title has, for the
- * guides with two or more of them: "TypeScript client", "PHP library", "conformance suite" and
- * "check install", "run workflows". A title of one such word ("Versioning", "The endpoint") is
- * left out: one word of a question is too often the plain word rather than the page's name. So are
+ * The words of each guide's title (as the index keeps them), and which of them no other page's title
+ * has, for the guides whose title has two or more words and one at least of its own: "TypeScript
+ * client", "PHP library" (whose "library" the Python library's title shares), "conformance suite"
+ * and "check install", "run workflows". A title of one word ("Versioning", "Quickstart") is left
+ * out: one word of a question is too often the plain word rather than the page's name. So are
  * the reference's pages, which a query names by their terms (`canonicalPages`), and the home page,
  * whose title is the service's name, which every page is about.
  */
-function titleWordsOf(pages: readonly LlmsFullPage[]): Map<string, string[]> {
+function titleWordsOf(pages: readonly LlmsFullPage[]): Map<string, TitleWords> {
   const wordsOfTitle = new Map(pages.map((page) => [page.url, [...new Set(words(page.title))]] as const));
   const named = (url: string) => kindOf(url) !== 'reference' && new URL(url).pathname !== '/';
   const titlesWith = new Map<string, number>();
   for (const titleWords of wordsOfTitle.values()) for (const word of titleWords) titlesWith.set(word, (titlesWith.get(word) ?? 0) + 1);
-  const own = [...wordsOfTitle].map(([url, titleWords]) => [url, titleWords.filter((word) => titlesWith.get(word) === 1)] as const);
-  return new Map(own.filter(([url, titleWords]) => named(url) && titleWords.length >= titleNamingWords));
+  const split = [...wordsOfTitle].map(([url, all]): [string, TitleWords] => [url, { all: [...all], own: all.filter((word) => titlesWith.get(word) === 1) }]);
+  return new Map(split.filter(([url, { all, own }]) => named(url) && all.length >= titleNamingWords && own.length > 0));
 }
 
 /**
@@ -353,7 +364,9 @@ export function searchPassages(index: SearchIndex, query: string, kinds: readonl
     if (passage === undefined) return false;
     return terms.some((term) => passage.headingTerms.includes(term)) || named.some((term) => passage.definedTerms.includes(term));
   };
-  const titleNamed = new Set([...index.titleWords].filter(([, titleWords]) => titleWords.filter((word) => asked.has(word)).length >= titleNamingWords).map(([url]) => url));
+  const titleNamed = new Set(
+    [...index.titleWords].filter(([, { all, own }]) => all.filter((word) => asked.has(word)).length >= titleNamingWords && own.some((word) => asked.has(word))).map(([url]) => url),
+  );
   const pageBoost = (pageUrl: string) => (titleNamed.has(pageUrl) ? titleNamedBoost : ownersOfWritten.has(pageUrl) ? canonicalBoost : ownersInWords.has(pageUrl) ? inWordsBoost : 1);
   const allowed = new Set(kinds);
   // The query's words are stemmed already: MiniSearch takes them as they are.
