@@ -9,6 +9,7 @@ import { contractWatch, devServerFollowsContract } from './src/integrations/cont
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { mcpSearchIndex } from './src/integrations/mcp-search-index.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
+import { lightPages } from './src/integrations/light-pages.ts';
 import { pageElementsGuard } from './src/integrations/page-elements-guard.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
 import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/site/content-security-policy.ts';
@@ -90,6 +91,7 @@ export default defineConfig({
     contractToolsDownload(gated),
     clientDownloads(gated),
     mcpSearchIndex(gated),
+    lightPages(),
     publishedSiteGuard(),
     pageElementsGuard(),
     inlineScriptHashes(),
@@ -108,7 +110,11 @@ export default defineConfig({
       // No block marks lines as inserted, deleted or highlighted, so the text-markers plugin and its
       // styles (a third of the code blocks' stylesheet) are left out. Plugins are in ec.config.mjs.
       expressiveCode: { themes: ['starlight-dark'], shiki: false, defaultProps: { wrap: true }, emitExternalStylesheet: false, textMarkers: false },
-      components: { Search: './src/components/overrides/Search.astro', DraftContentNotice: './src/components/overrides/DraftContentNotice.astro' },
+      components: {
+        Search: './src/components/overrides/Search.astro',
+        Sidebar: './src/components/overrides/Sidebar.astro',
+        DraftContentNotice: './src/components/overrides/DraftContentNotice.astro',
+      },
       customCss: ['./src/styles/narrow-tables.css', './src/styles/site-title.css'],
       // Without JavaScript every sample of a set of tabs is shown, on the action pages and on the
       // errors guide's retrying clients alike.
