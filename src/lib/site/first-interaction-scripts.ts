@@ -11,7 +11,7 @@ import { transformSync } from 'esbuild';
  * sidebar's scroll position, the sample language a reader picked) still run at once.
  */
 
-/** The module scripts a page held inline, moved to a file that the page imports later. */
+/** A file of the page's scripts, imported on the first interaction. */
 export interface DeferredModule {
   /** The file's path under the built site, such as `_astro/deferred.1a2b3c4d5e.js`. */
   file: string;
@@ -35,15 +35,15 @@ const startEvents = ['pointerover', 'pointerdown', 'touchstart', 'wheel', 'scrol
  * and `input` and a key press are dispatched again the same way. Ctrl+K and Cmd+K open the
  * search, so the browser's own shortcut is refused at once.
  */
-function loaderSource(urls: readonly string[]): string {
+function loaderSource(url: string): string {
   const readable = `(() => {
-  const urls = ${JSON.stringify(urls)};
+  const url = ${JSON.stringify(url)};
   const starts = ${JSON.stringify(startEvents)};
   let ready = false;
   let loading;
   const load = () =>
-    (loading ??= Promise.all(urls.map((url) => import(url)))
-      .catch((error) => console.warn('A script of this page did not load:', error))
+    (loading ??= import(url)
+      .catch((error) => console.warn(error))
       .then(() => {
         ready = true;
       }));
@@ -81,31 +81,37 @@ function deferredFile(source: string): string {
 
 /**
  * Replaces every module script of a built page by one loader where the first of them stood.
- * `base` is the site's base path (`/`), before which the moved files' paths are written. A page
+ * `base` is the site's base path (`/`), before which the new files' paths are written. A page
  * without module scripts is returned as it is.
  */
 export function withScriptsOnFirstInteraction(html: string, base = '/'): FirstInteractionPage {
-  const urls: string[] = [];
+  const sources: string[] = [];
   const inline: string[] = [];
   for (const [, attributes = '', body = ''] of html.matchAll(moduleScript)) {
     const source = /\bsrc="([^"]+)"/.exec(attributes)?.[1];
-    if (source !== undefined) urls.push(source);
+    if (source !== undefined) sources.push(source);
     else if (body.trim() !== '') inline.push(body);
   }
-  // The inline modules of a page travel in one file, each in a function of its own so that their
-  // top-level names stay apart; Astro writes a module inline only when it imports nothing, and
-  // one that does (`import` or `export` at the start of a line) keeps a file to itself.
-  const alone = inline.filter((body) => /^\s*(?:import|export)\b/m.test(body));
+  if (sources.length === 0 && inline.length === 0) return { html, modules: [] };
+  const folder = base.replace(/\/?$/, '/');
+  // The page imports one file, named by its content: it imports the page's script files in
+  // turn, then runs the modules that were inline, each in a function of its own so that their
+  // top-level names stay apart. Astro writes a module inline only when it imports nothing; one
+  // that does (`import` or `export` at the start of a line) gets a file to itself.
+  const alone = [...new Set(inline.filter((body) => /^\s*(?:import|export)\b/m.test(body)))];
   const together = [...new Set(inline.filter((body) => !alone.includes(body)))];
-  const sources = [...new Set(alone), ...(together.length === 0 ? [] : [together.map((body) => `(() => {\n${body}\n})();`).join('\n')])];
-  const modules = sources.map((source) => ({ file: deferredFile(source), source }));
-  urls.push(...modules.map(({ file }) => `${base.replace(/\/?$/, '/')}${file}`));
-  if (urls.length === 0) return { html, modules };
+  const modules = alone.map((source) => ({ file: deferredFile(source), source }));
+  const entry = [
+    ...[...new Set(sources), ...modules.map(({ file }) => `${folder}${file}`)].map((url) => `import ${JSON.stringify(url)};`),
+    ...together.map((body) => `(() => {\n${body}\n})();`),
+  ].join('\n');
+  const entryFile = deferredFile(entry);
+  modules.push({ file: entryFile, source: entry });
   let placed = false;
   const rewritten = html.replace(moduleScript, () => {
     if (placed) return '';
     placed = true;
-    return `<script>${loaderSource([...new Set(urls)])}</script>`;
+    return `<script>${loaderSource(`${folder}${entryFile}`)}</script>`;
   });
   return { html: rewritten, modules };
 }
