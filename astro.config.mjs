@@ -10,6 +10,7 @@ import { contractWatch, devServerFollowsContract } from './src/integrations/cont
 import { identifierBreaks } from './src/integrations/identifier-breaks.ts';
 import { mcpSearchIndex } from './src/integrations/mcp-search-index.ts';
 import { inlineScriptHashes } from './src/integrations/inline-script-hashes.ts';
+import { lightPages } from './src/integrations/light-pages.ts';
 import { pageElementsGuard } from './src/integrations/page-elements-guard.ts';
 import { publishedSiteGuard } from './src/integrations/published-site-guard.ts';
 import { documentPolicyDirectives, scriptSources, styleSources } from './src/lib/site/content-security-policy.ts';
@@ -92,6 +93,7 @@ export default defineConfig({
     clientDownloads(gated),
     mcpSearchIndex(gated),
     wordpressPluginDownload(gated),
+    lightPages(),
     publishedSiteGuard(),
     pageElementsGuard(),
     inlineScriptHashes(),
@@ -110,7 +112,11 @@ export default defineConfig({
       // No block marks lines as inserted, deleted or highlighted, so the text-markers plugin and its
       // styles (a third of the code blocks' stylesheet) are left out. Plugins are in ec.config.mjs.
       expressiveCode: { themes: ['starlight-dark'], shiki: false, defaultProps: { wrap: true }, emitExternalStylesheet: false, textMarkers: false },
-      components: { Search: './src/components/overrides/Search.astro', DraftContentNotice: './src/components/overrides/DraftContentNotice.astro' },
+      components: {
+        Search: './src/components/overrides/Search.astro',
+        Sidebar: './src/components/overrides/Sidebar.astro',
+        DraftContentNotice: './src/components/overrides/DraftContentNotice.astro',
+      },
       customCss: ['./src/styles/narrow-tables.css', './src/styles/site-title.css'],
       // Without JavaScript every sample of a set of tabs is shown, on the action pages and on the
       // errors guide's retrying clients alike.

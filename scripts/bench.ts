@@ -370,7 +370,8 @@ async function main(): Promise<void> {
     '',
     '| Per page load (median) | Ours | Stripped | Ours / stripped | Aim |',
     '|---|---:|---:|---:|---|',
-    limitRow('Bytes transferred (gzip)', local, 'bytes', kilobytes, '≤ 1.5×'),
+    // Issue 43: within 1.1 times the stripped page's bytes (it was 1.5).
+    limitRow('Bytes transferred (gzip)', local, 'bytes', kilobytes, '≤ 1.1×'),
     // Issue 22: within 1.3 times the stripped page's time to content.
     limitRow('Time until the endpoint is on screen, local', local, 'endpointShownMs', milliseconds, '≤ 1.3×'),
     limitRow(`Time until the endpoint is on screen, ${slow.label}`, slow, 'endpointShownMs', milliseconds, '≤ 1.3×'),
