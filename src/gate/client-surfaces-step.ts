@@ -7,8 +7,10 @@
  * break is refused at the line of the contract that causes it. When the release's own contract,
  * generated today, breaks the record the same way, the cause is a generator, and the step says so.
  */
-import { UnnamableActionError } from '../clients/shared/method-names.ts';
 import { STATUS_CODES } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { UnnamableActionError } from '../clients/shared/method-names.ts';
 import type { OpenApiDocument } from '../lib/contract/document.ts';
 import { noSchemaValidator, readExecutableContractWith } from '../lib/contract/serving-contract.ts';
 import { latestRelease, loadSnapshot, readReleases, ReleaseError, snapshotFile, type Release } from '../lib/releases/releases.ts';
@@ -78,13 +80,31 @@ function causeOf(names: readonly string[], contract: ContractNames): string | un
  * Every break: the surfaces compared, and the TypeScript compiler's judgement of the two releases'
  * declarations (cached by their hash and the checker's sources), which names no export the comparison has named already.
  */
+/**
+ * Node's own `import()`, out of the bundlers' reach: under `astro dev` the gate runs in modules
+ * Vite loaded for the configuration, whose module runner is closed by the time the contract
+ * changes (a bundled `import()` then fails with "Vite module runner has been closed"), and the
+ * product-information server's bundle would otherwise carry the generators and TypeScript
+ * whether or not the cache answers.
+ */
+const nativeImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
+
+function surfaceModule<Module>(file: string): Promise<Module> {
+  return nativeImport(pathToFileURL(path.join(import.meta.dirname, '../clients/surface', file)).href) as Promise<Module>;
+}
+
+/** A generator's refusal of an action it cannot name, by its shape: the generators may be another load of the class. */
+function unnamableAction(error: unknown): error is UnnamableActionError {
+  return error instanceof Error && error.name === 'UnnamableActionError' && typeof (error as { pointer?: unknown }).pointer === 'string';
+}
+
 async function breaksBetween(record: ClientSurfaces, current: ClientSurfaces): Promise<SurfaceBreak[]> {
   const compared = [...comparePhpSurfaces(record.php, current.php), ...compareTypescriptSurfaces(record.typescript, current.typescript)];
   const named = new Set(compared.filter((entry) => entry.language === 'TypeScript').map((entry) => entry.names.at(-1)));
   const key = hashOf(JSON.stringify(record.typescript.declarations ?? {}), JSON.stringify(current.typescript.declarations ?? {}), generatorSourcesHash(), 'compiler');
   let judged = readCached<SurfaceBreak[]>(key);
   if (judged === undefined) {
-    const { typescriptCompilerBreaks } = await import('../clients/surface/typescript-compatibility.ts');
+    const { typescriptCompilerBreaks } = await surfaceModule<typeof import('../clients/surface/typescript-compatibility.ts')>('typescript-compatibility.ts');
     judged = cachedResult(key, () => typescriptCompilerBreaks(record.typescript, current.typescript));
   }
   return [...compared, ...judged.filter((entry) => !named.has(entry.names.at(-1)))];
@@ -97,7 +117,7 @@ async function breaksBetween(record: ClientSurfaces, current: ClientSurfaces): P
 async function surfacesOf(document: OpenApiDocument): Promise<ClientSurfaces> {
   const cached = readCached<ClientSurfaces>(hashOf(JSON.stringify(document), generatorSourcesHash()));
   if (cached !== undefined) return cached;
-  const { clientSurfacesOf } = await import('../clients/surface/surfaces.ts');
+  const { clientSurfacesOf } = await surfaceModule<typeof import('../clients/surface/surfaces.ts')>('surfaces.ts');
   return clientSurfacesOf(document);
 }
 
@@ -142,7 +162,7 @@ export async function checkClientSurfaces(context: GateContext): Promise<GatePro
   try {
     current = await surfacesOf(document);
   } catch (error) {
-    const place = error instanceof UnnamableActionError ? createSourceLocator(projectDirectory, root)(error.pointer) : { file: root };
+    const place = unnamableAction(error) ? createSourceLocator(projectDirectory, root)(error.pointer) : { file: root };
     return [{ ...place, message: `The client libraries cannot be generated from the contract: ${(error as Error).message.split('\n').slice(0, 6).join(' ')}`, rule: surfaceRule }];
   }
   const breaks = await breaksBetween(record, current);
