@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
-import { defaultApiKey } from '../sandbox/seed.ts';
+import { defaultApiKey, sandboxSeed } from '../sandbox/seed.ts';
 import type { Sandbox } from '../sandbox/server.ts';
 import { startSandbox } from '../sandbox/server.ts';
 import type { Subscription } from '../sandbox/store.ts';
@@ -48,5 +48,19 @@ export async function startOwnSandbox(apiKey: string | undefined, contractOf: ()
   } catch (error) {
     rmSync(directory, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/**
+ * The first ID of the subscriptions the conformance guide's command names (`--subscription
+ * FROM-TO`): the first hundred and one past which as many IDs as one run needs are free of every
+ * subscription a new sandbox holds, so that the reference plugin, which holds both, answers that
+ * command as written (101 until the sandbox's own seed reaches it).
+ */
+export function conformanceSubscriptionsFrom(contract: ExecutableContract): number {
+  const taken = new Set(sandboxSeed(contract).map((subscription) => subscription.id));
+  const needed = [...neededSubscriptions(contract).values()].reduce((sum, count) => sum + count, 0);
+  for (let from = 101; ; from += 100) {
+    if (!Array.from({ length: needed }, (_, index) => from + index).some((id) => taken.has(id))) return from;
   }
 }

@@ -10,7 +10,7 @@ import { routeArguments } from '../lib/contract/route-arguments.ts';
 import { defaultRetryAfterSeconds, maxThrottledRequests } from '../sandbox/host.ts';
 import { defaultApiKey, sandboxSeed } from '../sandbox/seed.ts';
 import type { Subscription } from '../sandbox/store.ts';
-import { conformanceSeed } from '../conformance/own-sandbox.ts';
+import { conformanceSeed, conformanceSubscriptionsFrom } from '../conformance/own-sandbox.ts';
 
 /** Where the plugin looks for its contract, relative to the project. */
 export const pluginDirectory = 'wordpress-plugin/service-reference';
@@ -18,23 +18,17 @@ export const generatedContractFile = path.join(pluginDirectory, 'generated', 'co
 export const generatedTestDoubleFile = path.join(pluginDirectory, 'generated', 'test-double.php');
 
 /**
- * The first ID of the subscriptions an installed plugin holds for one conformance run, the ID the
- * conformance page's command names from (`subscriptionsFrom`), so that command runs against the
- * plugin with only the site's address and key changed.
- */
-export const conformanceSubscriptionsFrom = 101;
-
-/**
  * What the installed plugin holds on activation and after a reset: a fresh sandbox's
  * subscriptions (`sandboxSeed`), so the pages' sandbox commands answer as they show, and from
- * `conformanceSubscriptionsFrom` on, as many in each status as one conformance run needs.
+ * `conformanceSubscriptionsFrom(contract)` on, as many in each status as one conformance run needs.
  */
 export function installedPluginSeed(contract: ExecutableContract): Subscription[] {
   const seed = sandboxSeed(contract);
   const taken = new Set(seed.map((subscription) => subscription.id));
-  const conformance = conformanceSeed(contract).map((subscription, index) => ({ id: conformanceSubscriptionsFrom + index, status: subscription.status }));
+  const from = conformanceSubscriptionsFrom(contract);
+  const conformance = conformanceSeed(contract).map((subscription, index) => ({ id: from + index, status: subscription.status }));
   const clash = conformance.find((subscription) => taken.has(subscription.id));
-  if (clash !== undefined) throw new Error(`The sandbox's seed already holds subscription ${clash.id}, which the conformance page's command names; move conformanceSubscriptionsFrom past it.`);
+  if (clash !== undefined) throw new Error(`The sandbox's seed already holds subscription ${clash.id}, which the conformance page's command names (conformanceSubscriptionsFrom in src/conformance/own-sandbox.ts).`);
   return [...seed, ...conformance];
 }
 

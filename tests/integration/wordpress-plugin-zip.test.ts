@@ -23,7 +23,8 @@ import type { ExecutableContract } from '../../src/lib/contract/executable-contr
 import { readFacts } from '../../src/lib/contract/facts.ts';
 import { loadGatedContract } from '../../src/sandbox/contract-gate.ts';
 import { defaultApiKey, defaultSeed } from '../../src/sandbox/seed.ts';
-import { conformanceSubscriptionsFrom, installedPluginSeed } from '../../src/wordpress/generate.ts';
+import { installedPluginSeed } from '../../src/wordpress/generate.ts';
+import { conformanceSubscriptionsFrom } from '../../src/conformance/own-sandbox.ts';
 import { pathsOf } from '../../src/wordpress/host-system.ts';
 import { packPluginZip, pluginMainFile } from '../../src/wordpress/plugin-zip.ts';
 import {
@@ -138,7 +139,7 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
       '--api-key',
       defaultApiKey,
       '--subscription',
-      `${conformanceSubscriptionsFrom}-${conformanceSubscriptionsFrom + needed - 1}`,
+      `${conformanceSubscriptionsFrom(contract)}-${conformanceSubscriptionsFrom(contract) + needed - 1}`,
       '--junit',
       report,
     ]);
