@@ -11,10 +11,7 @@ import path from 'node:path';
 import type { OpenApiDocument } from '../../lib/contract/document.ts';
 import { checkReferenceModel } from '../../lib/contract/actions.ts';
 import { contractErrorListing, collectProblems } from '../../lib/contract/problems.ts';
-import { throttledResponse } from '../../lib/contract/response-lookups.ts';
-import { retryAfterHeader } from '../../lib/contract/response-names.ts';
-import { readResultShape, readServiceErrors } from '../../lib/contract/response-shapes.ts';
-import { noSchemaValidator, type ExecutableContract } from '../../lib/contract/serving-contract.ts';
+import { executableContractOf, noSchemaValidator, type ExecutableContract } from '../../lib/contract/serving-contract.ts';
 import { phpPackageFiles } from '../php/generate.ts';
 import ts from 'typescript';
 import { typescriptClientSources } from '../typescript/build.ts';
@@ -33,18 +30,7 @@ export * from './surface-cache.ts';
 export function generatorContract(document: OpenApiDocument): ExecutableContract {
   const { value: model, problems } = collectProblems((report) => checkReferenceModel(document, report));
   if (model === undefined) throw problems.length > 0 ? contractErrorListing(problems) : new Error('the reference model cannot be read');
-  const byIdentifier = new Map(model.actions.map((action) => [action.identifier, action]));
-  return {
-    document,
-    model,
-    result: readResultShape(model),
-    errors: readServiceErrors(model),
-    throttled: throttledResponse(model.responses),
-    retryAfterHeader,
-    action: (identifier) => byIdentifier.get(identifier),
-    schemas: noSchemaValidator,
-    response: (status) => model.responses.find((response) => response.status === String(status)),
-  };
+  return executableContractOf(document, model, noSchemaValidator);
 }
 
 /** Generates both libraries from a document and reads their surfaces, without a cache. */

@@ -36,7 +36,11 @@ export interface ExecutableContract {
  * policy has no `unsafe-eval`, workerd) can read the contract without bundling Ajv.
  */
 export function readExecutableContractWith(document: OpenApiDocument, schemas: ContractValidator): ExecutableContract {
-  const model = readReferenceModel(document);
+  return executableContractOf(document, readReferenceModel(document), schemas);
+}
+
+/** The contract around a model already read from `document`: what every reader of the model builds on it. */
+export function executableContractOf(document: OpenApiDocument, model: ReferenceModel, schemas: ContractValidator): ExecutableContract {
   const byIdentifier = new Map(model.actions.map((action) => [action.identifier, action]));
   return {
     document,
