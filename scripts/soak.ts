@@ -12,9 +12,12 @@
  * - MCP: the plain agent of the published evaluation (src/mcp-server/evaluation/agent.ts) asking
  *   the evaluation's questions in turn through the SDK's own client over Streamable HTTP, a new
  *   session now and then as agents come and go; an error is a call that throws or answers isError.
- * - Sandbox: mostly valid actions on the seeded subscriptions (so both successes and lifecycle
- *   refusals), with wrong keys, unknown subscriptions, broken JSON and missing fields mixed in;
- *   an error is a failed connection, a 5xx, an answer that is not JSON, or a status and code the
+ * - Sandbox: mostly actions that change a seeded subscription (so the database is written all hour
+ *   long, as a shop's is), some repeats that answer unchanged and lifecycle refusals, with wrong
+ *   keys, unknown subscriptions, broken JSON and missing fields mixed in. A move into a final
+ *   status (one no action leads out of) is sent now and then to a subscription kept in reserve for
+ *   it, so the clients' own subscriptions never get stuck where only repeats and refusals remain.
+ *   An error is a failed connection, a 5xx, an answer that is not JSON, or a status and code the
  *   contract does not document for the action.
  * A request the server's closing of an idle kept-alive connection cut off is sent once more, as HTTP
  * allows, and counted apart from the errors.
@@ -45,8 +48,12 @@ const projectDirectory = path.resolve(import.meta.dirname, '..');
 
 /** The memory check's windows, in whole minutes from the start: the settled early window and the last ten. */
 const earlyWindow = { from: 5, to: 15 };
-/** Subscriptions each sandbox client owns. */
+/** Subscriptions each sandbox client owns and moves around the lifecycle. */
 const subscriptionsPerClient = 8;
+/** One turn in this many sends a move into a final status, to a subscription of the client's reserve. */
+const finalMoveEvery = 200;
+/** Reserve subscriptions each sandbox client gets per minute of the soak, more than it uses at 300 actions a second. */
+const reservePerClientMinute = 120;
 const lastWindowMinutes = 10;
 const flatShare = 0.1;
 
@@ -110,8 +117,31 @@ const mcpEntry = await bundleForNode('scripts/mcp.ts', mcpServerBundle);
 const mcp = await startChild(process.execPath, [...mcpScriptFlags(), mcpEntry, '--port', '0'], /at (http:\/\/\S+\/mcp)\n/, projectDirectory);
 const databaseDirectory = mkdtempSync(path.join(tmpdir(), 'soak-sandbox-'));
 const sandboxClients = Math.floor(clients / 2);
-// Each sandbox client owns its subscriptions, spread over every status of the lifecycle.
-const seed = Array.from({ length: sandboxClients * subscriptionsPerClient }, (_, index) => ({ id: index + 1, status: model.lifecycle.states[index % model.lifecycle.states.length] ?? '' }));
+const fixedActions = model.actions.flatMap((action) => (action.transition.kind === 'fixed' ? [{ action, from: action.transition.from, to: action.transition.to }] : []));
+type FixedMove = (typeof fixedActions)[number];
+const changes = (move: FixedMove, status: string) => move.from.includes(status) && move.to !== status;
+/** The statuses some action leads out of: a subscription there can go on changing. */
+const liveStates = new Set(model.lifecycle.states.filter((status) => fixedActions.some((move) => changes(move, status))));
+/** Moves into a final status, and a live status each can be sent from. */
+const finalMoves = fixedActions.flatMap((move) => {
+  const from = move.from.find((status) => liveStates.has(status) && status !== move.to);
+  return liveStates.has(move.to) || from === undefined ? [] : [{ move, from }];
+});
+// Each sandbox client owns its subscriptions, spread over the statuses it can go on changing from,
+// and a reserve for the moves into a final status, seeded in the statuses those are sent from.
+const ownStarts = [...liveStates];
+const reservePerClient = finalMoves.length === 0 ? 0 : minutes * reservePerClientMinute;
+const owned = Array.from({ length: sandboxClients }, (_, client) =>
+  Array.from({ length: subscriptionsPerClient }, (_, index) => ({ id: client * subscriptionsPerClient + index + 1, status: ownStarts[index % ownStarts.length] ?? '' })),
+);
+const reserves = Array.from({ length: sandboxClients }, (_, client) =>
+  Array.from({ length: reservePerClient }, (_, index) => {
+    const final = finalMoves[index % finalMoves.length];
+    if (final === undefined) throw new Error('no move into a final status to keep a reserve for');
+    return { id: sandboxClients * subscriptionsPerClient + client * reservePerClient + index + 1, status: final.from, move: final.move };
+  }),
+);
+const seed = [...owned.flat(), ...reserves.flat()].map(({ id, status }) => ({ id, status }));
 writeFileSync(path.join(databaseDirectory, 'seed.json'), JSON.stringify(seed));
 const sandbox = await startChild(process.execPath, ['scripts/sandbox.ts', '--port', '0', '--db', path.join(databaseDirectory, 'sandbox.sqlite'), '--seed', path.join(databaseDirectory, 'seed.json')], /Sandbox of POST (http:\S+)\n/, projectDirectory);
 const endpoint = new URL(sandbox.url);
@@ -138,6 +168,8 @@ function post(body: string): Promise<{ status: number; text: string }> {
 const documented = new Map(model.actions.map((action) => [action.identifier, new Set(action.errors.map((error) => `${error.status} ${error.code ?? ''}`))]));
 const successStatuses = new Set(model.responses.filter((response) => !response.isError).map((response) => Number(response.status)));
 const statusCounts = new Map<string, number>();
+/** Successful actions that moved a subscription to another status: each one a write to the database. */
+let changesMade = 0;
 
 function judge(action: string, kind: string, answer: { status: number; text: string }): string | undefined {
   statusCounts.set(`${kind} → ${answer.status}`, (statusCounts.get(`${kind} → ${answer.status}`) ?? 0) + 1);
@@ -154,28 +186,33 @@ function judge(action: string, kind: string, answer: { status: number; text: str
   return undefined;
 }
 
-const fixedActions = model.actions.flatMap((action) => (action.transition.kind === 'fixed' ? [{ action, from: action.transition.from, to: action.transition.to }] : []));
-
 /**
  * One sandbox client: it owns its subscriptions (none shared, so it knows each one's status) and
- * sends mostly what a shop's integration sends, an action the lifecycle allows from where the
- * subscription is, with a refused move, a wrong key, an unknown subscription, broken JSON and a
- * missing field mixed in.
+ * sends mostly what a shop's integration sends: an action that changes the subscription and leaves
+ * it where it can change again, now and then a repeat (answered unchanged), and a move into a final
+ * status on a subscription of its reserve; with a refused move, a wrong key, an unknown
+ * subscription, broken JSON and a missing field mixed in.
  */
-async function sandboxClient(index: number, owned: { id: number; status: string }[]): Promise<void> {
+async function sandboxClient(index: number, own: { id: number; status: string }[], reserve: { id: number; status: string; move: FixedMove }[]): Promise<void> {
   const wrong = wrongKeys(model.envelope.credential, defaultApiKey);
   for (let turn = 0; performance.now() < deadline; turn += 1) {
-    const subscription = owned[turn % owned.length];
+    const kept = turn % finalMoveEvery === finalMoveEvery - 1 ? reserve.pop() : undefined;
+    const subscription = kept ?? own[turn % own.length];
     if (subscription === undefined) throw new Error('a sandbox client owns no subscription');
-    const allowed = fixedActions.filter((move) => move.from.includes(subscription.status) || move.to === subscription.status);
-    const refused = fixedActions.filter((move) => !allowed.includes(move));
-    const slot = (turn * 37 + index) % 100;
-    const move = (slot < 85 || refused.length === 0 ? allowed : refused)[turn % Math.max(1, (slot < 85 ? allowed : refused).length)] ?? fixedActions[turn % fixedActions.length];
+    const onward = fixedActions.filter((move) => changes(move, subscription.status) && liveStates.has(move.to));
+    const repeats = fixedActions.filter((move) => move.to === subscription.status);
+    const allowed = turn % 10 === 9 && repeats.length > 0 ? repeats : onward.length > 0 ? onward : repeats;
+    const refused = fixedActions.filter((move) => !move.from.includes(subscription.status) && move.to !== subscription.status);
+    const slot = kept === undefined ? (turn * 37 + index) % 100 : 0;
+    // From a status every action applies to, the slot of a refused move sends an allowed one.
+    const refusing = slot >= 85 && slot < 90 && refused.length > 0;
+    const choices = refusing ? refused : allowed;
+    const move = kept?.move ?? choices[turn % Math.max(1, choices.length)] ?? fixedActions[turn % fixedActions.length];
     if (move === undefined) throw new Error('the contract has no action with a fixed move');
     const body = validBody(contract, move.action, { apiKey: defaultApiKey }, subscription.id);
     const { [model.envelope.subject]: _subject, ...withoutSubject } = body;
     const [kind, sent] =
-      slot < 90 ? [slot < 85 ? 'allowed move' : 'refused move', JSON.stringify(body)]
+      slot < 90 ? [refusing ? 'refused move' : 'allowed move', JSON.stringify(body)]
       : slot < 94 ? ['wrong key', JSON.stringify({ ...body, [model.envelope.credential]: wrong[turn % wrong.length]?.key ?? 'wrong' })]
       : slot < 97 ? ['unknown subscription', JSON.stringify({ ...body, [model.envelope.subject]: 900_000_000 + turn })]
       : slot < 99 ? ['broken JSON', JSON.stringify(body).slice(0, -1)]
@@ -188,7 +225,10 @@ async function sandboxClient(index: number, owned: { id: number; status: string 
         return post(sent);
       });
       sandboxTally.record(performance.now() - at, judge(move.action.identifier, kind, answer));
-      if (kind === 'allowed move' && successStatuses.has(answer.status)) subscription.status = move.to;
+      if (kind === 'allowed move' && successStatuses.has(answer.status)) {
+        if (move.to !== subscription.status) changesMade += 1;
+        subscription.status = move.to;
+      }
     } catch (error) {
       sandboxTally.record(performance.now() - at, `${kind} ${move.action.identifier}: ${(error as Error).message}`);
     }
@@ -298,7 +338,7 @@ let failed = false;
 try {
   await Promise.all([
     ...Array.from({ length: Math.ceil(clients / 2) }, (_, index) => mcpClient(index)),
-    ...Array.from({ length: sandboxClients }, (_, index) => sandboxClient(index, seed.slice(index * subscriptionsPerClient, (index + 1) * subscriptionsPerClient).map((item) => ({ ...item })))),
+    ...owned.map((own, index) => sandboxClient(index, own, reserves[index] ?? [])),
   ]);
 } finally {
   clearInterval(ticker);
@@ -316,6 +356,7 @@ const calls = rows.reduce((sum, row) => sum + row.mcp.calls, 0);
 const actions = rows.reduce((sum, row) => sum + row.sandbox.calls, 0);
 console.log(`\n${calls} MCP tool calls and ${actions} sandbox actions in ${rows.length} min; errors: ${errors}.`);
 console.log(`Requests sent once more after the server closed a kept-alive connection under them: ${resentAfterClose.mcp} to the MCP server, ${resentAfterClose.sandbox} to the sandbox.`);
+console.log(`Sandbox actions that changed a subscription's status (each a write): ${changesMade}.`);
 console.log(`Sandbox answers by kind: ${[...statusCounts].sort().map(([key, count]) => `${key}: ${count}`).join('; ')}`);
 for (const sample of [...mcpTally.errorSamples, ...sandboxTally.errorSamples]) console.log(`  error: ${sample}`);
 if (errors > 0) failed = true;
