@@ -13,7 +13,10 @@ export const searchDocsTool = defineTool({
   answer: searchDocsAnswer,
 });
 
-/** Passages ranked across every page, each whole up to its bound, with filters and an offset. */
+/**
+ * Passages ranked across every page, each whole up to its bound, with filters and an offset. The
+ * answer does not repeat the query: the agent that sent it has it, and pays for every character.
+ */
 function searchDocsAnswer({ search }: ProductKnowledge) {
   return defineAnswer({
     inputSchema: z.object({
@@ -23,7 +26,6 @@ function searchDocsAnswer({ search }: ProductKnowledge) {
       kinds: z.array(z.enum(pageKinds)).min(1).optional().describe('Only these parts of the site: guides, reference (the endpoint and action pages), product'),
     }),
     outputSchema: z.object({
-      query: z.string(),
       total: z.number().int(),
       results: z.array(
         z.object({
@@ -40,7 +42,6 @@ function searchDocsAnswer({ search }: ProductKnowledge) {
       const hits = searchPassages(search, query, kinds);
       const shown = hits.slice(offset, offset + limit);
       return {
-        query,
         total: hits.length,
         results: shown.map(({ passage }) => ({
           section: passage.headingPath.join(' › '),
