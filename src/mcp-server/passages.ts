@@ -345,3 +345,28 @@ export function passagesOf(pages: LlmsFullPage[], limit = passageCharacterLimit,
 export function passageUrl(passage: Pick<Passage, 'pageUrl' | 'anchor'>): string {
   return passage.anchor === '' ? passage.pageUrl : `${passage.pageUrl}#${passage.anchor}`;
 }
+
+/**
+ * Passages as a search shows them, with the parts of one long section that follow each other in it
+ * (its first part and its second) as one run, at the place of the best ranked of them and in the
+ * section's order, so that the section's heading and URL are given once and its text reads straight
+ * through. Parts with a part between them that is not shown stay apart: a run is always a stretch
+ * of its section.
+ */
+export function partsJoined<Shown extends Passage>(passages: readonly Shown[]): Shown[][] {
+  const runs: Shown[][] = [];
+  for (const passage of passages) {
+    const sameSection = (other: Shown | undefined) => other !== undefined && other.pageUrl === passage.pageUrl && other.anchor === passage.anchor;
+    const before = runs.findIndex((run) => sameSection(run[0]) && run[0]?.id === passage.id + 1);
+    const after = runs.findIndex((run) => sameSection(run.at(-1)) && run.at(-1)?.id === passage.id - 1);
+    if (before >= 0 && after >= 0) {
+      // The part between two runs of its section joins them, where the first of the two stood.
+      const joined = [...(runs[after] ?? []), passage, ...(runs[before] ?? [])];
+      runs[Math.min(before, after)] = joined;
+      runs.splice(Math.max(before, after), 1);
+    } else if (before >= 0) runs[before]?.unshift(passage);
+    else if (after >= 0) runs[after]?.push(passage);
+    else runs.push([passage]);
+  }
+  return runs;
+}

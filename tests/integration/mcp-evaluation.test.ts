@@ -1,7 +1,7 @@
 /**
  * The published evaluation of the product-information server (src/mcp-server/evaluation/): every
  * question asked by the plain agent of the SDK's client in this process, held to bars set here
- * (at least 95 % right, a median under 16,000 characters and under three calls a question), each
+ * (at least 95 % right, a median of at most 5,000 characters and under three calls a question), each
  * result judged by its own question's facts. The figures the server's page shows (`results.json`,
  * written by `npm run evaluate:mcp -- --write`) must answer today's questions and hold the same
  * bars; they are never compared with a run, which would only prove the run equal to itself. The
@@ -20,8 +20,11 @@ import { evaluationResultsFile, runEvaluation, type EvaluationResults, type Eval
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 
-/** What the server must reach, on every run and in the figures the page shows. */
-const bars = { questions: 40, rightShare: 95, medianCharacters: 16000, meanCalls: 3 };
+/**
+ * What the server must reach, on every run and in the figures the page shows. The median is the
+ * aim issue #43 sets for what an agent reads a question; a page that grows an answer past it fails here.
+ */
+const bars = { questions: 40, rightShare: 95, medianCharacters: 5000, meanCalls: 3 };
 
 /** Fails, naming the figure, where the evaluation falls below a bar or its results do not add up to its summary. */
 function assertHoldsTheBars({ summary, results }: EvaluationResults, what: string): void {
@@ -57,7 +60,7 @@ describe('the evaluation of the product-information server', () => {
     run = await runEvaluation(projectDirectory);
   });
 
-  test('the plain agent answers at least 95 % of the questions right, at a median under 16,000 characters', (context) => {
+  test('the plain agent answers at least 95 % of the questions right, at a median of at most 5,000 characters', (context) => {
     const { summary } = run;
     context.diagnostic(`${summary.right} of ${summary.questions} right (${summary.rightShare} %), median ${summary.medianCharacters} characters per question, ${summary.meanCalls} calls on average`);
     assertHoldsTheBars(run, 'this run');

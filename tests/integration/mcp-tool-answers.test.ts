@@ -135,6 +135,9 @@ describe("each action's details carry what is its own", () => {
       const details = await ask('action_details', { action: action.identifier });
       const text = JSON.stringify(details);
       assert.doesNotMatch(text, /"deprecated":false|"enumValues"/, action.identifier);
+      // Each value once: a field's example is the request example's member, and the moves of an action with one target are acceptedFrom and leadsTo.
+      assert.ok((details.fields as Record<string, unknown>[]).every((field) => !('example' in field)), `${action.identifier}: a field repeats the request example`);
+      assert.equal('moves' in details, action.transition.kind === 'chosen', `${action.identifier}: moves only where the request chooses the target`);
       const shared = rows(action.identifier).filter(everywhere);
       assert.deepEqual(
         (details.errors as { status: number; code?: string }[]).map((error) => `${error.status} ${error.code ?? ''}`),

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { blocksOf, pageHeadings, passagesOf, passageUrl } from '../../src/mcp-server/passages.ts';
+import { blocksOf, pageHeadings, partsJoined, passagesOf, passageUrl } from '../../src/mcp-server/passages.ts';
 import { partStarts } from '../../src/mcp-server/tools/read-page.ts';
 
 const docs = 'https://docs.example';
@@ -137,5 +137,28 @@ describe('parts of a page', () => {
       const before = markdown.slice(0, start);
       assert.equal((before.match(/^```/gm) ?? []).length % 2, 0, 'no part starts inside a fence');
     }
+  });
+});
+
+describe('a search answer', () => {
+  const long = page('long', `## Long\n\n${['one', 'two', 'three', 'four'].map((word) => `${word} ${'x'.repeat(250)}`).join('\n\n')}\n\n## Short\n\nshort`);
+  const passages = passagesOf([long], 300);
+  const parts = passages.filter((passage) => passage.anchor === 'long');
+  const short = passages.find((passage) => passage.anchor === 'short');
+
+  test('gives the parts of one section that follow each other as one run in the section\'s order, where the best ranked stood', () => {
+    const [first, second, third, fourth] = parts;
+    assert.ok(first !== undefined && second !== undefined && third !== undefined && fourth !== undefined && short !== undefined, 'four parts and a short section');
+    assert.deepEqual(partsJoined([short, second, first]).map((run) => run.map((passage) => passage.id)), [[short.id], [first.id, second.id]]);
+    // A part between two runs of its section joins them, where the first of them stood.
+    assert.deepEqual(partsJoined([fourth, first, short, second, third]).map((run) => run.map((passage) => passage.id)), [[first.id, second.id, third.id, fourth.id], [short.id]]);
+  });
+
+  test('keeps apart the parts of a section with a part between them that is not shown, and the same anchor on another page', () => {
+    const [first, , third] = parts;
+    assert.ok(first !== undefined && third !== undefined);
+    assert.deepEqual(partsJoined([first, third]).map((run) => run.length), [1, 1]);
+    const other = { ...third, id: first.id + 1, pageUrl: `${docs}/other/` };
+    assert.deepEqual(partsJoined([first, other]).map((run) => run.length), [1, 1]);
   });
 });

@@ -17,7 +17,6 @@ const fieldSchema = z.object({
   deprecated: z.literal(true).optional(),
   description: z.string(),
   constraints: z.array(z.object({ keyword: z.string(), label: z.string(), values: z.array(jsonValue).optional(), limit: z.number().optional() })),
-  example: jsonValue.optional(),
 });
 
 const errorSchema = z.object({
@@ -35,7 +34,8 @@ function firstSentence(text: string): string {
   return /^.*?[.!?](?=\s|$)/.exec(text)?.[0] ?? text;
 }
 
-function fieldDetails(field: Field, example: Record<string, unknown>, shared: boolean) {
+/** A field as the action takes it; its example value is the request example's, which the answer gives whole once. */
+function fieldDetails(field: Field, shared: boolean) {
   const description = oneLine(field.description);
   return {
     name: field.name,
@@ -49,17 +49,7 @@ function fieldDetails(field: Field, example: Record<string, unknown>, shared: bo
       ...(constraint.values === undefined ? {} : { values: constraint.values }),
       ...(constraint.limit === undefined ? {} : { limit: constraint.limit }),
     })),
-    ...(field.name in example ? { example: example[field.name] as Json } : {}),
   };
-}
-
-/**
- * Where the action takes a subscription from each status it accepts: one target for most
- * actions, the allowed targets of the status field for `change_status`.
- */
-function movesOf(action: Action): { from: string; to: string[] }[] {
-  const { transition } = action;
-  return transition.kind === 'fixed' ? transition.from.map((from) => ({ from, to: [transition.to] })) : transition.moves.map((move) => ({ from: move.from, to: move.to }));
 }
 
 /** Every error row of an action, each with the example bodies of its code. */
@@ -98,7 +88,7 @@ export const actionDetailsTool = defineTool({
   name: 'action_details',
   title: 'One action in detail',
   description:
-    "One action's fields (type, constraints, allowed values, example), the statuses it accepts and where it takes each (change_status's moves per status), where it answers unchanged and where it is refused, its request and success examples, its own errors (errors: true for every error with its bodies), and its reference page.",
+    "One action's fields (type, constraints, allowed values), the statuses it accepts and where it takes each (change_status's moves per status), where it answers unchanged and where it is refused, its request and success examples, its own errors (errors: true for every error with its bodies), and its reference page.",
   annotations: readOnly,
   answer: actionDetailsAnswer,
 });
@@ -127,12 +117,15 @@ function actionDetailsAnswer(knowledge: ProductKnowledge) {
       acceptedFrom: z.array(z.string()),
       leadsTo: z.array(z.string()),
       statusField: z.string().optional().describe('For an action whose target is chosen in the request: the field that names it'),
-      moves: z.array(z.object({ from: z.string(), to: z.array(z.string()) })).describe('From each accepted status, where the action may take the subscription'),
+      moves: z
+        .array(z.object({ from: z.string(), to: z.array(z.string()) }))
+        .optional()
+        .describe('For an action whose target is chosen in the request: from each accepted status, the statuses it may set; any other action takes every accepted status to leadsTo'),
       answersUnchanged: z
         .object({ from: z.array(z.string()), when: z.string().optional(), answer: z.string(), example: z.object({ summary: z.string(), body: jsonValue }).optional() })
         .describe('The statuses from which the action succeeds and changes nothing, because the subscription is already where it leads'),
       refusedFrom: z.array(z.union([z.string(), z.object({ status: z.string(), unless: z.string() })])).describe('Statuses from which the action is refused with 409'),
-      requestExample: jsonObject,
+      requestExample: jsonObject.describe("A whole request body: each field's example value, as the reference page shows it"),
       successExample: jsonValue,
       errors: z.array(errorSchema),
       otherErrors: z.string().optional(),
@@ -150,11 +143,12 @@ function actionDetailsAnswer(knowledge: ProductKnowledge) {
         summary: action.title,
         description: oneLine(action.description),
         ...(action.deprecated ? { deprecated: true as const } : {}),
-        fields: action.fields.map((field) => fieldDetails(field, example, sharedFields.has(field.name))),
+        fields: action.fields.map((field) => fieldDetails(field, sharedFields.has(field.name))),
         acceptedFrom: acceptedStates(transition),
         leadsTo: targetStates(transition),
-        ...(transition.kind === 'chosen' ? { statusField: transition.field } : {}),
-        moves: movesOf(action),
+        // An action with one target takes every accepted status there, which acceptedFrom and
+        // leadsTo say already; only a chosen target has moves that differ by status.
+        ...(transition.kind === 'chosen' ? { statusField: transition.field, moves: transition.moves.map((move) => ({ from: move.from, to: move.to })) } : {}),
         answersUnchanged: unchangedAnswer(model, action, changedField),
         refusedFrom: action.refusedStates.map((status) => (transition.kind === 'chosen' ? { status, unless: `${transition.field}=${status}` } : status)),
         requestExample: example as Record<string, Json>,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProductKnowledge } from '../knowledge.ts';
-import { passageUrl } from '../passages.ts';
+import { partsJoined, passageUrl } from '../passages.ts';
 import { pageKinds, searchPassages } from '../search-index.ts';
 import { defineAnswer, defineTool, readOnly } from './tool.ts';
 
@@ -13,7 +13,10 @@ export const searchDocsTool = defineTool({
   answer: searchDocsAnswer,
 });
 
-/** Passages ranked across every page, each whole up to its bound, with filters and an offset. */
+/**
+ * Passages ranked across every page, each whole up to its bound, with filters and an offset. The
+ * answer does not repeat the query: the agent that sent it has it, and pays for every character.
+ */
 function searchDocsAnswer({ search }: ProductKnowledge) {
   return defineAnswer({
     inputSchema: z.object({
@@ -23,14 +26,13 @@ function searchDocsAnswer({ search }: ProductKnowledge) {
       kinds: z.array(z.enum(pageKinds)).min(1).optional().describe('Only these parts of the site: guides, reference (the endpoint and action pages), product'),
     }),
     outputSchema: z.object({
-      query: z.string(),
       total: z.number().int(),
       results: z.array(
         z.object({
           section: z.string().describe('The page and the headings that lead to the passage'),
           url: z.string().describe('The passage’s address, its section’s anchor included: read_page takes it'),
           kind: z.enum(pageKinds),
-          text: z.string().describe('The passage, whole unless cut is true'),
+          text: z.string().describe('The passage, whole unless cut is true; parts of one section that follow each other come as one'),
           cut: z.boolean().optional(),
         }),
       ),
@@ -38,17 +40,22 @@ function searchDocsAnswer({ search }: ProductKnowledge) {
     }),
     run: ({ query, limit, offset, kinds }) => {
       const hits = searchPassages(search, query, kinds);
-      const shown = hits.slice(offset, offset + limit);
+      const shown = hits.slice(offset, offset + limit).map((hit) => hit.passage);
       return {
-        query,
         total: hits.length,
-        results: shown.map(({ passage }) => ({
-          section: passage.headingPath.join(' › '),
-          url: passageUrl(passage),
-          kind: passage.kind,
-          text: passage.text,
-          ...(passage.cut ? { cut: true } : {}),
-        })),
+        results: partsJoined(shown).flatMap(([first, ...rest]) => {
+          if (first === undefined) return [];
+          const parts = [first, ...rest];
+          return [
+            {
+              section: first.headingPath.join(' › '),
+              url: passageUrl(first),
+              kind: first.kind,
+              text: parts.map((part) => part.text).join('\n\n'),
+              ...(parts.some((part) => part.cut) ? { cut: true } : {}),
+            },
+          ];
+        }),
         ...(offset + limit < hits.length ? { nextOffset: offset + limit } : {}),
       };
     },
