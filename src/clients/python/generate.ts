@@ -8,7 +8,6 @@
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Action, Field } from '../../lib/contract/model.ts';
-import { resolvePointer } from '../../lib/contract/document.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { errorDataField, errorStatusMember } from '../../lib/contract/response-names.ts';
 import { successResponse } from '../../lib/contract/response-lookups.ts';
@@ -17,9 +16,8 @@ import { nameWords, pascalCaseName, pythonDistributionName, pythonImportName, py
 import { pythonLiteral } from '../../lib/samples/literals.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
-// The field rules are the TypeScript runtime's, read from the same model by the same code, so that
-// both libraries check the same keywords the same way.
-import { clientDescription } from '../typescript/generate.ts';
+import { contractFacts } from '../shared/contract-facts.ts';
+import { callerFields, fieldSchema } from '../shared/field-rules.ts';
 
 // The distribution's name on PyPI, the import package it installs and each action's method, shared with the action pages' samples.
 export { pythonDistributionName, pythonImportName, pythonMethodName };
@@ -55,10 +53,6 @@ function docstring(text: string, indent: string): string {
   const lines = text.trim().replaceAll('\\', '\\\\').replaceAll('"""', '\\"\\"\\"').split('\n');
   if (lines.length === 1) return `${indent}"""${lines[0]}"""`;
   return [`${indent}"""${lines[0]}`, ...lines.slice(1).map((line) => (line.trim() === '' ? '' : `${indent}${line}`)), `${indent}"""`].join('\n');
-}
-
-function fieldSchema(contract: ExecutableContract, field: Field): ResolvedSchema {
-  return resolveSchema(contract.document, resolvePointer(contract.document, field.pointer), field.pointer);
 }
 
 function unionOf(types: string[]): string {
@@ -107,12 +101,6 @@ export function pythonType(contract: ExecutableContract, resolved: ResolvedSchem
         return 'Any';
     }
   }));
-}
-
-/** The fields a caller passes: every field but the selector and the key, which the client sets. */
-function callerFields(contract: ExecutableContract, fields: readonly Field[]): Field[] {
-  const { selector, credential } = contract.model.envelope;
-  return fields.filter((field) => field.name !== selector && field.name !== credential);
 }
 
 function fieldsClassName(action: Action): string {
@@ -170,11 +158,10 @@ ${properties.length === 0 ? '' : `\n${properties.join('\n\n')}\n`}`;
   return { status, className, text };
 }
 
-/** The runtime's description in Python's units (seconds), from the same facts the TypeScript client reads. */
+/** The runtime's description in Python's units (seconds), from the facts every library's runtime reads. */
 function pythonDescription(contract: ExecutableContract): Record<string, unknown> {
-  const { policy: _milliseconds, packageName: _npmName, ...facts } = clientDescription(contract);
   return {
-    ...facts,
+    ...contractFacts(contract),
     packageName: pythonDistributionName,
     policy: {
       attemptTimeoutSeconds: retryPolicy.attemptTimeoutSeconds,
