@@ -11,7 +11,8 @@ import path from 'node:path';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { loadGatedContract } from '../../sandbox/contract-gate.ts';
 import type { ClientPackage } from '../client-package.ts';
-import { writeZip } from '../zip.ts';
+import { writeZip } from '../../lib/packaging/zip.ts';
+import { clientPackageDate } from '../shared/package-date.ts';
 import { writePhpPackage } from './generate.ts';
 import { php74Problems } from './php-74-syntax.ts';
 import { composerPackageName } from './php-source.ts';
@@ -68,7 +69,7 @@ export async function packPhpClient(contract: ExecutableContract, outDirectory: 
     if (problems.length > 0) throw new Error(`The PHP library uses syntax newer than its floor:\n${problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`).join('\n')}`);
     await mkdir(outDirectory, { recursive: true });
     const target = path.resolve(outDirectory, phpZipName(contract.model.documentVersion));
-    writeZip(target, new Map(written.map((file) => [file, path.join(staging, file)])));
+    writeZip(target, new Map(written.map((file) => [file, path.join(staging, file)])), { date: clientPackageDate });
     return target;
   } finally {
     rmSync(staging, { recursive: true, force: true });

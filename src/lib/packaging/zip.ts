@@ -1,8 +1,10 @@
 /**
- * A ZIP archive of files in memory, deflated, with every entry dated 1980-01-01 so that the same
- * files always make the same bytes. Enough of the format (no ZIP64, no encryption) for a plugin
- * that WordPress unpacks with ZipArchive or its bundled PclZip.
+ * The project's one ZIP writer: deflated entries, UTF-8 names, Unix permissions, and every entry
+ * dated the same fixed day, so that the same files always make the same bytes. Enough of the
+ * format (no ZIP64, no encryption) for what reads the project's archives: Composer, pip, and
+ * WordPress's ZipArchive or its bundled PclZip. Written here so that packing needs no `zip` program.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { crc32, deflateRawSync } from 'node:zlib';
 
 export interface ZipEntry {
@@ -11,14 +13,26 @@ export interface ZipEntry {
   content: Buffer;
 }
 
-const dosDate = (0 << 9) | (1 << 5) | 1;
+export interface ZipOptions {
+  /** The day every entry is dated, in UTC; ZIP's dates start at 1980, its default. */
+  date?: Date;
+}
+
+const zipEpoch = new Date(Date.UTC(1980, 0, 1));
 const dosTime = 0;
 const versionNeeded = 20;
 const deflated = 8;
 const stored = 0;
 const utf8Names = 1 << 11;
 
-export function zipArchive(entries: readonly ZipEntry[]): Buffer {
+function dosDate(date: Date): number {
+  if (date.getUTCFullYear() < 1980) throw new Error(`A ZIP entry cannot be dated before 1980 (${date.toISOString()}).`);
+  return ((date.getUTCFullYear() - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate();
+}
+
+/** The archive of `entries`, in the order given. */
+export function zipArchive(entries: readonly ZipEntry[], options: ZipOptions = {}): Buffer {
+  const date = dosDate(options.date ?? zipEpoch);
   const localParts: Buffer[] = [];
   const centralParts: Buffer[] = [];
   let offset = 0;
@@ -34,7 +48,7 @@ export function zipArchive(entries: readonly ZipEntry[]): Buffer {
     local.writeUInt16LE(utf8Names, 6);
     local.writeUInt16LE(method, 8);
     local.writeUInt16LE(dosTime, 10);
-    local.writeUInt16LE(dosDate, 12);
+    local.writeUInt16LE(date, 12);
     local.writeUInt32LE(checksum, 14);
     local.writeUInt32LE(data.length, 18);
     local.writeUInt32LE(folder ? 0 : entry.content.length, 22);
@@ -48,7 +62,7 @@ export function zipArchive(entries: readonly ZipEntry[]): Buffer {
     central.writeUInt16LE(utf8Names, 8);
     central.writeUInt16LE(method, 10);
     central.writeUInt16LE(dosTime, 12);
-    central.writeUInt16LE(dosDate, 14);
+    central.writeUInt16LE(date, 14);
     central.writeUInt32LE(checksum, 16);
     central.writeUInt32LE(data.length, 20);
     central.writeUInt32LE(folder ? 0 : entry.content.length, 24);
@@ -67,4 +81,10 @@ export function zipArchive(entries: readonly ZipEntry[]): Buffer {
   end.writeUInt32LE(centralSize, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...localParts, ...centralParts, end]);
+}
+
+/** Writes `files` (path inside the archive → absolute path on disk) into a zip at `target`, in the order of their paths. */
+export function writeZip(target: string, files: ReadonlyMap<string, string>, options: ZipOptions = {}): void {
+  const entries = [...files].sort(([a], [b]) => a.localeCompare(b)).map(([name, source]) => ({ name, content: readFileSync(source) }));
+  writeFileSync(target, zipArchive(entries, options));
 }
