@@ -16,7 +16,8 @@ import { attemptReportMembers } from '../../src/clients/shared/attempt-report.ts
 import { pythonErrorClassName, pythonFixedErrorClassNames, pythonFloor, pythonImportName, pythonMethodName } from '../../src/clients/python/generate.ts';
 import { installPythonClient, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
 import { pythonWheelName } from '../../src/clients/python/package.ts';
-import { pythonErrorsExample, pythonExampleEnvironment, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
+import { pythonErrorsExample, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
+import { exampleEnvironment } from '../../src/clients/shared/page-code.ts';
 import { readFacts } from '../../src/lib/contract/facts.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
@@ -160,7 +161,7 @@ describe('the Python library against the sandbox', { skip }, () => {
     const script = path.join(path.dirname(installed.wheel), pythonExampleScriptFile);
     writeFileSync(script, pythonExampleScript(contract));
     sandbox.throttleNext(1, '1');
-    const { siteUrl, apiKey: keyVariable, subscriptionId } = pythonExampleEnvironment;
+    const { siteUrl, apiKey: keyVariable, subscriptionId } = exampleEnvironment;
     const ran = await run(installed.python, [script], { [siteUrl]: sandbox.url, [keyVariable]: apiKey, [subscriptionId]: String(id) });
     assert.equal(ran.status, 0, ran.output);
     assert.match(ran.output, new RegExp(to));
