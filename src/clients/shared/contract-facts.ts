@@ -9,39 +9,16 @@ import type { ExecutableContract } from '../../lib/contract/executable-contract.
 import { errorCodeField, errorDataField, errorMessageField } from '../../lib/contract/response-names.ts';
 import { serviceFailureResponse, successResponse } from '../../lib/contract/response-lookups.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
-import { callerFields, fieldRule, type FieldRule } from './field-rules.ts';
-
-export interface ContractFacts {
-  readonly version: string;
-  /** The HTTP method of the endpoint. */
-  readonly method: string;
-  /** The endpoint's path under a site's base URL. */
-  readonly endpointPath: string;
-  /** WordPress's REST prefix; the route after it is what `?rest_route=` carries. */
-  readonly restPrefix: string;
-  readonly selector: string;
-  readonly credential: string;
-  readonly subject: string;
-  readonly successStatus: number;
-  readonly throttledStatus: number;
-  readonly retryAfterHeader: string;
-  readonly serviceFailureStatus: number;
-  /** A host's answers the retry policy sends again after a backoff. */
-  readonly transientHostStatuses: readonly number[];
-  readonly errorBody: { readonly code: string; readonly message: string; readonly data: string };
-  /** Each action's fields, the selector and the key left out: the client sets them. */
-  readonly actions: Readonly<Record<string, readonly FieldRule[]>>;
-  /** The fields every action takes, checked for an action a later release adds. */
-  readonly sharedFields: readonly FieldRule[];
-}
+import { callerFields, fieldRule } from './field-rules.ts';
 
 /** The facts of a contract every runtime's description carries. */
-export function contractFacts(contract: ExecutableContract): ContractFacts {
+export function contractFacts(contract: ExecutableContract) {
   const { model } = contract;
   return {
     version: model.documentVersion,
     method: model.endpoint.method,
     endpointPath: model.endpoint.urlPath,
+    // The route after WordPress's REST prefix is what `?rest_route=` carries.
     restPrefix: wordpressRestPrefix,
     selector: model.envelope.selector,
     credential: model.envelope.credential,
@@ -50,8 +27,10 @@ export function contractFacts(contract: ExecutableContract): ContractFacts {
     throttledStatus: Number(contract.throttled.status),
     retryAfterHeader: contract.retryAfterHeader,
     serviceFailureStatus: Number(serviceFailureResponse(model.responses).status),
+    // A host's answers the retry policy sends again after a backoff.
     transientHostStatuses: [...retryPolicy.transientHostStatuses],
     errorBody: { code: errorCodeField, message: errorMessageField, data: errorDataField },
+    // Each action's fields and those every action takes, the selector and the key left out: the client sets them.
     actions: Object.fromEntries(model.actions.map((action) => [action.identifier, callerFields(contract, action.fields).map((field) => fieldRule(contract, field))])),
     sharedFields: callerFields(contract, model.envelope.sharedFields).map((field) => fieldRule(contract, field)),
   };

@@ -4,31 +4,11 @@
  * those of an array's items. The generators write these rules into their runtimes' descriptions,
  * each in its own language's spelling; the reading itself is this one.
  */
-import type { Constraint, Field, LiteralValue } from '../../lib/contract/model.ts';
+import type { Constraint, Field } from '../../lib/contract/model.ts';
 import { resolvePointer, type OpenApiDocument } from '../../lib/contract/document.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { alternatives, childPointer, resolveSchema, type ResolvedSchema } from '../../lib/contract/schemas.ts';
 import { checkedKeywords } from './checked-keywords.ts';
-
-/** One restriction a library checks on a value, as the model states it. */
-export interface FieldBound {
-  readonly keyword: string;
-  /** The restriction as the model phrases it: `at least 1`, `at most 500 characters`. */
-  readonly label: string;
-  readonly limit?: number;
-  readonly values?: readonly LiteralValue[];
-}
-
-/** What a library checks of one field before anything is sent. */
-export interface FieldRule {
-  readonly name: string;
-  /** The JSON types the field takes: `string`, `integer`, `number`, `boolean`, `null`, `array`, `object`. */
-  readonly types: readonly string[];
-  readonly required: boolean;
-  readonly bounds: readonly FieldBound[];
-  /** The types and bounds of an array's items. */
-  readonly items?: { readonly types: readonly string[]; readonly bounds: readonly FieldBound[] };
-}
 
 /** The field's schema, its references followed. */
 export function fieldSchema(contract: ExecutableContract, field: Pick<Field, 'pointer'>): ResolvedSchema {
@@ -51,7 +31,7 @@ export function checkedConstraints(field: Pick<Field, 'constraints'>): Constrain
   return field.constraints.filter((constraint) => checkedKeywords.has(constraint.keyword));
 }
 
-function boundsOf(field: Pick<Field, 'constraints'>): FieldBound[] {
+function boundsOf(field: Pick<Field, 'constraints'>) {
   return checkedConstraints(field).map(({ keyword, label, limit, values }) => ({ keyword, label, ...(limit === undefined ? {} : { limit }), ...(values === undefined ? {} : { values }) }));
 }
 
@@ -62,16 +42,21 @@ function fieldOfItems(contract: ExecutableContract, items: ResolvedSchema): Pick
   return { constraints: [] };
 }
 
-/** What a library checks of a field: its JSON types, whether it is required, its checked bounds, and its items'. */
-export function fieldRule(contract: ExecutableContract, field: Field): FieldRule {
+/**
+ * What a library checks of a field: its JSON types, whether it is required, its checked bounds
+ * (each as the model phrases it), and an array's items' types and bounds.
+ */
+export function fieldRule(contract: ExecutableContract, field: Field) {
   const schema = fieldSchema(contract, field);
-  const rule: FieldRule = { name: field.name, types: jsonTypesOf(contract.document, schema), required: field.required, bounds: boundsOf(field) };
-  if (schema.schema.type === 'array' && 'items' in schema.schema && schema.schema.items !== undefined) {
-    const items = resolveSchema(contract.document, schema.schema.items, childPointer(schema.pointer, 'items'));
-    return { ...rule, items: { types: jsonTypesOf(contract.document, items), bounds: boundsOf(fieldOfItems(contract, items)) } };
-  }
-  return rule;
+  const itemsSchema = schema.schema.type === 'array' && 'items' in schema.schema && schema.schema.items !== undefined ? resolveSchema(contract.document, schema.schema.items, childPointer(schema.pointer, 'items')) : undefined;
+  const items = itemsSchema === undefined ? undefined : { types: jsonTypesOf(contract.document, itemsSchema), bounds: boundsOf(fieldOfItems(contract, itemsSchema)) };
+  return { name: field.name, types: jsonTypesOf(contract.document, schema), required: field.required, bounds: boundsOf(field), ...(items === undefined ? {} : { items }) };
 }
+
+/** A field's rule as fieldRule reads it; each runtime declares the same shape in its own language. */
+export type FieldRule = ReturnType<typeof fieldRule>;
+/** One checked bound of a field. */
+export type FieldBound = FieldRule['bounds'][number];
 
 /** The fields a caller passes, in the contract's order: every field but the selector and the key, which the client sets. */
 export function callerFields(contract: ExecutableContract, fields: readonly Field[]): Field[] {

@@ -30,6 +30,30 @@ function dosDate(date: Date): number {
   return ((date.getUTCFullYear() - 1980) << 9) | ((date.getUTCMonth() + 1) << 5) | date.getUTCDate();
 }
 
+/** What an entry's local header and its central directory record both carry, in the same order. */
+interface EntryFields {
+  method: number;
+  date: number;
+  checksum: number;
+  compressedSize: number;
+  size: number;
+  nameLength: number;
+}
+
+/** Writes the fields both of an entry's records carry, from `at` on: 26 bytes, the extra field's length (0) last. */
+function writeEntryFields(record: Buffer, at: number, fields: EntryFields): void {
+  record.writeUInt16LE(versionNeeded, at);
+  record.writeUInt16LE(utf8Names, at + 2);
+  record.writeUInt16LE(fields.method, at + 4);
+  record.writeUInt16LE(dosTime, at + 6);
+  record.writeUInt16LE(fields.date, at + 8);
+  record.writeUInt32LE(fields.checksum, at + 10);
+  record.writeUInt32LE(fields.compressedSize, at + 14);
+  record.writeUInt32LE(fields.size, at + 18);
+  record.writeUInt16LE(fields.nameLength, at + 22);
+  record.writeUInt16LE(0, at + 24);
+}
+
 /** The archive of `entries`, in the order given. */
 export function zipArchive(entries: readonly ZipEntry[], options: ZipOptions = {}): Buffer {
   const date = dosDate(options.date ?? zipEpoch);
@@ -40,33 +64,15 @@ export function zipArchive(entries: readonly ZipEntry[], options: ZipOptions = {
     const name = Buffer.from(entry.name, 'utf8');
     const folder = entry.name.endsWith('/');
     const data = folder ? Buffer.alloc(0) : deflateRawSync(entry.content, { level: 9 });
-    const method = folder ? stored : deflated;
-    const checksum = folder ? 0 : crc32(entry.content);
+    const fields: EntryFields = { method: folder ? stored : deflated, date, checksum: folder ? 0 : crc32(entry.content), compressedSize: data.length, size: folder ? 0 : entry.content.length, nameLength: name.length };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(versionNeeded, 4);
-    local.writeUInt16LE(utf8Names, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(dosTime, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(checksum, 14);
-    local.writeUInt32LE(data.length, 18);
-    local.writeUInt32LE(folder ? 0 : entry.content.length, 22);
-    local.writeUInt16LE(name.length, 26);
-    local.writeUInt16LE(0, 28);
+    writeEntryFields(local, 4, fields);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     // Made by Unix (3), so the modes below are read as Unix permissions.
     central.writeUInt16LE((3 << 8) | versionNeeded, 4);
-    central.writeUInt16LE(versionNeeded, 6);
-    central.writeUInt16LE(utf8Names, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(dosTime, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(checksum, 16);
-    central.writeUInt32LE(data.length, 20);
-    central.writeUInt32LE(folder ? 0 : entry.content.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    writeEntryFields(central, 6, fields);
     central.writeUInt32LE(((folder ? 0o40755 : 0o100644) << 16) >>> 0, 38);
     central.writeUInt32LE(offset, 42);
     localParts.push(local, name, data);
