@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { loadGatedContract } from '../../sandbox/contract-gate.ts';
 import type { ClientPackage } from '../client-package.ts';
+import { contractLicense } from '../shared/license.ts';
 import { writeZip } from '../../lib/packaging/zip.ts';
 import { clientPackageDate } from '../shared/package-date.ts';
 import { writePhpPackage } from './generate.ts';
@@ -22,25 +23,16 @@ export function phpZipName(version: string): string {
   return `subscription-lifecycle-client-php-${version}.zip`;
 }
 
-/** The licence the contract is published under, as `info.license` names it (an SPDX identifier, or else its name). */
-export function contractLicense(contract: ExecutableContract): { name: string; identifier?: string; url?: string } | undefined {
-  const license = contract.document.info.license;
-  if (license?.name === undefined) return undefined;
-  return { name: license.name, ...(license.identifier === undefined ? {} : { identifier: license.identifier }), ...(license.url === undefined ? {} : { url: license.url }) };
-}
-
-/** The package's LICENSE: the contract's licence, which the generated code derives from, and where its text is. */
-function licenseFile(contract: ExecutableContract): string | undefined {
+/** The package's LICENSE: the contract's licence (src/clients/shared/license.ts), which the generated code derives from, and where its text is. */
+function licenseFile(contract: ExecutableContract): string {
   const license = contractLicense(contract);
-  if (license === undefined) return undefined;
-  const text = license.url ?? (license.identifier === undefined ? undefined : `https://spdx.org/licenses/${license.identifier}.html`);
   return `${composerPackageName}, generated from the OpenAPI document ${contract.model.documentVersion} of the
 Subscription Lifecycle Action Service.
 
-The document is published under ${license.name}${license.identifier !== undefined && license.identifier !== license.name ? ` (SPDX: ${license.identifier})` : ''}, and so is this
-package, which is derived from it.${text === undefined ? '' : `
+The document is published under ${license.name}${license.identifier !== license.name ? ` (SPDX: ${license.identifier})` : ''}, and so is this
+package, which is derived from it.
 
-The licence's text: ${text}`}
+The licence's text: ${license.textUrl}
 `;
 }
 
@@ -54,9 +46,7 @@ function forComposerRepository(contract: ExecutableContract, staging: string, wr
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
   delete manifest.version;
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 4)}\n`);
-  const license = licenseFile(contract);
-  if (license === undefined) return written;
-  writeFileSync(path.join(staging, 'LICENSE'), license);
+  writeFileSync(path.join(staging, 'LICENSE'), licenseFile(contract));
   return [...written.filter((file) => file !== 'LICENSE'), 'LICENSE'];
 }
 
