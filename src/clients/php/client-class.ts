@@ -13,9 +13,9 @@ import { firstSentence } from '../../lib/prose.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { clientMethodFields, clientMethodName } from '../../lib/samples/client-libraries.ts';
 import { documentedErrors, exceptionClassName, fixedExceptionClassName } from './exception-classes.ts';
-import { arrayShapeParam, boundLabel, docComment, docLines, fieldRule, generatedFileStart, phpDocType, phpNamespace, phpString, phpValue } from './php-source.ts';
+import { arrayShapeParam, docComment, docLines, fieldRule, generatedFileStart, phpDocType, phpNamespace, phpString, phpValue } from './php-source.ts';
 import { contractFacts } from '../shared/contract-facts.ts';
-import { callerFields, checkedConstraints } from '../shared/field-rules.ts';
+import { boundPhrase, callerFields, checkedConstraints } from '../shared/field-rules.ts';
 
 /** The members of Client besides the actions' methods: an action named like one of them could not have its method. */
 export const clientMembers = ['send', 'siteUrl', 'endpointUrl', '__construct', '__debugInfo', '__serialize', '__unserialize'];
@@ -35,7 +35,7 @@ export const userAgentName = 'subscription-lifecycle-client-php';
 
 /** A field as the method's doc comment lists it: its name, whether it is required, its type and bounds, its description. */
 function fieldLine(field: Field): string {
-  const bounds = checkedConstraints(field).map(boundLabel);
+  const bounds = checkedConstraints(field).map(boundPhrase);
   const facts = [field.required ? 'required' : 'optional', phpDocType(field), ...bounds].join(', ');
   const description = docLines(field.description, 400).join(' ');
   return `- ${field.name} (${facts})${description === '' ? '' : `: ${description}`}${field.deprecated ? ' Deprecated by the contract.' : ''}`;

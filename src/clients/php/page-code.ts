@@ -12,7 +12,7 @@ import { methodName } from './client-class.ts';
 import { detailGetterName, exceptionClassName, fixedExceptionClassName } from './exception-classes.ts';
 import { phpZipName } from './package.ts';
 import { attemptOutcomes, attemptReportMembers } from '../shared/attempt-report.ts';
-import { exampleEnvironment } from '../shared/page-code.ts';
+import { exampleEnvironment, methodReference, type MethodReference } from '../shared/page-code.ts';
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
 import { phpNamespace, phpString, phpValue } from './php-source.ts';
 
@@ -20,6 +20,11 @@ import { phpNamespace, phpString, phpValue } from './php-source.ts';
 export const phpExampleFile = 'pause.php';
 
 const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
+
+/** Every method of the library, for the page's reference. */
+export function phpMethodReference(contract: ExecutableContract): MethodReference[] {
+  return methodReference(contract, (identifier) => methodName({ identifier }));
+}
 
 /** The action the example runs: the quickstart's, which pauses a subscription. */
 export function exampleAction(contract: ExecutableContract): Action {

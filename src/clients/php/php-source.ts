@@ -2,11 +2,11 @@
  * How the generator writes PHP: names, literals and doc comments, for PHP 7.4 (the floor the
  * package states; src/clients/php/php-74-syntax.ts refuses anything newer in what it writes).
  */
-import type { Constraint, Field, LiteralValue } from '../../lib/contract/model.ts';
+import type { Field, LiteralValue } from '../../lib/contract/model.ts';
 
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { nameWords } from '../../lib/samples/client-libraries.ts';
-import { fieldRule as sharedFieldRule, type FieldBound as SharedFieldBound } from '../shared/field-rules.ts';
+import { boundPhrase, fieldRule as sharedFieldRule, type FieldBound as SharedFieldBound } from '../shared/field-rules.ts';
 
 /** The package's root namespace and its Composer name, shared with the action pages' samples. */
 export { phpClientNamespace as phpNamespace, composerPackageName } from '../../lib/samples/client-libraries.ts';
@@ -105,13 +105,6 @@ export interface FieldRule {
   items?: { types: readonly string[]; bounds: FieldBound[] };
 }
 
-/** A bound's phrase with the values it names: `one of "active", "paused"`, never `one of` alone. */
-export function boundLabel(constraint: Pick<Constraint, 'keyword' | 'label'> & { readonly values?: readonly LiteralValue[] }): string {
-  if (constraint.keyword === 'pattern') return `matching ${String(constraint.values?.[0])}`;
-  if (constraint.values === undefined || constraint.values.length === 0) return constraint.label;
-  return `${constraint.label} ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`;
-}
-
 /**
  * What the client checks of a field, read as every library reads it (src/clients/shared/field-rules.ts),
  * each bound labelled with the values it names for the runtime's messages.
@@ -122,7 +115,7 @@ export function fieldRule(contract: ExecutableContract, field: Field): FieldRule
     keyword: bound.keyword,
     ...(bound.limit === undefined ? {} : { limit: bound.limit }),
     ...(bound.values === undefined ? {} : { values: bound.values }),
-    label: boundLabel(bound),
+    label: boundPhrase(bound),
   });
   return { types, required, bounds: bounds.map(phpBound), ...(items === undefined ? {} : { items: { types: items.types, bounds: items.bounds.map(phpBound) } }) };
 }

@@ -4,7 +4,7 @@
  * those of an array's items. The generators write these rules into their runtimes' descriptions,
  * each in its own language's spelling; the reading itself is this one.
  */
-import type { Constraint, Field } from '../../lib/contract/model.ts';
+import type { Constraint, Field, LiteralValue } from '../../lib/contract/model.ts';
 import { resolvePointer, type OpenApiDocument } from '../../lib/contract/document.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { alternatives, childPointer, resolveSchema, type ResolvedSchema } from '../../lib/contract/schemas.ts';
@@ -24,6 +24,13 @@ export function jsonTypesOf(document: OpenApiDocument, resolved: ResolvedSchema)
   if (variants.length > 0) return [...new Set(variants.flatMap((variant) => jsonTypesOf(document, variant)))];
   const values: unknown[] = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : [];
   return [...new Set(values.map((value) => (value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value)))];
+}
+
+/** A bound as a message or a page says it, with the values it names: `at least 1`, `one of "active", "paused"`, never `one of` alone. */
+export function boundPhrase(constraint: Pick<Constraint, 'keyword' | 'label'> & { readonly values?: readonly LiteralValue[] }): string {
+  if (constraint.keyword === 'pattern') return `matching ${String(constraint.values?.[0])}`;
+  if (constraint.values === undefined || constraint.values.length === 0) return constraint.label;
+  return `${constraint.label} ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`;
 }
 
 /** The constraints of a field whose keyword a library checks before sending; the others are the service's to judge. */

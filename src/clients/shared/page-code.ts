@@ -1,8 +1,8 @@
 /**
  * What every library's page decides alike, written from the model: the environment its example
  * reads, the command that sets it, the reference of every method (the action it sends, its fields
- * with their types and bounds), the statuses whose errors a method can end with, and which answers
- * the client sends again. A page renders these in its own language; only what the language forces
+ * with their types, bounds and descriptions, the errors it can end with), and which answers the
+ * client sends again. A page renders these in its own language; only what the language forces
  * (a method's name, a class's name, an option's name) comes from its folder.
  */
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
@@ -11,7 +11,7 @@ import { typeLabel } from '../../lib/contract/fields.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { contractFacts } from './contract-facts.ts';
 import { fixedErrorClassName, statusErrorClassName, type ClientLanguage } from './error-kinds.ts';
-import { callerFields, fieldSchema } from './field-rules.ts';
+import { boundPhrase, callerFields, fieldSchema } from './field-rules.ts';
 
 /** The environment every example script reads: the site's base URL, its key, the subscription. */
 export const exampleEnvironment = { siteUrl: 'SHOP_URL', apiKey: 'SHOP_API_KEY', subscriptionId: 'SUBSCRIPTION_ID' } as const;
@@ -24,15 +24,17 @@ export function environmentCommand(contract: ExecutableContract): string {
   return `export ${siteUrl}=https://${facts.siteExample} ${apiKey}=your-api-key-not-this ${subscriptionId}=${typeof id === 'number' ? id : 1}`;
 }
 
-/** One method of a page's reference: the action it sends and the fields a caller passes. */
+/** One method of a page's reference: the action it sends, the fields a caller passes, and the statuses of its documented errors. */
 export interface MethodReference {
   method: string;
   action: string;
   title: string;
-  fields: { name: string; type: string; required: boolean; bounds: string }[];
+  fields: { name: string; type: string; required: boolean; bounds: string[]; description: string }[];
+  /** The statuses the action's errors are answered with, each once, in the contract's order. */
+  errorStatuses: number[];
 }
 
-/** Every action's method, named as the language names it (`methodName`), with its fields' types and bounds as the model phrases them. */
+/** Every action's method, named as the language names it (`methodName`), with its fields' types, bounds and descriptions and its errors' statuses. */
 export function methodReference(contract: ExecutableContract, methodName: (identifier: string) => string): MethodReference[] {
   return contract.model.actions.map((action) => ({
     method: methodName(action.identifier),
@@ -42,8 +44,10 @@ export function methodReference(contract: ExecutableContract, methodName: (ident
       name: field.name,
       type: typeLabel(contract.document, fieldSchema(contract, field)),
       required: field.required,
-      bounds: field.constraints.filter((constraint) => constraint.keyword !== 'writeOnly').map((constraint) => `${constraint.label}${constraint.values === undefined ? '' : ` ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`}`).join('; '),
+      bounds: field.constraints.filter((constraint) => constraint.limit !== undefined || constraint.values !== undefined).map(boundPhrase),
+      description: field.description,
     })),
+    errorStatuses: [...new Set(action.errors.map((error) => Number(error.status)))],
   }));
 }
 
