@@ -9,14 +9,14 @@ import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Action, Field } from '../../lib/contract/model.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
-import { errorDataField, errorStatusMember } from '../../lib/contract/response-names.ts';
+import { errorDataField } from '../../lib/contract/response-names.ts';
 import { successResponse } from '../../lib/contract/response-lookups.ts';
 import { alternatives, childPointer, resolveSchema, type ResolvedSchema } from '../../lib/contract/schemas.ts';
 import { nameWords, pascalCaseName, pythonDistributionName, pythonImportName, pythonMethodName, typescriptClientClassName } from '../../lib/samples/client-libraries.ts';
 import { pythonLiteral } from '../../lib/samples/literals.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
-import { contractFacts } from '../shared/contract-facts.ts';
+import { contractFacts, errorDetailMembers } from '../shared/contract-facts.ts';
 import { callerFields, fieldSchema } from '../shared/field-rules.ts';
 
 // The distribution's name on PyPI, the import package it installs and each action's method, shared with the action pages' samples.
@@ -142,8 +142,7 @@ function errorClassOf(contract: ExecutableContract, response: ExecutableContract
   const status = Number(response.status);
   const className = pythonErrorClassName(status);
   if (pythonFixedErrorClassNames.includes(className)) throw new Error(`HTTP ${status} documents an error body, and its class would be ${className}, a kind every call can end with (src/clients/shared/error-kinds.ts).`);
-  const data = response.bodyFields.find((field) => field.name === errorDataField);
-  const members = (data?.members ?? []).filter((member) => member.name !== errorStatusMember);
+  const members = errorDetailMembers(response);
   const codes = response.errorCodes.map((error) => `- \`\`${error.code}\`\`: ${error.when.trim().replaceAll('\n', ' ')}`);
   const properties = members.map((member) => {
     const name = nameWords(member.name).map((word) => word.toLowerCase()).join('_');

@@ -6,7 +6,8 @@
  */
 import { wordpressRestPrefix } from '../../lib/contract/endpoint.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
-import { errorCodeField, errorDataField, errorMessageField } from '../../lib/contract/response-names.ts';
+import type { Field, ResponseRow } from '../../lib/contract/model.ts';
+import { errorCodeField, errorDataField, errorMessageField, errorStatusMember } from '../../lib/contract/response-names.ts';
 import { serviceFailureResponse, successResponse } from '../../lib/contract/response-lookups.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { callerFields, fieldRule } from './field-rules.ts';
@@ -34,4 +35,13 @@ export function contractFacts(contract: ExecutableContract) {
     actions: Object.fromEntries(model.actions.map((action) => [action.identifier, callerFields(contract, action.fields).map((field) => fieldRule(contract, field))])),
     sharedFields: callerFields(contract, model.envelope.sharedFields).map((field) => fieldRule(contract, field)),
   };
+}
+
+/**
+ * The details an error's class gives a property (or getter) each: the members of the error body's
+ * data, its status left out, which the class already has.
+ */
+export function errorDetailMembers(response: Pick<ResponseRow, 'bodyFields'>): Field[] {
+  const data = response.bodyFields.find((field) => field.name === errorDataField);
+  return (data?.members ?? []).filter((member) => member.name !== errorStatusMember);
 }

@@ -8,12 +8,12 @@ import { UnnamableActionError } from '../shared/method-names.ts';
 import type { Action, Field, ResponseRow } from '../../lib/contract/model.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { acceptedStates } from '../../lib/contract/lifecycle.ts';
-import { errorDataField, errorStatusMember } from '../../lib/contract/response-names.ts';
+import { errorDataField } from '../../lib/contract/response-names.ts';
 import { successResponse } from '../../lib/contract/response-lookups.ts';
 import type { ResolvedSchema } from '../../lib/contract/schemas.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { checkedKeywords } from '../shared/checked-keywords.ts';
-import { contractFacts } from '../shared/contract-facts.ts';
+import { contractFacts, errorDetailMembers } from '../shared/contract-facts.ts';
 import { callerFields, fieldSchema } from '../shared/field-rules.ts';
 import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
 import type { ClientDescription } from './runtime/description.ts';
@@ -84,8 +84,7 @@ function errorClassOf(contract: ExecutableContract, response: ResponseRow): Erro
   const status = Number(response.status);
   const className = errorClassName(status);
   if (fixedErrorClassNames.includes(className)) throw new Error(`HTTP ${status} documents an error body, and its class would be ${className}, a kind every call can end with (src/clients/shared/error-kinds.ts): name the status otherwise there.`);
-  const data = response.bodyFields.find((field) => field.name === errorDataField);
-  const members = (data?.members ?? []).filter((member) => member.name !== errorStatusMember);
+  const members = errorDetailMembers(response);
   const properties = members.map((member) => {
     const type = typeOf(contract.document, fieldSchema(contract, member), 'answer', '  ');
     const comment = `\`${errorDataField}.${member.name}\`${member.description.trim() === '' ? '' : `: ${member.description.trim()}`}\n\nUndefined when the answer does not carry it.`;
