@@ -12,7 +12,7 @@ import type { ExecutableContract } from '../../lib/contract/executable-contract.
 import { errorDataField } from '../../lib/contract/response-names.ts';
 import { successResponse } from '../../lib/contract/response-lookups.ts';
 import { alternatives, childPointer, resolveSchema, type ResolvedSchema } from '../../lib/contract/schemas.ts';
-import { nameWords, pascalCaseName, pythonDistributionName, pythonImportName, pythonMethodName, typescriptClientClassName } from '../../lib/samples/client-libraries.ts';
+import { nameWords, pascalCaseName, pythonDistributionName, pythonImportName, pythonMethodName, clientClassName } from '../../lib/samples/client-libraries.ts';
 import { pythonLiteral } from '../../lib/samples/literals.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
@@ -21,8 +21,8 @@ import { callerFields, fieldSchema } from '../shared/field-rules.ts';
 
 // The distribution's name on PyPI, the import package it installs and each action's method, shared with the action pages' samples.
 export { pythonDistributionName, pythonImportName, pythonMethodName };
-/** The class a reader constructs: the same name as the TypeScript client's. */
-export const pythonClientClassName = typescriptClientClassName;
+/** The class a reader constructs: the same name as in every library that has one. */
+export const pythonClientClassName = clientClassName;
 /** The oldest Python the package runs on, as `(major, minor)`. */
 export const pythonFloor = [3, 9] as const;
 
