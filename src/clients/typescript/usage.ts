@@ -8,7 +8,7 @@ import type { ExecutableContract } from '../../lib/contract/executable-contract.
 import { readFacts } from '../../lib/contract/facts.ts';
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
 import { fixedErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
-import { exampleEnvironment, methodReference, retryRows, type MethodReference, type RetryRow } from '../shared/page-code.ts';
+import { exampleEnvironment, methodReference, type MethodReference } from '../shared/page-code.ts';
 import { clientDescription, methodName, typescriptClientClassName, typescriptClientPackageName } from './generate.ts';
 
 /** The file name the page gives the example script. */
@@ -171,13 +171,4 @@ export function commonJsExample(contract: ExecutableContract): string {
 const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl} ?? "", process.env.${exampleEnvironment.apiKey} ?? "");
 client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: Number(process.env.${exampleEnvironment.subscriptionId}) }).then(console.log);
 `;
-}
-
-/**
- * Which answers the client sends again, how many times, after which wait, and the class thrown
- * when the attempts run out: the policy's rows (src/clients/shared/page-code.ts) with this
- * client's class names and its option `maxRetryWait`.
- */
-export function typescriptRetryRows(contract: ExecutableContract): RetryRow[] {
-  return retryRows(contract, 'typescript', 'maxRetryWait');
 }
