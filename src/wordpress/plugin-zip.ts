@@ -9,7 +9,7 @@ import { php74Problems } from '../clients/php/php-74-syntax.ts';
 import type { ExecutableContract } from '../lib/contract/executable-contract.ts';
 import { defaultApiKey } from '../sandbox/seed.ts';
 import { contractPhp, pluginDirectory, testDoublePhp } from './generate.ts';
-import { zipArchive, type ZipEntry } from './zip-archive.ts';
+import { zipArchive, type ZipEntry } from '../lib/packaging/zip.ts';
 
 export const pluginSlug = path.basename(pluginDirectory);
 export const pluginMainFile = `${pluginSlug}/${pluginSlug}.php`;

@@ -20,7 +20,8 @@ import { fromHtml } from 'hast-util-from-html';
 import { toText } from 'hast-util-to-text';
 import { composerConstraint, composerRepositoryCommands, composerRepositoryPath, localHttpCommand, publishComposerRepository } from '../../src/clients/composer-repository.ts';
 import { unpackZip } from '../../src/clients/php/composer-project.ts';
-import { contractLicense, packPhpClient, phpZipName } from '../../src/clients/php/package.ts';
+import { packPhpClient, phpZipName } from '../../src/clients/php/package.ts';
+import { contractLicense } from '../../src/clients/shared/license.ts';
 import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
@@ -113,10 +114,9 @@ describe('the site\'s Composer repository, used as the PHP page says', { skip: m
     const manifest = JSON.parse(readFileSync(path.join(unpacked, 'composer.json'), 'utf8')) as Record<string, unknown>;
     assert.equal(manifest.version, undefined, 'the repository gives the version, not composer.json');
     const license = contractLicense(contract);
-    assert.ok(license !== undefined, 'the contract names its licence');
-    assert.equal(manifest.license, license.identifier ?? license.name);
+    assert.equal(manifest.license, license.identifier);
     assert.ok(existsSync(path.join(unpacked, 'LICENSE')));
-    assert.ok(readFileSync(path.join(unpacked, 'LICENSE'), 'utf8').includes(license.identifier ?? license.name));
+    assert.ok(readFileSync(path.join(unpacked, 'LICENSE'), 'utf8').includes(license.identifier));
   });
 
   test(`the page's commands require ${composerConstraint(version)} from the repository, and composer update picks up a newer release`, async () => {

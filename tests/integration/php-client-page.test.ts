@@ -17,7 +17,8 @@ import { fromHtml } from 'hast-util-from-html';
 import { select, selectAll } from 'hast-util-select';
 import { toText } from 'hast-util-to-text';
 import type { Element } from 'hast';
-import { exampleAction, exampleEnvironment, phpExampleFile } from '../../src/clients/php/page-code.ts';
+import { exampleAction, phpExampleFile } from '../../src/clients/php/page-code.ts';
+import { exampleEnvironment } from '../../src/clients/shared/page-code.ts';
 import { phpZipName } from '../../src/clients/php/package.ts';
 import { composerRepositoryUrl, localHttpCommand } from '../../src/clients/composer-repository.ts';
 import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
@@ -123,7 +124,7 @@ describe('the PHP library page, run as written', { skip: missing ?? false, timeo
     assert.equal(installed.code, 0, installed.output);
 
     writeFileSync(path.join(folder, phpExampleFile), `${example.code}\n`);
-    const [siteUrl, key, subscription] = exampleEnvironment;
+    const { siteUrl, apiKey: key, subscriptionId: subscription } = exampleEnvironment;
     const started = Date.now();
     const paused = await run(`php ${phpExampleFile}`, folder, { ...env, [siteUrl]: sandbox.url, [key]: sandbox.apiKey, [subscription]: '42' });
     assert.equal(paused.code, 0, paused.output);

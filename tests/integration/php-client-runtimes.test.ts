@@ -22,6 +22,7 @@ import { composerPackageName } from '../../src/clients/php/php-source.ts';
 import { resolvePointer, type OpenApiDocument } from '../../src/lib/contract/document.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { httpDateIn } from '../support/client-cases.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 import { installPackage, phpClientPlan, unpackZip } from '../support/php-client-plan.ts';
 import { PhpWasm, phpWasmVersions, type PhpWasmRun, type PhpWasmVersion } from '../support/php-wasm.ts';
@@ -31,10 +32,6 @@ import { freePort } from '../../src/lib/local-servers.ts';
 const missing = ['php', 'composer'].filter((tool) => spawnSync(tool, ['--version'], { stdio: 'ignore' }).status !== 0);
 const skip = missing.length === 0 ? false : `${missing.join(', ')} not installed here, to unpack and install the library (apt-get install -y php-cli composer)`;
 
-/** An IMF-fixdate `seconds` from now, as a host writes Retry-After in its date form. */
-function httpDateIn(seconds: number): string {
-  return new Date(Math.ceil(Date.now() / 1000) * 1000 + seconds * 1000).toUTCString();
-}
 
 /**
  * A host's HTML page of three-byte characters, longer than any excerpt, so that a cut by byte

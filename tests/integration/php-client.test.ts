@@ -18,16 +18,13 @@ import { composerPackageName } from '../../src/clients/php/php-source.ts';
 import { readExecutableContract, type ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { freePort } from '../../src/lib/local-servers.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { httpDateIn } from '../support/client-cases.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 import { installPackage, unpackZip, phpClientPlan, phpcsMissing, phpToolsMissing, psr12Errors, runPhpUnit } from '../support/php-client-plan.ts';
 import { startRecordingServer } from '../support/reference-fixture.ts';
 
 const missing = phpToolsMissing();
 
-/** An IMF-fixdate `seconds` from now, as a host writes Retry-After in its date form. */
-function httpDateIn(seconds: number): string {
-  return new Date(Math.ceil(Date.now() / 1000) * 1000 + seconds * 1000).toUTCString();
-}
 
 describe('the generated PHP library against the sandbox', { skip: missing ?? false, timeout: 300_000 }, () => {
   let contract: ExecutableContract;

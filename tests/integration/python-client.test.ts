@@ -16,55 +16,32 @@ import { attemptReportMembers } from '../../src/clients/shared/attempt-report.ts
 import { pythonErrorClassName, pythonFixedErrorClassNames, pythonFloor, pythonImportName, pythonMethodName } from '../../src/clients/python/generate.ts';
 import { installPythonClient, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
 import { pythonWheelName } from '../../src/clients/python/package.ts';
-import { pythonErrorsExample, pythonExampleEnvironment, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
+import { pythonErrorsExample, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
+import { exampleEnvironment } from '../../src/clients/shared/page-code.ts';
 import { readFacts } from '../../src/lib/contract/facts.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
-import type { Action } from '../../src/lib/contract/model.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
+import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { callerExample, refusalCase, startingPoint, subscriptionSeed, type Fields } from '../support/client-cases.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 
 const contract = readExecutableContract(bundledDocument());
 const { model, result, errors } = contract;
-const { selector, credential, subject } = model.envelope;
+const { subject } = model.envelope;
 const apiKey = 'a-key-that-must-never-be-printed';
 const pythonTests = path.join(projectDirectory, 'src/clients/python/tests');
 const python3 = spawnSync('python3', ['-c', 'import venv, ensurepip'], { encoding: 'utf8' });
 const skip = python3.status === 0 ? false : 'python3 with venv is not installed here (apt-get install -y python3-venv)';
 
-type Fields = Record<string, unknown>;
-let nextId = 30_000;
-const seeded: { id: number; status: string }[] = [];
-function place(status: string): number {
-  const id = nextId++;
-  seeded.push({ id, status });
-  return id;
-}
-
-function callerExample(action: Action): Fields {
-  const { [selector]: _selector, [credential]: _key, ...fields } = action.requestExample.value;
-  return fields;
-}
-
-function startOf(action: Action): { from: string; to: string } {
-  const example = action.requestExample.value;
-  const requested = action.transition.kind === 'chosen' ? String(example[action.transition.field]) : undefined;
-  for (const state of model.lifecycle.states) {
-    const outcome = outcomeOf(action.transition, state, requested);
-    if (outcome.kind === 'changed') return { from: state, to: outcome.to };
-  }
-  assert.fail(`some status accepts ${action.identifier}`);
-}
+const { seeded, place } = subscriptionSeed(30_000);
 
 const [firstAction] = model.actions;
 assert.ok(firstAction !== undefined);
-const refusing = model.actions.find((action) => action.refusedStates.some((status) => allowedActions(model.lifecycle, status).length > 0));
-assert.ok(refusing !== undefined, 'some action is refused from a status that allows others');
-const refusedStatus = refusing.refusedStates.find((status) => allowedActions(model.lifecycle, status).length > 0) as string;
+const { action: refusing, status: refusedStatus } = refusalCase(model);
 const snake = (name: string) => pythonMethodName(name);
 
 let installed: InstalledPythonClient | undefined;
@@ -75,13 +52,13 @@ describe('the Python library against the sandbox', { skip }, () => {
   before(async () => {
     installed = installPythonClient(contract);
     const cases = model.actions.map((action) => {
-      const { from, to } = startOf(action);
+      const { from, to } = startingPoint(model, action);
       const id = place(from);
-      return { action: action.identifier, method: pythonMethodName(action.identifier), fields: { ...callerExample(action), [subject]: id }, from, to };
+      return { action: action.identifier, method: pythonMethodName(action.identifier), fields: { ...callerExample(model, action), [subject]: id }, from, to };
     });
     const refusedId = place(refusedStatus);
-    const spare = Array.from({ length: 12 }, () => place(startOf(firstAction).from));
-    const withFirst = (fields: Fields) => ({ action: firstAction.identifier, method: pythonMethodName(firstAction.identifier), fields: { ...callerExample(firstAction), ...fields } });
+    const spare = Array.from({ length: 12 }, () => place(startingPoint(model, firstAction).from));
+    const withFirst = (fields: Fields) => ({ action: firstAction.identifier, method: pythonMethodName(firstAction.identifier), fields: { ...callerExample(model, firstAction), ...fields } });
     const subjectBound = firstAction.fields.find((field) => field.name === subject)?.constraints.find((constraint) => constraint.limit !== undefined);
     assert.ok(subjectBound !== undefined && typeof subjectBound.limit === 'number');
     sandbox = await startSandbox({ port: 0, contract, apiKey, seed: seeded });
@@ -99,7 +76,7 @@ describe('the Python library against the sandbox', { skip }, () => {
       conflict: {
         action: refusing.identifier,
         method: pythonMethodName(refusing.identifier),
-        fields: { ...callerExample(refusing), [subject]: refusedId },
+        fields: { ...callerExample(model, refusing), [subject]: refusedId },
         class: pythonErrorClassName(errors.transitionNotAllowed.status),
         status: Number(errors.transitionNotAllowed.status),
         code: errors.transitionNotAllowed.code,
@@ -110,7 +87,7 @@ describe('the Python library against the sandbox', { skip }, () => {
         fallback: (() => {
           const fallback = model.actions.find((action) => allowedActions(model.lifecycle, refusedStatus).includes(action.identifier) && action.transition.kind === 'fixed');
           assert.ok(fallback !== undefined, 'the refused status allows an action of a fixed target');
-          return { action: fallback.identifier, fields: { ...callerExample(fallback), [subject]: refusedId } };
+          return { action: fallback.identifier, fields: { ...callerExample(model, fallback), [subject]: refusedId } };
         })(),
       },
       bad_request: { ...withFirst({ a_field_no_release_has: 1 }), class: pythonErrorClassName(errors.invalidParameter.status), code: errors.invalidParameter.code },
@@ -153,14 +130,14 @@ describe('the Python library against the sandbox', { skip }, () => {
     const facts = readFacts(contract.document);
     const action = contract.action(facts.quickstartAction);
     assert.ok(action !== undefined);
-    const { from, to } = startOf(action);
+    const { from, to } = startingPoint(model, action);
     const id = place(from);
     await sandbox.close();
     sandbox = await startSandbox({ port: 0, contract, apiKey, seed: seeded });
     const script = path.join(path.dirname(installed.wheel), pythonExampleScriptFile);
     writeFileSync(script, pythonExampleScript(contract));
     sandbox.throttleNext(1, '1');
-    const { siteUrl, apiKey: keyVariable, subscriptionId } = pythonExampleEnvironment;
+    const { siteUrl, apiKey: keyVariable, subscriptionId } = exampleEnvironment;
     const ran = await run(installed.python, [script], { [siteUrl]: sandbox.url, [keyVariable]: apiKey, [subscriptionId]: String(id) });
     assert.equal(ran.status, 0, ran.output);
     assert.match(ran.output, new RegExp(to));

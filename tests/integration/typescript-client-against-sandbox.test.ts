@@ -20,16 +20,16 @@ import { readExecutableContract } from '../../src/lib/contract/executable-contra
 import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { successResponse } from '../../src/lib/contract/response-lookups.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
+import { callerExample, refusalCase, startingPoint, subscriptionSeed, type Fields } from '../support/client-cases.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 import { installTypescriptClient, type InstalledClient } from '../../src/clients/typescript/installed-package.ts';
 
 const contract = readExecutableContract(bundledDocument());
 const { model, result, errors } = contract;
-const { selector, credential, subject } = model.envelope;
+const { subject } = model.envelope;
 /** A key the test can look for in everything the client prints. */
 const apiKey = 'a-key-that-must-never-be-printed';
 
-type Fields = Record<string, unknown>;
 interface Client {
   action(name: string, fields: Fields, options?: { signal?: AbortSignal; timeout?: number }): Promise<Fields>;
   [method: string]: unknown;
@@ -42,27 +42,7 @@ let library: Record<string, unknown>;
 let Client: ClientClass;
 let sandbox: Sandbox;
 const arrivals: { at: number; line: string }[] = [];
-let nextId = 20_000;
-const seeded: { id: number; status: string }[] = [];
-
-function place(status: string): number {
-  const id = nextId++;
-  seeded.push({ id, status });
-  return id;
-}
-
-function callerExample(action: Action): Fields {
-  const { [selector]: _selector, [credential]: _key, ...fields } = action.requestExample.value;
-  return fields;
-}
-
-function startOf(action: Action): { from: string; requested?: string } {
-  const example = action.requestExample.value;
-  const requested = action.transition.kind === 'chosen' ? String(example[action.transition.field]) : undefined;
-  const from = model.lifecycle.states.find((state) => outcomeOf(action.transition, state, requested).kind === 'changed');
-  assert.ok(from !== undefined, `some status accepts ${action.identifier}`);
-  return { from, ...(requested === undefined ? {} : { requested }) };
-}
+const { seeded, place } = subscriptionSeed(20_000);
 
 function errorClass(status: number): ErrorClass {
   const found = library[errorClassName(status)];
@@ -83,10 +63,8 @@ function call(client: Client, action: Action, fields: Fields, options?: { signal
 
 const [firstAction] = model.actions;
 assert.ok(firstAction !== undefined);
-const refusing = model.actions.find((action) => action.refusedStates.some((status) => allowedActions(model.lifecycle, status).length > 0));
-assert.ok(refusing !== undefined, 'some action is refused from a status that allows others');
-const refusedStatus = refusing.refusedStates.find((status) => allowedActions(model.lifecycle, status).length > 0) as string;
-const cases = model.actions.map((action) => ({ action, ...startOf(action), id: 0 }));
+const { action: refusing, status: refusedStatus } = refusalCase(model);
+const cases = model.actions.map((action) => ({ action, ...startingPoint(model, action), id: 0 }));
 let refusedId = 0;
 const spare: number[] = [];
 
@@ -96,7 +74,7 @@ before(async () => {
   Client = library.SubscriptionLifecycleClient as ClientClass;
   for (const entry of cases) entry.id = place(entry.from);
   refusedId = place(refusedStatus);
-  for (let index = 0; index < 16; index += 1) spare.push(place(startOf(firstAction).from));
+  for (let index = 0; index < 16; index += 1) spare.push(place(startingPoint(model, firstAction).from));
   sandbox = await startSandbox({ port: 0, contract, apiKey, seed: seeded, log: (line) => arrivals.push({ at: performance.now(), line }) });
 });
 after(async () => {
@@ -142,14 +120,14 @@ describe('every action', () => {
   test('each action changes its subscription, and its repeat answers that nothing changed', async () => {
     const client = quick();
     for (const { action, id, from, requested } of cases) {
-      const answer = await call(client, action, { ...callerExample(action), [subject]: id });
+      const answer = await call(client, action, { ...callerExample(model, action), [subject]: id });
       const outcome = outcomeOf(action.transition, from, requested);
       assert.equal(outcome.kind, 'changed');
       assert.equal(answer[result.action], action.identifier);
       assert.equal(answer[result.previousStatus], from);
       assert.equal(answer[result.status], outcome.kind === 'changed' ? outcome.to : undefined);
       assert.equal(answer[result.changed], true);
-      const repeated = await client.action(action.identifier, { ...callerExample(action), [subject]: id });
+      const repeated = await client.action(action.identifier, { ...callerExample(model, action), [subject]: id });
       assert.equal(repeated[result.changed], false, `${action.identifier} repeated`);
     }
   });
@@ -157,7 +135,7 @@ describe('every action', () => {
 
 describe('the documented errors, each as its class', () => {
   test('a status that refuses the action: the conflict class with the current status and the actions it allows', async () => {
-    const error = await call(quick(), refusing, { ...callerExample(refusing), [subject]: refusedId }).then(() => undefined, (caught: unknown) => caught);
+    const error = await call(quick(), refusing, { ...callerExample(model, refusing), [subject]: refusedId }).then(() => undefined, (caught: unknown) => caught);
     assert.ok(error instanceof errorClass(errors.transitionNotAllowed.status), String(error));
     const fields = error as unknown as Record<string, unknown>;
     assert.equal(fields.status, errors.transitionNotAllowed.status);
@@ -169,7 +147,7 @@ describe('the documented errors, each as its class', () => {
 
   test('a field out of its bound is refused before anything is sent, naming the field and the bound', async () => {
     const { lines } = await arrivalsOf(async () => {
-      const error = await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: 0 }).then(() => undefined, (caught: unknown) => caught);
+      const error = await call(quick(), firstAction, { ...callerExample(model, firstAction), [subject]: 0 }).then(() => undefined, (caught: unknown) => caught);
       assert.ok(error instanceof exported('InvalidFieldError'), String(error));
       const subjectBound = firstAction.fields.find((field) => field.name === subject)?.constraints.find((constraint) => constraint.limit !== undefined);
       assert.ok(subjectBound !== undefined);
@@ -182,7 +160,7 @@ describe('the documented errors, each as its class', () => {
   });
 
   test('a field the action does not take: the service\'s 400 with its params', async () => {
-    const error = await quick().action(firstAction.identifier, { ...callerExample(firstAction), [subject]: takeSpare(), a_field_no_release_has: 1 }).then(() => undefined, (caught: unknown) => caught);
+    const error = await quick().action(firstAction.identifier, { ...callerExample(model, firstAction), [subject]: takeSpare(), a_field_no_release_has: 1 }).then(() => undefined, (caught: unknown) => caught);
     assert.ok(error instanceof errorClass(errors.invalidParameter.status), String(error));
     const fields = error as unknown as Record<string, unknown>;
     assert.equal(fields.code, errors.invalidParameter.code);
@@ -190,14 +168,14 @@ describe('the documented errors, each as its class', () => {
   });
 
   test('a wrong key: the 401 class, and the key in no message', async () => {
-    const error = await call(new Client(sandbox.url, `${apiKey}-wrong`, { pace: 0 }), firstAction, { ...callerExample(firstAction), [subject]: takeSpare() }).then(() => undefined, (caught: unknown) => caught);
+    const error = await call(new Client(sandbox.url, `${apiKey}-wrong`, { pace: 0 }), firstAction, { ...callerExample(model, firstAction), [subject]: takeSpare() }).then(() => undefined, (caught: unknown) => caught);
     assert.ok(error instanceof errorClass(errors.invalidKey.status), String(error));
     assert.equal((error as unknown as Record<string, unknown>).code, errors.invalidKey.code);
     assert.ok(!inspect(error).includes(apiKey) && !JSON.stringify(error).includes(apiKey));
   });
 
   test('an unknown subscription: the 404 class', async () => {
-    const error = await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: 2_147_483_000 }).then(() => undefined, (caught: unknown) => caught);
+    const error = await call(quick(), firstAction, { ...callerExample(model, firstAction), [subject]: 2_147_483_000 }).then(() => undefined, (caught: unknown) => caught);
     assert.ok(error instanceof errorClass(errors.subscriptionNotFound.status), String(error));
     assert.equal((error as unknown as Record<string, unknown>).code, errors.subscriptionNotFound.code);
   });
@@ -210,7 +188,7 @@ describe('the host in front of the site', () => {
       const value = form === 'seconds' ? '2' : new Date(Date.now() + 3000).toUTCString();
       const asked = form === 'seconds' ? 2000 : Date.parse(value) - Date.now();
       sandbox.throttleNext(1, value);
-      const { lines, gaps } = await arrivalsOf(() => call(quick(), firstAction, { ...callerExample(firstAction), [subject]: id }));
+      const { lines, gaps } = await arrivalsOf(() => call(quick(), firstAction, { ...callerExample(model, firstAction), [subject]: id }));
       assert.equal(lines.length, 2, lines.join('\n'));
       assert.match(lines[0] as string, new RegExp(` -> ${contract.throttled.status}\\b`));
       assert.match(lines[1] as string, / -> 200\b/);
@@ -222,7 +200,7 @@ describe('the host in front of the site', () => {
   test('a wait longer than the bound is not waited: the throttled error carries the wait asked for', async () => {
     sandbox.throttleNext(1, '120');
     const started = performance.now();
-    const error = await call(quick({ maxRetryWait: 60_000 }), firstAction, { ...callerExample(firstAction), [subject]: takeSpare() }).then(() => undefined, (caught: unknown) => caught);
+    const error = await call(quick({ maxRetryWait: 60_000 }), firstAction, { ...callerExample(model, firstAction), [subject]: takeSpare() }).then(() => undefined, (caught: unknown) => caught);
     assert.ok(error instanceof exported('ThrottledError'), String(error));
     assert.equal((error as unknown as Record<string, unknown>).retryAfterMs, 120_000);
     assert.ok(performance.now() - started < 5000, 'gave up at once');
@@ -235,7 +213,7 @@ describe('the host in front of the site', () => {
       try {
         times.length = 0;
         const client = new Client(host.url, apiKey, { pace: 0, maxAttempts: 2 });
-        const error: unknown = await call(client, firstAction, { ...callerExample(firstAction), [subject]: 1 }).then(() => undefined, (caught: unknown) => caught);
+        const error: unknown = await call(client, firstAction, { ...callerExample(model, firstAction), [subject]: 1 }).then(() => undefined, (caught: unknown) => caught);
         assert.ok(error instanceof exported('ThrottledError'), `${unreadable}: ${String(error)}`);
         assert.equal((error as unknown as Record<string, unknown>).retryAfterMs, undefined);
         assert.equal(times.length, 2);
@@ -250,7 +228,7 @@ describe('the host in front of the site', () => {
 
   test('a host\'s HTML 403 is a host error, not the service\'s', async () => {
     sandbox.hostErrorNext(1, 403);
-    const error = await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: takeSpare() }).then(() => undefined, (caught: unknown) => caught);
+    const error = await call(quick(), firstAction, { ...callerExample(model, firstAction), [subject]: takeSpare() }).then(() => undefined, (caught: unknown) => caught);
     assert.ok(error instanceof exported('HostError'), String(error));
     assert.equal((error as unknown as Record<string, unknown>).status, 403);
     assert.match(String((error as unknown as Record<string, unknown>).contentType), /html/);
@@ -259,7 +237,7 @@ describe('the host in front of the site', () => {
   test('a host\'s 503 is sent again after a backoff, and the action succeeds', async () => {
     const id = takeSpare();
     sandbox.hostErrorNext(1, 503);
-    const answer = await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: id });
+    const answer = await call(quick(), firstAction, { ...callerExample(model, firstAction), [subject]: id });
     assert.equal(answer[result.changed], true);
   });
 });
@@ -301,7 +279,7 @@ type Report = Record<string, unknown>;
 /** Calls the first action through a client reporting to onAttempt, and returns what came of it with every report. */
 async function reported(baseUrl: string, options: Record<string, unknown>, given?: Fields): Promise<{ outcome: unknown; reports: Report[] }> {
   assert.ok(firstAction !== undefined);
-  const fields = given ?? { ...callerExample(firstAction), [subject]: 1 };
+  const fields = given ?? { ...callerExample(model, firstAction), [subject]: 1 };
   const reports: Report[] = [];
   const client = new Client(baseUrl, apiKey, { pace: 0, ...options, onAttempt: (report: Report) => reports.push(report) });
   const outcome = await call(client, firstAction, fields).then((answer) => answer, (caught: unknown) => caught);
@@ -322,7 +300,7 @@ describe('the retry policy, answer by answer, each attempt reported', () => {
   test('a retried answer and the success after it: one report per attempt, with the shared members, the wait before the next, and none after the last', async () => {
     const id = takeSpare();
     sandbox.hostErrorNext(1, retryPolicy.transientHostStatuses[0] as number);
-    const { outcome, reports } = await reported(sandbox.url, {}, { ...callerExample(firstAction), [subject]: id });
+    const { outcome, reports } = await reported(sandbox.url, {}, { ...callerExample(model, firstAction), [subject]: id });
     assert.equal((outcome as Fields)[result.changed], true, String(outcome));
     assert.equal(reports.length, 2);
     for (const report of reports) {
@@ -386,7 +364,7 @@ describe('the retry policy, answer by answer, each attempt reported', () => {
 
   test('a hook that throws changes nothing of the call', async () => {
     const client = new Client(sandbox.url, apiKey, { pace: 0, onAttempt: () => { throw new Error('the logger is down'); } });
-    const answer = await call(client, firstAction, { ...callerExample(firstAction), [subject]: takeSpare() });
+    const answer = await call(client, firstAction, { ...callerExample(model, firstAction), [subject]: takeSpare() });
     assert.equal(answer[result.changed], true);
   });
 });
@@ -398,7 +376,7 @@ describe('what a newcomer reads in an error', () => {
     const field = chosen.transition.field;
     const allowed = chosen.fields.find((candidate) => candidate.name === field)?.constraints.find((constraint) => constraint.keyword === 'enum')?.values ?? [];
     assert.ok(allowed.length > 0, `${field} lists its values`);
-    const { [field]: _omitted, ...fields } = callerExample(chosen);
+    const { [field]: _omitted, ...fields } = callerExample(model, chosen);
     const error = await quick().action(chosen.identifier, fields).then(() => undefined, (caught: unknown) => caught);
     assert.ok(error instanceof exported('InvalidFieldError'), String(error));
     for (const value of allowed) assert.ok((error as Error).message.includes(JSON.stringify(value)), `${(error as Error).message} names ${JSON.stringify(value)}`);
@@ -410,7 +388,7 @@ describe('what a newcomer reads in an error', () => {
     const limit = firstAction.fields.find((field) => field.name === noteName)?.constraints.find((constraint) => constraint.keyword === 'maxLength')?.limit;
     assert.ok(limit !== undefined, 'the note has a longest length');
     const note = '\u{1F600}'.repeat(limit + 1);
-    const refused = await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: 1, [noteName]: note }).then(() => undefined, (caught: unknown) => caught);
+    const refused = await call(quick(), firstAction, { ...callerExample(model, firstAction), [subject]: 1, [noteName]: note }).then(() => undefined, (caught: unknown) => caught);
     assert.ok(refused instanceof exported('InvalidFieldError'), String(refused));
     assert.ok(!(refused as Error).message.includes('\u{1F600}'.repeat(10)), (refused as Error).message);
     assert.match((refused as Error).message, new RegExp(`${limit + 1} characters`));
@@ -435,7 +413,7 @@ describe('timeouts, aborts and the pace', () => {
     try {
       const client = new Client(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`, apiKey, { pace: 0, timeout: 300, maxAttempts: 1 });
       const started = performance.now();
-      const error = await call(client, firstAction, { ...callerExample(firstAction), [subject]: 1 }).then(() => undefined, (caught: unknown) => caught);
+      const error = await call(client, firstAction, { ...callerExample(model, firstAction), [subject]: 1 }).then(() => undefined, (caught: unknown) => caught);
       assert.ok(error instanceof exported('TimeoutError'), String(error));
       assert.ok(performance.now() - started < 3000);
     } finally {
@@ -453,7 +431,7 @@ describe('timeouts, aborts and the pace', () => {
       const reason = new Error('the caller gave up');
       setTimeout(() => controller.abort(reason), 300);
       const started = performance.now();
-      const error = await call(new Client(host.url, apiKey, { pace: 0 }), firstAction, { ...callerExample(firstAction), [subject]: 1 }, { signal: controller.signal }).then(() => undefined, (caught: unknown) => caught);
+      const error = await call(new Client(host.url, apiKey, { pace: 0 }), firstAction, { ...callerExample(model, firstAction), [subject]: 1 }, { signal: controller.signal }).then(() => undefined, (caught: unknown) => caught);
       assert.equal(error, reason);
       assert.ok(performance.now() - started < 3000, 'ended at once');
     } finally {
@@ -464,13 +442,13 @@ describe('timeouts, aborts and the pace', () => {
   test('by default, two requests to one site are about a second apart; with the pace off they are not', async () => {
     const paced = new Client(sandbox.url, apiKey);
     const { gaps } = await arrivalsOf(async () => {
-      await call(paced, firstAction, { ...callerExample(firstAction), [subject]: takeSpare() });
-      await call(paced, firstAction, { ...callerExample(firstAction), [subject]: takeSpare() });
+      await call(paced, firstAction, { ...callerExample(model, firstAction), [subject]: takeSpare() });
+      await call(paced, firstAction, { ...callerExample(model, firstAction), [subject]: takeSpare() });
     });
     assert.ok((gaps[0] as number) >= 950, `paced ${Math.round(gaps[0] as number)} ms apart`);
     const unpaced = await arrivalsOf(async () => {
-      await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: takeSpare() });
-      await call(quick(), firstAction, { ...callerExample(firstAction), [subject]: takeSpare() });
+      await call(quick(), firstAction, { ...callerExample(model, firstAction), [subject]: takeSpare() });
+      await call(quick(), firstAction, { ...callerExample(model, firstAction), [subject]: takeSpare() });
     });
     assert.ok((unpaced.gaps[0] as number) < 900, `unpaced ${Math.round(unpaced.gaps[0] as number)} ms apart`);
   });
@@ -480,16 +458,16 @@ describe('the base URL and the key', () => {
   test('the ?rest_route= form of a site without pretty permalinks reaches the endpoint', async () => {
     const client = new Client(`${sandbox.url}/?rest_route=/`, apiKey, { pace: 0 });
     assert.match(String((client as unknown as { settings: { endpoint: string } }).settings.endpoint), /\?rest_route=\/[^&]*action$/);
-    const answer = await call(client, firstAction, { ...callerExample(firstAction), [subject]: takeSpare() });
+    const answer = await call(client, firstAction, { ...callerExample(model, firstAction), [subject]: takeSpare() });
     assert.equal(answer[result.changed], true);
   });
 
   test('a site installed in a subdirectory', async () => {
     const id = 30_001;
-    const shop = await startSandbox({ port: 0, contract, apiKey, basePath: '/shop', seed: [{ id, status: startOf(firstAction).from }] });
+    const shop = await startSandbox({ port: 0, contract, apiKey, basePath: '/shop', seed: [{ id, status: startingPoint(model, firstAction).from }] });
     try {
       assert.ok(shop.url.endsWith('/shop'));
-      const answer = await call(new Client(shop.url, apiKey, { pace: 0 }), firstAction, { ...callerExample(firstAction), [subject]: id });
+      const answer = await call(new Client(shop.url, apiKey, { pace: 0 }), firstAction, { ...callerExample(model, firstAction), [subject]: id });
       assert.equal(answer[result.changed], true);
     } finally {
       await shop.close();

@@ -15,9 +15,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { packPhpClient } from '../../src/clients/php/package.ts';
 import { composerPackageName } from '../../src/clients/php/php-source.ts';
-import { exampleAction, exampleEnvironment as phpEnvironment, exampleScript as phpExampleScript, phpExampleFile } from '../../src/clients/php/page-code.ts';
+import { exampleAction, exampleScript as phpExampleScript, phpExampleFile } from '../../src/clients/php/page-code.ts';
+import { exampleEnvironment } from '../../src/clients/shared/page-code.ts';
 import { installTypescriptClient } from '../../src/clients/typescript/installed-package.ts';
-import { exampleEnvironment as typescriptEnvironment, exampleScript as typescriptExampleScript, exampleScriptFile } from '../../src/clients/typescript/usage.ts';
+import { exampleScript as typescriptExampleScript, exampleScriptFile } from '../../src/clients/typescript/usage.ts';
 import { neededSubscriptions } from '../../src/conformance/own-sandbox.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { readFacts } from '../../src/lib/contract/facts.ts';
@@ -169,7 +170,7 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
     const folder = installPackage({ type: 'path', url: unpackZip(zip, path.join(work, 'php-package')) }, composerPackageName, contract.model.documentVersion);
     writeFileSync(path.join(folder, phpExampleFile), phpExampleScript(contract));
     await throttlePlugin(2, 1, { projectDirectory, site });
-    const [siteUrl, key, subscriptionId] = phpEnvironment;
+    const { siteUrl, apiKey: key, subscriptionId } = exampleEnvironment;
     const paused = await run('php', [phpExampleFile], { ...process.env, [siteUrl]: wordpress.baseUrl, [key]: defaultApiKey, [subscriptionId]: String(subscription.id) }, folder);
     assert.equal(paused.code, 0, paused.output);
     assert.match(paused.output, new RegExp(`${action.identifier}: ${from} -> ${action.transition.to} \\(changed: yes\\)`));
@@ -186,7 +187,7 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
     const installed = installTypescriptClient(contract);
     try {
       writeFileSync(path.join(installed.folder, exampleScriptFile), typescriptExampleScript(contract));
-      const ran = await run(process.execPath, [exampleScriptFile], { ...process.env, [typescriptEnvironment.siteUrl]: wordpress.baseUrl, [typescriptEnvironment.apiKey]: defaultApiKey, [typescriptEnvironment.subscriptionId]: String(subscription.id) }, installed.folder);
+      const ran = await run(process.execPath, [exampleScriptFile], { ...process.env, [exampleEnvironment.siteUrl]: wordpress.baseUrl, [exampleEnvironment.apiKey]: defaultApiKey, [exampleEnvironment.subscriptionId]: String(subscription.id) }, installed.folder);
       assert.equal(ran.code, 0, ran.output);
       assert.match(ran.output, new RegExp(`${contract.result.status}: '${action.transition.to}'`));
     } finally {

@@ -14,7 +14,7 @@ import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { retryAfterDelay } from '../../src/lib/http/retry-after.ts';
 import { retryPolicy } from '../../src/lib/samples/retry-policy.ts';
 import { attemptReportMembers } from '../../src/clients/shared/attempt-report.ts';
-import type { Subscription } from '../../src/sandbox/store.ts';
+import { refusalCase, startingPoint, subscriptionSeed } from './client-cases.ts';
 import { projectDirectory } from './contract-copy.ts';
 
 export interface CallCase {
@@ -26,28 +26,15 @@ export interface CallCase {
   to: string;
 }
 
-/** A status the action accepts, and the status asked for when the request names the target. */
-function startingPoint(action: Action): { from: string; requested?: string } {
-  const transition = action.transition;
-  if (transition.kind === 'fixed') return { from: transition.from[0] ?? '' };
-  const requested = String(action.requestExample.value[transition.field]);
-  const move = transition.moves.find((candidate) => candidate.to.includes(requested));
-  return { from: move?.from ?? '', requested };
-}
-
 /** The plan, and the subscriptions (from `firstId` on) the site must hold before the tests run. */
 export function phpClientPlan(contract: ExecutableContract, site: { siteUrl: string; apiKey: string }, firstId = 5000) {
   const { model } = contract;
   const { envelope } = model;
-  const seed: Subscription[] = [];
-  let nextId = firstId;
-  const place = (status: string): number => {
-    const id = nextId++;
-    seed.push({ id, status });
-    return id;
-  };
+  const { seeded: seed, place } = subscriptionSeed(firstId);
+  /** The id the next subscription placed would have: ids past it are held by none. */
+  const nextId = () => firstId + seed.length;
   const callOf = (action: Action, id: number): CallCase => {
-    const point = startingPoint(action);
+    const point = startingPoint(model, action);
     const outcome = outcomeOf(action.transition, point.from, point.requested);
     const fields = Object.fromEntries(
       methodFields(contract, action)
@@ -56,13 +43,11 @@ export function phpClientPlan(contract: ExecutableContract, site: { siteUrl: str
     );
     return { identifier: action.identifier, method: methodName(action), fields, from: point.from, to: outcome.kind === 'changed' ? outcome.to : point.from };
   };
-  const caseFor = (action: Action): CallCase => callOf(action, place(startingPoint(action).from));
+  const caseFor = (action: Action): CallCase => callOf(action, place(startingPoint(model, action).from));
 
   const fixed = model.actions.find((action) => action.transition.kind === 'fixed');
   if (fixed === undefined) throw new Error('the contract has no action with a fixed target');
-  const refused = model.actions.find((action) => action.refusedStates.some((status) => allowedActions(model.lifecycle, status).length > 0));
-  const refusedStatus = refused?.refusedStates.find((status) => allowedActions(model.lifecycle, status).length > 0);
-  if (refused === undefined || refusedStatus === undefined) throw new Error('no action is refused from a status that allows others');
+  const { action: refused, status: refusedStatus } = refusalCase(model);
   const conflictId = place(refusedStatus);
   const subjectField = fixed.fields.find((field) => field.name === envelope.subject);
   const minimum = subjectField?.constraints.find((constraint) => constraint.keyword === 'minimum');
@@ -99,22 +84,22 @@ export function phpClientPlan(contract: ExecutableContract, site: { siteUrl: str
     badRequest: {
       identifier: fixed.identifier,
       method: methodName(fixed),
-      fields: { [envelope.subject]: place(startingPoint(fixed).from), [unknownField]: 1 },
+      fields: { [envelope.subject]: place(startingPoint(model, fixed).from), [unknownField]: 1 },
       status: String(errors.invalidParameter.status),
       code: errors.invalidParameter.code,
       field: unknownField,
     },
     unauthorized: { ...caseFor(fixed), status: String(errors.invalidKey.status), code: errors.invalidKey.code },
-    notFound: { ...callOf(fixed, nextId + 100_000), status: String(errors.subscriptionNotFound.status), code: errors.subscriptionNotFound.code },
+    notFound: { ...callOf(fixed, nextId() + 100_000), status: String(errors.subscriptionNotFound.status), code: errors.subscriptionNotFound.code },
     outOfBound: { ...callOf(fixed, minimum.limit - 1), field: envelope.subject, bound: minimum.label },
     missingListed: {
       identifier: listed.action.identifier,
       method: methodName(listed.action),
-      fields: { [envelope.subject]: nextId + 200_000 },
+      fields: { [envelope.subject]: nextId() + 200_000 },
       field: listed.field.name,
       values: listed.values,
     },
-    tooLong: { ...callOf(fixed, nextId + 300_000), field: bounded.name, longest },
+    tooLong: { ...callOf(fixed, nextId() + 300_000), field: bounded.name, longest },
     methods: model.actions.map((action) => methodName(action)),
     attemptMembers: attemptReportMembers,
     maxAttempts: retryPolicy.maxAttempts,

@@ -9,14 +9,13 @@ import { UnnamableActionError } from '../shared/method-names.ts';
 import type { Action, Field } from '../../lib/contract/model.ts';
 import { plainPermalinkUrl } from '../../lib/contract/endpoint.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
-import { errorCodeField, errorDataField, errorMessageField } from '../../lib/contract/response-names.ts';
-import { serviceFailureResponse, successResponse } from '../../lib/contract/response-lookups.ts';
 import { firstSentence } from '../../lib/prose.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { clientMethodFields, clientMethodName } from '../../lib/samples/client-libraries.ts';
 import { documentedErrors, exceptionClassName, fixedExceptionClassName } from './exception-classes.ts';
-import { arrayShapeParam, boundLabel, docComment, docLines, fieldRule, generatedFileStart, phpDocType, phpNamespace, phpString, phpValue } from './php-source.ts';
-import { checkedKeywords } from '../shared/checked-keywords.ts';
+import { arrayShapeParam, docComment, docLines, fieldRule, generatedFileStart, phpDocType, phpNamespace, phpString, phpValue } from './php-source.ts';
+import { contractFacts } from '../shared/contract-facts.ts';
+import { boundPhrase, callerFields, checkedConstraints } from '../shared/field-rules.ts';
 
 /** The members of Client besides the actions' methods: an action named like one of them could not have its method. */
 export const clientMembers = ['send', 'siteUrl', 'endpointUrl', '__construct', '__debugInfo', '__serialize', '__unserialize'];
@@ -36,7 +35,7 @@ export const userAgentName = 'subscription-lifecycle-client-php';
 
 /** A field as the method's doc comment lists it: its name, whether it is required, its type and bounds, its description. */
 function fieldLine(field: Field): string {
-  const bounds = field.constraints.filter((constraint) => checkedKeywords.has(constraint.keyword)).map(boundLabel);
+  const bounds = checkedConstraints(field).map(boundPhrase);
   const facts = [field.required ? 'required' : 'optional', phpDocType(field), ...bounds].join(', ');
   const description = docLines(field.description, 400).join(' ');
   return `- ${field.name} (${facts})${description === '' ? '' : `: ${description}`}${field.deprecated ? ' Deprecated by the contract.' : ''}`;
@@ -97,24 +96,23 @@ function checkMethodNames(contract: ExecutableContract): void {
 /** What the runtime's ClientCore acts on: every fact of the contract it needs, and the policy's numbers. */
 export function clientDescription(contract: ExecutableContract) {
   const { model } = contract;
-  const { envelope, endpoint } = model;
-  const credential = envelope.sharedFields.find((field) => field.name === envelope.credential);
-  const callerShared = envelope.sharedFields.filter((field) => field.name !== envelope.selector && field.name !== envelope.credential);
+  const facts = contractFacts(contract);
+  const credential = model.envelope.sharedFields.find((field) => field.name === facts.credential);
   return {
-    method: endpoint.method,
-    endpoint_path: endpoint.urlPath,
-    plain_permalink_path: plainPermalinkUrl(endpoint.urlPath) ?? endpoint.urlPath,
-    selector: envelope.selector,
-    credential: envelope.credential,
-    credential_rule: credential === undefined ? null : fieldRule(credential),
-    actions: Object.fromEntries(model.actions.map((action) => [action.identifier, Object.fromEntries(methodFields(contract, action).map((field) => [field.name, fieldRule(field)]))])),
-    shared_fields: Object.fromEntries(callerShared.filter((field) => field.required).map((field) => [field.name, fieldRule(field)])),
-    success_status: Number(successResponse(model.responses).status),
-    throttled_status: Number(contract.throttled.status),
-    service_failure_status: Number(serviceFailureResponse(model.responses).status),
-    transient_host_statuses: [...retryPolicy.transientHostStatuses],
-    retry_after_header: contract.retryAfterHeader,
-    error_body: { code_member: errorCodeField, message_member: errorMessageField, data_member: errorDataField },
+    method: facts.method,
+    endpoint_path: facts.endpointPath,
+    plain_permalink_path: plainPermalinkUrl(facts.endpointPath) ?? facts.endpointPath,
+    selector: facts.selector,
+    credential: facts.credential,
+    credential_rule: credential === undefined ? null : fieldRule(contract, credential),
+    actions: Object.fromEntries(model.actions.map((action) => [action.identifier, Object.fromEntries(methodFields(contract, action).map((field) => [field.name, fieldRule(contract, field)]))])),
+    shared_fields: Object.fromEntries(callerFields(contract, model.envelope.sharedFields).filter((field) => field.required).map((field) => [field.name, fieldRule(contract, field)])),
+    success_status: facts.successStatus,
+    throttled_status: facts.throttledStatus,
+    service_failure_status: facts.serviceFailureStatus,
+    transient_host_statuses: facts.transientHostStatuses,
+    retry_after_header: facts.retryAfterHeader,
+    error_body: { code_member: facts.errorBody.code, message_member: facts.errorBody.message, data_member: facts.errorBody.data },
     error_classes: Object.fromEntries(documentedErrors(contract).map((response) => [response.status, `${phpNamespace}\\Exception\\${exceptionClassName(response.status)}`])),
     policy: {
       connect_timeout: retryPolicy.connectTimeoutSeconds,

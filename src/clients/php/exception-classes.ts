@@ -6,10 +6,10 @@
  * by the shared table of error kinds (src/clients/shared/error-kinds.ts).
  */
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
-import type { Field, ResponseRow } from '../../lib/contract/model.ts';
-import { errorDataField, errorStatusMember } from '../../lib/contract/response-names.ts';
+import type { ResponseRow } from '../../lib/contract/model.ts';
 import { reasonPhrase } from '../../lib/http/status-reasons.ts';
 import { pascalCaseName } from '../../lib/samples/client-libraries.ts';
+import { errorDetailMembers } from '../shared/contract-facts.ts';
 import { fixedErrorClassName, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
 import { constantName, docComment, docLines, generatedFileStart, phpDocType, phpNamespace, phpString } from './php-source.ts';
 
@@ -37,11 +37,6 @@ export function documentedErrors(contract: ExecutableContract): ResponseRow[] {
   );
 }
 
-function detailMembers(response: ResponseRow): Field[] {
-  const data = response.bodyFields.find((field) => field.name === errorDataField);
-  return (data?.members ?? []).filter((member) => member.name !== errorStatusMember);
-}
-
 /** The class of one documented error status, generated from its response. */
 export function statusExceptionClass(response: ResponseRow, documentVersion: string): string {
   const className = exceptionClassName(response.status);
@@ -50,7 +45,7 @@ export function statusExceptionClass(response: ResponseRow, documentVersion: str
     `    public const ${constantName(error.code)} = ${phpString(error.code)};`,
     '',
   ]);
-  const getters = detailMembers(response).flatMap((member) => {
+  const getters = errorDetailMembers(response).flatMap((member) => {
     const getter = detailGetterName(member.name);
     const docType = `${phpDocType(member)}|null`;
     return [

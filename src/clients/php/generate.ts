@@ -11,6 +11,7 @@ import { clientClass, clientInterface } from './client-class.ts';
 import { documentedErrors, exceptionClassName, statusExceptionClass } from './exception-classes.ts';
 import { composerPackageName, phpFloor, phpNamespace } from './php-source.ts';
 import { resultClass } from './support-classes.ts';
+import { contractLicense } from '../shared/license.ts';
 
 /** The library's own PHP, written as PHP and copied into the package's src/ as it is, each file at the same path. */
 export const phpRuntimeDirectory = path.join(import.meta.dirname, 'runtime');
@@ -34,7 +35,6 @@ export const phpPackageDirectory = '.generated/clients/php';
 
 function composerJson(contract: ExecutableContract): string {
   const { model } = contract;
-  const license = contract.document.info.license?.identifier ?? contract.document.info.license?.name;
   return `${JSON.stringify(
     {
       name: composerPackageName,
@@ -42,7 +42,7 @@ function composerJson(contract: ExecutableContract): string {
       type: 'library',
       version: model.documentVersion,
       // The licence the OpenAPI document is published under, which the generated code derives from.
-      ...(license === undefined ? {} : { license }),
+      license: contractLicense(contract).identifier,
       keywords: ['woocommerce', 'subscriptions', 'wordpress', 'api-client'],
       require: { php: `>=${phpFloor}`, 'ext-curl': '*', 'ext-json': '*' },
       autoload: { 'psr-4': { [`${phpNamespace}\\`]: 'src/' } },

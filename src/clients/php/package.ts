@@ -11,7 +11,9 @@ import path from 'node:path';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { loadGatedContract } from '../../sandbox/contract-gate.ts';
 import type { ClientPackage } from '../client-package.ts';
-import { writeZip } from '../zip.ts';
+import { contractLicense } from '../shared/license.ts';
+import { writeZip } from '../../lib/packaging/zip.ts';
+import { clientPackageDate } from '../shared/package-date.ts';
 import { writePhpPackage } from './generate.ts';
 import { php74Problems } from './php-74-syntax.ts';
 import { composerPackageName } from './php-source.ts';
@@ -21,25 +23,16 @@ export function phpZipName(version: string): string {
   return `subscription-lifecycle-client-php-${version}.zip`;
 }
 
-/** The licence the contract is published under, as `info.license` names it (an SPDX identifier, or else its name). */
-export function contractLicense(contract: ExecutableContract): { name: string; identifier?: string; url?: string } | undefined {
-  const license = contract.document.info.license;
-  if (license?.name === undefined) return undefined;
-  return { name: license.name, ...(license.identifier === undefined ? {} : { identifier: license.identifier }), ...(license.url === undefined ? {} : { url: license.url }) };
-}
-
-/** The package's LICENSE: the contract's licence, which the generated code derives from, and where its text is. */
-function licenseFile(contract: ExecutableContract): string | undefined {
+/** The package's LICENSE: the contract's licence (src/clients/shared/license.ts), which the generated code derives from, and where its text is. */
+function licenseFile(contract: ExecutableContract): string {
   const license = contractLicense(contract);
-  if (license === undefined) return undefined;
-  const text = license.url ?? (license.identifier === undefined ? undefined : `https://spdx.org/licenses/${license.identifier}.html`);
   return `${composerPackageName}, generated from the OpenAPI document ${contract.model.documentVersion} of the
 Subscription Lifecycle Action Service.
 
-The document is published under ${license.name}${license.identifier !== undefined && license.identifier !== license.name ? ` (SPDX: ${license.identifier})` : ''}, and so is this
-package, which is derived from it.${text === undefined ? '' : `
+The document is published under ${license.name}${license.identifier !== license.name ? ` (SPDX: ${license.identifier})` : ''}, and so is this
+package, which is derived from it.
 
-The licence's text: ${text}`}
+The licence's text: ${license.textUrl}
 `;
 }
 
@@ -53,9 +46,7 @@ function forComposerRepository(contract: ExecutableContract, staging: string, wr
   const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
   delete manifest.version;
   writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 4)}\n`);
-  const license = licenseFile(contract);
-  if (license === undefined) return written;
-  writeFileSync(path.join(staging, 'LICENSE'), license);
+  writeFileSync(path.join(staging, 'LICENSE'), licenseFile(contract));
   return [...written.filter((file) => file !== 'LICENSE'), 'LICENSE'];
 }
 
@@ -68,7 +59,7 @@ export async function packPhpClient(contract: ExecutableContract, outDirectory: 
     if (problems.length > 0) throw new Error(`The PHP library uses syntax newer than its floor:\n${problems.map((problem) => `${problem.file}:${problem.line}: ${problem.message}`).join('\n')}`);
     await mkdir(outDirectory, { recursive: true });
     const target = path.resolve(outDirectory, phpZipName(contract.model.documentVersion));
-    writeZip(target, new Map(written.map((file) => [file, path.join(staging, file)])));
+    writeZip(target, new Map(written.map((file) => [file, path.join(staging, file)])), { date: clientPackageDate });
     return target;
   } finally {
     rmSync(staging, { recursive: true, force: true });

@@ -12,14 +12,19 @@ import { methodName } from './client-class.ts';
 import { detailGetterName, exceptionClassName, fixedExceptionClassName } from './exception-classes.ts';
 import { phpZipName } from './package.ts';
 import { attemptOutcomes, attemptReportMembers } from '../shared/attempt-report.ts';
+import { exampleEnvironment, methodReference, type MethodReference } from '../shared/page-code.ts';
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
 import { phpNamespace, phpString, phpValue } from './php-source.ts';
 
 /** The file the page saves the example in. */
 export const phpExampleFile = 'pause.php';
 
-/** The environment the example reads. */
-export const exampleEnvironment = ['SHOP_URL', 'SHOP_API_KEY', 'SUBSCRIPTION_ID'] as const;
+const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
+
+/** Every method of the library, for the page's reference. */
+export function phpMethodReference(contract: ExecutableContract): MethodReference[] {
+  return methodReference(contract, (identifier) => methodName({ identifier }));
+}
 
 /** The action the example runs: the quickstart's, which pauses a subscription. */
 export function exampleAction(contract: ExecutableContract): Action {
@@ -61,17 +66,17 @@ require __DIR__ . '/vendor/autoload.php';
 use ${phpNamespace}\\Client;
 use ${phpNamespace}\\Exception\\ClientException;
 
-foreach ([${exampleEnvironment.map((name) => phpString(name)).join(', ')}] as $name) {
+foreach ([${[siteUrl, apiKey, subscriptionId].map((name) => phpString(name)).join(', ')}] as $name) {
     if (getenv($name) === false) {
         fwrite(STDERR, "Set $name first.\\n");
         exit(2);
     }
 }
 
-$client = new Client(getenv('SHOP_URL'), getenv('SHOP_API_KEY'));
+$client = new Client(getenv(${phpString(siteUrl)}), getenv(${phpString(apiKey)}));
 
 try {
-    $result = $client->${methodName(action)}(${subjectFields(contract, "(int) getenv('SUBSCRIPTION_ID')")});
+    $result = $client->${methodName(action)}(${subjectFields(contract, `(int) getenv(${phpString(subscriptionId)})`)});
     printf(
         "%s: %s -> %s (changed: %s)\\n",
         ${property(result.action)},
@@ -89,7 +94,7 @@ try {
 
 /** How to run it: the three variables, with a visibly fake key. */
 export function runCommand(siteExample: string): string {
-  return `SHOP_URL=${siteExample} SHOP_API_KEY=example-key-not-a-secret SUBSCRIPTION_ID=42 php ${phpExampleFile}`;
+  return `${siteUrl}=${siteExample} ${apiKey}=example-key-not-a-secret ${subscriptionId}=42 php ${phpExampleFile}`;
 }
 
 /** Reading a refusal: the 409's current status and allowed actions. */
@@ -146,7 +151,7 @@ try {
 
 /** Every option, with its default. */
 export function optionsExample(contract: ExecutableContract): string {
-  return `$client = new Client(getenv('SHOP_URL'), getenv('SHOP_API_KEY'), [
+  return `$client = new Client(getenv(${phpString(siteUrl)}), getenv(${phpString(apiKey)}), [
     'connect_timeout' => ${retryPolicy.connectTimeoutSeconds},    // seconds to connect
     'timeout' => ${retryPolicy.attemptTimeoutSeconds},           // seconds for one attempt in all
     'pace' => ${retryPolicy.courtesyIntervalSeconds},              // seconds between two requests to one site; 0 switches it off
@@ -169,7 +174,7 @@ export function loggerExample(): string {
     seconds: 'how long the attempt took',
     retry_in_seconds: 'the wait before the next attempt, or null after the last',
   };
-  return `$client = new Client(getenv('SHOP_URL'), getenv('SHOP_API_KEY'), [
+  return `$client = new Client(getenv(${phpString(siteUrl)}), getenv(${phpString(apiKey)}), [
     'logger' => function (string $line, array $attempt) {
 ${attemptReportMembers.map((member) => `        // $attempt[${phpString(member)}]: ${said[member]}`).join('\n')}
         error_log($line);

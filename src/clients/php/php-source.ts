@@ -2,10 +2,11 @@
  * How the generator writes PHP: names, literals and doc comments, for PHP 7.4 (the floor the
  * package states; src/clients/php/php-74-syntax.ts refuses anything newer in what it writes).
  */
-import type { Constraint, Field, LiteralValue } from '../../lib/contract/model.ts';
+import type { Field, LiteralValue } from '../../lib/contract/model.ts';
 
+import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { nameWords } from '../../lib/samples/client-libraries.ts';
-import { checkedKeywords } from '../shared/checked-keywords.ts';
+import { boundPhrase, fieldRule as sharedFieldRule, type FieldBound as SharedFieldBound } from '../shared/field-rules.ts';
 
 /** The package's root namespace and its Composer name, shared with the action pages' samples. */
 export { phpClientNamespace as phpNamespace, composerPackageName } from '../../lib/samples/client-libraries.ts';
@@ -89,7 +90,7 @@ export function phpDocType(field: Pick<Field, 'type'>): string {
 export interface FieldBound {
   keyword: string;
   limit?: number;
-  values?: LiteralValue[];
+  values?: readonly LiteralValue[];
   /** The phrase a message names it by: "at least 1", "one of \"active\", \"paused\"". */
   label: string;
 }
@@ -97,51 +98,26 @@ export interface FieldBound {
 /** What the client checks of a field (src/clients/php/runtime/Internal/FieldCheck.php reads it). */
 export interface FieldRule {
   /** The JSON types the field takes: `string`, `integer`, `number`, `boolean`, `null`, `array`, `object`. */
-  types: string[];
+  types: readonly string[];
   required: boolean;
   bounds: FieldBound[];
-  /** The types of a list's items. */
-  items?: { types: string[]; bounds: FieldBound[] };
+  /** The types and bounds of a list's items. */
+  items?: { types: readonly string[]; bounds: FieldBound[] };
 }
 
-const jsonTypeOfLabel: Record<string, string> = { string: 'string', integer: 'integer', number: 'number', boolean: 'boolean', null: 'null', object: 'object' };
-
-/** The JSON types of a model's type label: `string or null` → `string`, `null`; `array of string` → `array`. */
-function jsonTypes(typeLabel: string): { types: string[]; itemTypes?: string[] } {
-  const labels = typeLabel.split(' or ').map((label) => label.replace(/ \(.*\)$/, '').trim());
-  const types: string[] = [];
-  let itemTypes: string[] | undefined;
-  for (const label of labels) {
-    if (label.startsWith('array')) {
-      types.push('array');
-      const item = label.replace(/^array( of )?/, '');
-      if (item !== '') itemTypes = jsonTypes(item).types;
-    } else {
-      types.push(jsonTypeOfLabel[label] ?? label);
-    }
-  }
-  return itemTypes === undefined ? { types } : { types, itemTypes };
-}
-
-/** A bound's phrase with the values it names: `one of "active", "paused"`, never `one of` alone. */
-export function boundLabel(constraint: Constraint): string {
-  if (constraint.keyword === 'pattern') return `matching ${String(constraint.values?.[0])}`;
-  if (constraint.values === undefined || constraint.values.length === 0) return constraint.label;
-  return `${constraint.label} ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`;
-}
-
-/** What the client checks of a field: its types and every bound of the shared list of checked keywords. */
-export function fieldRule(field: Field): FieldRule {
-  const { types, itemTypes } = jsonTypes(field.type);
-  const bounds = field.constraints
-    .filter((constraint) => checkedKeywords.has(constraint.keyword))
-    .map((constraint) => ({
-      keyword: constraint.keyword,
-      ...(constraint.limit === undefined ? {} : { limit: constraint.limit }),
-      ...(constraint.values === undefined ? {} : { values: constraint.values }),
-      label: boundLabel(constraint),
-    }));
-  return { types, required: field.required, bounds, ...(itemTypes === undefined ? {} : { items: { types: itemTypes, bounds: [] } }) };
+/**
+ * What the client checks of a field, read as every library reads it (src/clients/shared/field-rules.ts),
+ * each bound labelled with the values it names for the runtime's messages.
+ */
+export function fieldRule(contract: ExecutableContract, field: Field): FieldRule {
+  const { types, required, bounds, items } = sharedFieldRule(contract, field);
+  const phpBound = (bound: SharedFieldBound): FieldBound => ({
+    keyword: bound.keyword,
+    ...(bound.limit === undefined ? {} : { limit: bound.limit }),
+    ...(bound.values === undefined ? {} : { values: bound.values }),
+    label: boundPhrase(bound),
+  });
+  return { types, required, bounds: bounds.map(phpBound), ...(items === undefined ? {} : { items: { types: items.types, bounds: items.bounds.map(phpBound) } }) };
 }
 
 /** A field's type in a PHPDoc array shape: its enum's values as literals when it has them, else its PHPDoc type. */

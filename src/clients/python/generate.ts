@@ -8,23 +8,21 @@
 import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Action, Field } from '../../lib/contract/model.ts';
-import { resolvePointer } from '../../lib/contract/document.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
-import { errorDataField, errorStatusMember } from '../../lib/contract/response-names.ts';
+import { errorDataField } from '../../lib/contract/response-names.ts';
 import { successResponse } from '../../lib/contract/response-lookups.ts';
 import { alternatives, childPointer, resolveSchema, type ResolvedSchema } from '../../lib/contract/schemas.ts';
-import { nameWords, pascalCaseName, pythonDistributionName, pythonImportName, pythonMethodName, typescriptClientClassName } from '../../lib/samples/client-libraries.ts';
+import { nameWords, pascalCaseName, pythonDistributionName, pythonImportName, pythonMethodName, clientClassName } from '../../lib/samples/client-libraries.ts';
 import { pythonLiteral } from '../../lib/samples/literals.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
-// The field rules are the TypeScript runtime's, read from the same model by the same code, so that
-// both libraries check the same keywords the same way.
-import { clientDescription } from '../typescript/generate.ts';
+import { contractFacts, errorDetailMembers } from '../shared/contract-facts.ts';
+import { callerFields, fieldSchema } from '../shared/field-rules.ts';
 
 // The distribution's name on PyPI, the import package it installs and each action's method, shared with the action pages' samples.
 export { pythonDistributionName, pythonImportName, pythonMethodName };
-/** The class a reader constructs: the same name as the TypeScript client's. */
-export const pythonClientClassName = typescriptClientClassName;
+/** The class a reader constructs: the same name as in every library that has one. */
+export const pythonClientClassName = clientClassName;
 /** The oldest Python the package runs on, as `(major, minor)`. */
 export const pythonFloor = [3, 9] as const;
 
@@ -55,10 +53,6 @@ function docstring(text: string, indent: string): string {
   const lines = text.trim().replaceAll('\\', '\\\\').replaceAll('"""', '\\"\\"\\"').split('\n');
   if (lines.length === 1) return `${indent}"""${lines[0]}"""`;
   return [`${indent}"""${lines[0]}`, ...lines.slice(1).map((line) => (line.trim() === '' ? '' : `${indent}${line}`)), `${indent}"""`].join('\n');
-}
-
-function fieldSchema(contract: ExecutableContract, field: Field): ResolvedSchema {
-  return resolveSchema(contract.document, resolvePointer(contract.document, field.pointer), field.pointer);
 }
 
 function unionOf(types: string[]): string {
@@ -109,12 +103,6 @@ export function pythonType(contract: ExecutableContract, resolved: ResolvedSchem
   }));
 }
 
-/** The fields a caller passes: every field but the selector and the key, which the client sets. */
-function callerFields(contract: ExecutableContract, fields: readonly Field[]): Field[] {
-  const { selector, credential } = contract.model.envelope;
-  return fields.filter((field) => field.name !== selector && field.name !== credential);
-}
-
 function fieldsClassName(action: Action): string {
   return `${pascalCaseName(action.identifier)}Fields`;
 }
@@ -154,8 +142,7 @@ function errorClassOf(contract: ExecutableContract, response: ExecutableContract
   const status = Number(response.status);
   const className = pythonErrorClassName(status);
   if (pythonFixedErrorClassNames.includes(className)) throw new Error(`HTTP ${status} documents an error body, and its class would be ${className}, a kind every call can end with (src/clients/shared/error-kinds.ts).`);
-  const data = response.bodyFields.find((field) => field.name === errorDataField);
-  const members = (data?.members ?? []).filter((member) => member.name !== errorStatusMember);
+  const members = errorDetailMembers(response);
   const codes = response.errorCodes.map((error) => `- \`\`${error.code}\`\`: ${error.when.trim().replaceAll('\n', ' ')}`);
   const properties = members.map((member) => {
     const name = nameWords(member.name).map((word) => word.toLowerCase()).join('_');
@@ -170,11 +157,10 @@ ${properties.length === 0 ? '' : `\n${properties.join('\n\n')}\n`}`;
   return { status, className, text };
 }
 
-/** The runtime's description in Python's units (seconds), from the same facts the TypeScript client reads. */
+/** The runtime's description in Python's units (seconds), from the facts every library's runtime reads. */
 function pythonDescription(contract: ExecutableContract): Record<string, unknown> {
-  const { policy: _milliseconds, packageName: _npmName, ...facts } = clientDescription(contract);
   return {
-    ...facts,
+    ...contractFacts(contract),
     packageName: pythonDistributionName,
     policy: {
       attemptTimeoutSeconds: retryPolicy.attemptTimeoutSeconds,

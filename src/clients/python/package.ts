@@ -12,7 +12,8 @@ import type { ExecutableContract } from '../../lib/contract/executable-contract.
 import { loadGatedContract } from '../../sandbox/contract-gate.ts';
 import type { ClientPackage } from '../client-package.ts';
 import { contractLicense, licenseNotice } from '../shared/license.ts';
-import { writeZip } from '../zip.ts';
+import { writeZip } from '../../lib/packaging/zip.ts';
+import { clientPackageDate } from '../shared/package-date.ts';
 import { pythonDistributionName, pythonFloor, pythonImportName, writePythonPackage } from './generate.ts';
 
 /** The name pip and PyPI give a distribution's files: the import name's spelling (`subscription_lifecycle_client`). */
@@ -72,7 +73,7 @@ function writeWheel(contract: ExecutableContract, staging: string, target: strin
     return `${name},${recordHash(data)},${data.length}`;
   }), `${distInfo}/RECORD,,`].join('\n')}\n`;
   writeFileSync(path.join(root, distInfo, 'RECORD'), record);
-  writeZip(target, new Map([...listed, `${distInfo}/RECORD`].map((name) => [name, path.join(root, name)])));
+  writeZip(target, new Map([...listed, `${distInfo}/RECORD`].map((name) => [name, path.join(root, name)])), { date: clientPackageDate });
 }
 
 /** One file's 512-byte ustar header. */
@@ -84,8 +85,8 @@ function tarHeader(name: string, size: number): Buffer {
   header.write('0000000\0', 108);
   header.write('0000000\0', 116);
   header.write(`${size.toString(8).padStart(11, '0')}\0`, 124);
-  // The same fixed moment as the zips' (1 January 2026), so the same files make the same archive.
-  header.write(`${Math.floor(Date.UTC(2026, 0, 1) / 1000).toString(8).padStart(11, '0')}\0`, 136);
+  // The same fixed day as the wheel's entries, so the same files make the same archive.
+  header.write(`${Math.floor(clientPackageDate.getTime() / 1000).toString(8).padStart(11, '0')}\0`, 136);
   header.write('        ', 148);
   header.write('0', 156);
   header.write('ustar\0', 257);

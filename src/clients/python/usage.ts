@@ -6,17 +6,12 @@
  */
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { readFacts } from '../../lib/contract/facts.ts';
-import { typeLabel } from '../../lib/contract/fields.ts';
-import { resolvePointer } from '../../lib/contract/document.ts';
-import { resolveSchema } from '../../lib/contract/schemas.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { toolsDownloadDirectory } from '../../contract-tools/tools-package.ts';
 import { fixedErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
+import { exampleEnvironment, methodReference, type MethodReference } from '../shared/page-code.ts';
 import { pythonClientClassName, pythonErrorClassName, pythonImportName, pythonMethodName } from './generate.ts';
 import { pythonWheelName } from './package.ts';
-
-/** The environment the example script reads: the site's base URL, its key, the subscription. */
-export const pythonExampleEnvironment = { siteUrl: 'SHOP_URL', apiKey: 'SHOP_API_KEY', subscriptionId: 'SUBSCRIPTION_ID' } as const;
 
 /** The file name the page gives the example script. */
 export const pythonExampleScriptFile = 'pause.py';
@@ -33,7 +28,7 @@ export function pythonInstallCommand(docsUrl: string, version: string): string {
 }
 
 const environmentLines = () => {
-  const { siteUrl, apiKey, subscriptionId } = pythonExampleEnvironment;
+  const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
   return `site_url = os.environ.get("${siteUrl}")
 api_key = os.environ.get("${apiKey}")
 subscription_id = os.environ.get("${subscriptionId}", "")
@@ -55,14 +50,6 @@ client = ${pythonClientClassName}(site_url, api_key)
 answer = client.${pythonMethodName(facts.quickstartAction)}({"${facts.subscriptionField}": int(subscription_id)})
 print(answer)
 `;
-}
-
-/** The environment set as a reader would, with visibly fake values. */
-export function pythonEnvironmentCommand(contract: ExecutableContract): string {
-  const facts = readFacts(contract.document);
-  const id = contract.action(facts.quickstartAction)?.requestExample.value[facts.subscriptionField];
-  const { siteUrl, apiKey, subscriptionId } = pythonExampleEnvironment;
-  return `export ${siteUrl}=https://${facts.siteExample} ${apiKey}=your-api-key-not-this ${subscriptionId}=${typeof id === 'number' ? id : 1}`;
 }
 
 export function pythonRunCommand(): string {
@@ -110,7 +97,7 @@ except ${base} as error:
 /** The client's options, each with its default, as a reader writes them. */
 export function pythonOptionsExample(contract: ExecutableContract): string {
   const facts = readFacts(contract.document);
-  const { siteUrl, apiKey } = pythonExampleEnvironment;
+  const { siteUrl, apiKey } = exampleEnvironment;
   return `client = ${pythonClientClassName}(
     os.environ["${siteUrl}"],
     os.environ["${apiKey}"],
@@ -126,27 +113,7 @@ client.${pythonMethodName(facts.quickstartAction)}({"${facts.subscriptionField}"
 `;
 }
 
-/** One method of the reference: the action it sends and its fields. */
-export interface PythonMethodReference {
-  method: string;
-  action: string;
-  title: string;
-  fields: { name: string; type: string; required: boolean; bounds: string }[];
-}
-
-export function pythonMethodReference(contract: ExecutableContract): PythonMethodReference[] {
-  const { selector, credential } = contract.model.envelope;
-  return contract.model.actions.map((action) => ({
-    method: pythonMethodName(action.identifier),
-    action: action.identifier,
-    title: action.title,
-    fields: action.fields
-      .filter((field) => field.name !== selector && field.name !== credential)
-      .map((field) => ({
-        name: field.name,
-        type: typeLabel(contract.document, resolveSchema(contract.document, resolvePointer(contract.document, field.pointer), field.pointer)),
-        required: field.required,
-        bounds: field.constraints.filter((constraint) => constraint.keyword !== 'writeOnly').map((constraint) => `${constraint.label}${constraint.values === undefined ? '' : ` ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`}`).join('; '),
-      })),
-  }));
+/** Every method of the client, for the page's reference. */
+export function pythonMethodReference(contract: ExecutableContract): MethodReference[] {
+  return methodReference(contract, pythonMethodName);
 }

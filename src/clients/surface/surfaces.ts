@@ -14,7 +14,7 @@ import { contractErrorListing, collectProblems } from '../../lib/contract/proble
 import { executableContractOf, noSchemaValidator, type ExecutableContract } from '../../lib/contract/serving-contract.ts';
 import { phpPackageFiles } from '../php/generate.ts';
 import ts from 'typescript';
-import { typescriptClientSources } from '../typescript/build.ts';
+import { typescriptClientCompilerOptions, typescriptClientSources } from '../typescript/build.ts';
 import { phpSurface } from './php-surface.ts';
 import { typescriptSurface } from './typescript-surface.ts';
 import { cachedResult, clientSurfaceRecordFile, generatorSourcesHash, hashOf, type ClientSurfaceRecord, type ClientSurfaces } from './surface-cache.ts';
@@ -67,18 +67,10 @@ function writeTypescriptDeclarations(contract: ExecutableContract, directory: st
   const program = ts.createProgram({
     rootNames,
     options: {
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ES2022,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
-      types: [],
-      strict: true,
-      declaration: true,
+      ...typescriptClientCompilerOptions,
       emitDeclarationOnly: true,
       // The record keeps the declarations; their doc comments are the pages' business, not a caller's types.
       removeComments: true,
-      allowImportingTsExtensions: true,
-      skipLibCheck: true,
       rootDir: sourceDirectory,
       outDir: outDirectory,
     },

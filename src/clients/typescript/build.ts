@@ -29,8 +29,12 @@ const retryAfterSource = path.join(import.meta.dirname, '../../lib/http/retry-af
 /** How the runtime imports the reading of `Retry-After` in this repository, and how it does inside the package. */
 const retryAfterImport = { inRepository: "'../../../lib/http/retry-after.ts'", inPackage: "'./retry-after.ts'" };
 
-/** The compiler's settings: ES modules for Node and Workers alike, declarations beside them, no Node types. */
-const compilerOptions: ts.CompilerOptions = {
+/**
+ * The compiler's settings: ES modules for Node and Workers alike, declarations beside them, no Node
+ * types. The release record of the package's surface (src/clients/surface/surfaces.ts) compiles
+ * its declarations with these too.
+ */
+export const typescriptClientCompilerOptions: Readonly<ts.CompilerOptions> = {
   target: ts.ScriptTarget.ES2022,
   module: ts.ModuleKind.ES2022,
   moduleResolution: ts.ModuleResolutionKind.Bundler,
@@ -48,7 +52,7 @@ const compilerOptions: ts.CompilerOptions = {
 
 /** The same sources as CommonJS, for `require()` on every Node the package claims (Node 20 before 20.19 cannot require an ES module). */
 const commonJsOptions: ts.CompilerOptions = {
-  ...compilerOptions,
+  ...typescriptClientCompilerOptions,
   module: ts.ModuleKind.CommonJS,
   moduleResolution: ts.ModuleResolutionKind.Node10,
 };
@@ -147,7 +151,7 @@ export function buildTypescriptClient(contract: ExecutableContract, packageDirec
     const origins = typescriptClientSourceOrigins(contract);
     const header = (sourceFile: string) => generatedHeader(version, origins.get(sourceFile) ?? sourceFile);
     const dist = path.join(packageDirectory, 'dist');
-    compile(sourceDirectory, dist, compilerOptions, header);
+    compile(sourceDirectory, dist, typescriptClientCompilerOptions, header);
     compile(sourceDirectory, path.join(dist, commonJsDirectory), commonJsOptions, header);
     // Inside a `"type": "module"` package, this is what makes Node and TypeScript read dist/cjs/ as CommonJS.
     writeFileSync(path.join(dist, commonJsDirectory, 'package.json'), `${JSON.stringify({ type: 'commonjs' }, null, 2)}\n`);

@@ -6,18 +6,18 @@
  */
 import { UnnamableActionError } from '../shared/method-names.ts';
 import type { Action, Field, ResponseRow } from '../../lib/contract/model.ts';
-import { resolvePointer } from '../../lib/contract/document.ts';
-import { wordpressRestPrefix } from '../../lib/contract/endpoint.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { acceptedStates } from '../../lib/contract/lifecycle.ts';
-import { errorCodeField, errorDataField, errorMessageField, errorStatusMember } from '../../lib/contract/response-names.ts';
-import { serviceFailureResponse, successResponse } from '../../lib/contract/response-lookups.ts';
-import { childPointer, resolveSchema, type ResolvedSchema } from '../../lib/contract/schemas.ts';
+import { errorDataField } from '../../lib/contract/response-names.ts';
+import { successResponse } from '../../lib/contract/response-lookups.ts';
+import type { ResolvedSchema } from '../../lib/contract/schemas.ts';
 import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { checkedKeywords } from '../shared/checked-keywords.ts';
+import { contractFacts, errorDetailMembers } from '../shared/contract-facts.ts';
+import { callerFields, fieldSchema } from '../shared/field-rules.ts';
 import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
-import type { ClientDescription, FieldBound, FieldRule } from './runtime/description.ts';
-import { docComment, jsonTypesOf, objectMembers, propertyKey, typeOf } from './typescript-types.ts';
+import type { ClientDescription } from './runtime/description.ts';
+import { docComment, objectMembers, propertyKey, typeOf } from './typescript-types.ts';
 
 // The package's name on npm (`npm pack` names its tarball `subscription-lifecycle-client-<version>.tgz`)
 // and the class a reader constructs, shared with the action pages' samples.
@@ -34,40 +34,6 @@ export const fixedErrorClassNames: readonly string[] = (Object.keys(fixedErrorKi
 
 /** The base error's name before release 1.1, still exported (deprecated) so that no caller of that release breaks. */
 const formerBaseErrorName = 'SubscriptionLifecycleError';
-
-function fieldSchema(contract: ExecutableContract, field: Field): ResolvedSchema {
-  return resolveSchema(contract.document, resolvePointer(contract.document, field.pointer), field.pointer);
-}
-
-function boundsOf(field: Pick<Field, 'constraints'>): FieldBound[] {
-  return field.constraints
-    .filter((constraint) => checkedKeywords.has(constraint.keyword))
-    .map(({ keyword, label, limit, values }) => ({ keyword, label, ...(limit === undefined ? {} : { limit }), ...(values === undefined ? {} : { values }) }));
-}
-
-function fieldRule(contract: ExecutableContract, field: Field): FieldRule {
-  const schema = fieldSchema(contract, field);
-  const rule: FieldRule = { name: field.name, types: jsonTypesOf(contract.document, schema), required: field.required, bounds: boundsOf(field) };
-  if (schema.schema.type === 'array' && 'items' in schema.schema && schema.schema.items !== undefined) {
-    const items = resolveSchema(contract.document, schema.schema.items, childPointer(schema.pointer, 'items'));
-    const constraints = fieldOfItems(contract, items);
-    return { ...rule, items: { types: jsonTypesOf(contract.document, items), bounds: boundsOf(constraints) } };
-  }
-  return rule;
-}
-
-function fieldOfItems(contract: ExecutableContract, items: ResolvedSchema): Pick<Field, 'constraints'> {
-  // The same reading of the keywords as a field's, through the model's own reader.
-  const field = contract.model.actions.flatMap((action) => action.fields).find((candidate) => candidate.pointer === items.pointer);
-  if (field !== undefined) return field;
-  return { constraints: [] };
-}
-
-/** The fields a caller passes: every field but the selector and the key, which the client sets. */
-function callerFields(contract: ExecutableContract, fields: Field[]): Field[] {
-  const { selector, credential } = contract.model.envelope;
-  return fields.filter((field) => field.name !== selector && field.name !== credential);
-}
 
 function fieldComment(field: Field): string {
   const bounds = field.constraints.filter((constraint) => checkedKeywords.has(constraint.keyword) || constraint.keyword === 'default');
@@ -118,8 +84,7 @@ function errorClassOf(contract: ExecutableContract, response: ResponseRow): Erro
   const status = Number(response.status);
   const className = errorClassName(status);
   if (fixedErrorClassNames.includes(className)) throw new Error(`HTTP ${status} documents an error body, and its class would be ${className}, a kind every call can end with (src/clients/shared/error-kinds.ts): name the status otherwise there.`);
-  const data = response.bodyFields.find((field) => field.name === errorDataField);
-  const members = (data?.members ?? []).filter((member) => member.name !== errorStatusMember);
+  const members = errorDetailMembers(response);
   const properties = members.map((member) => {
     const type = typeOf(contract.document, fieldSchema(contract, member), 'answer', '  ');
     const comment = `\`${errorDataField}.${member.name}\`${member.description.trim() === '' ? '' : `: ${member.description.trim()}`}\n\nUndefined when the answer does not carry it.`;
@@ -147,23 +112,11 @@ export type GeneratedSources = Map<string, string>;
 
 /** The description the runtime acts on, written from the model. */
 export function clientDescription(contract: ExecutableContract): ClientDescription {
-  const { model } = contract;
+  const { actions, sharedFields, ...facts } = contractFacts(contract);
   const policy = retryPolicy;
   return {
     packageName: typescriptClientPackageName,
-    version: model.documentVersion,
-    method: model.endpoint.method,
-    endpointPath: model.endpoint.urlPath,
-    restPrefix: wordpressRestPrefix,
-    selector: model.envelope.selector,
-    credential: model.envelope.credential,
-    subject: model.envelope.subject,
-    successStatus: Number(successResponse(model.responses).status),
-    throttledStatus: Number(contract.throttled.status),
-    retryAfterHeader: contract.retryAfterHeader,
-    serviceFailureStatus: Number(serviceFailureResponse(model.responses).status),
-    transientHostStatuses: [...policy.transientHostStatuses],
-    errorBody: { code: errorCodeField, message: errorMessageField, data: errorDataField },
+    ...facts,
     policy: {
       attemptTimeoutMs: policy.attemptTimeoutSeconds * 1000,
       maxAttempts: policy.maxAttempts,
@@ -173,8 +126,8 @@ export function clientDescription(contract: ExecutableContract): ClientDescripti
       retryAfterCapMs: policy.retryAfterCapSeconds * 1000,
       paceMs: policy.courtesyIntervalSeconds * 1000,
     },
-    actions: Object.fromEntries(model.actions.map((action) => [action.identifier, callerFields(contract, action.fields).map((field) => fieldRule(contract, field))])),
-    sharedFields: callerFields(contract, model.envelope.sharedFields).map((field) => fieldRule(contract, field)),
+    actions,
+    sharedFields,
   };
 }
 

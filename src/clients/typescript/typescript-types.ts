@@ -99,14 +99,3 @@ export function typeOf(document: OpenApiDocument, resolved: ResolvedSchema, read
 function wrapped(type: string): string {
   return type.includes(' | ') && !type.startsWith('{') ? `(${type})` : type;
 }
-
-/** The JSON types a schema takes, as the runtime checks them: `integer`, `string`, `null`, … */
-export function jsonTypesOf(document: OpenApiDocument, resolved: ResolvedSchema): string[] {
-  const { schema } = resolved;
-  if (Array.isArray(schema.type)) return schema.type.map(String);
-  if (typeof schema.type === 'string') return [schema.type];
-  const variants = alternatives(document, resolved);
-  if (variants.length > 0) return [...new Set(variants.flatMap((variant) => jsonTypesOf(document, variant)))];
-  const values: unknown[] = schema.const !== undefined ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : [];
-  return [...new Set(values.map((value) => (value === null ? 'null' : Number.isInteger(value) ? 'integer' : typeof value)))];
-}

@@ -6,15 +6,10 @@
  */
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { readFacts } from '../../lib/contract/facts.ts';
-import { typeLabel } from '../../lib/contract/fields.ts';
-import { resolvePointer } from '../../lib/contract/document.ts';
-import { resolveSchema } from '../../lib/contract/schemas.ts';
 import { camelCaseName } from '../../lib/samples/client-libraries.ts';
-import { fixedErrorClassName, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
+import { fixedErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
+import { exampleEnvironment, methodReference, type MethodReference } from '../shared/page-code.ts';
 import { clientDescription, methodName, typescriptClientClassName, typescriptClientPackageName } from './generate.ts';
-
-/** The environment the example script reads: the site's base URL, its key, the subscription. */
-export const exampleEnvironment = { siteUrl: 'SHOP_URL', apiKey: 'SHOP_API_KEY', subscriptionId: 'SUBSCRIPTION_ID' } as const;
 
 /** The file name the page gives the example script. */
 export const exampleScriptFile = 'pause.mjs';
@@ -67,13 +62,6 @@ console.log(answer);
 /** The run command, after the environment is set. */
 export function runCommand(): string {
   return `node ${exampleScriptFile}`;
-}
-
-/** The environment set as a reader would, with visibly fake values. */
-export function environmentCommand(contract: ExecutableContract): string {
-  const facts = readFacts(contract.document);
-  const id = contract.action(facts.quickstartAction)?.requestExample.value[facts.subscriptionField];
-  return `export ${exampleEnvironment.siteUrl}=https://${facts.siteExample} ${exampleEnvironment.apiKey}=your-api-key-not-this ${exampleEnvironment.subscriptionId}=${typeof id === 'number' ? id : 1}`;
 }
 
 /** Handling the refusal of a status: the conflict's class, the status and the actions it allows. */
@@ -130,29 +118,9 @@ try {
 `;
 }
 
-/** One row of the methods' reference. */
-export interface MethodReference {
-  method: string;
-  action: string;
-  title: string;
-  fields: { name: string; type: string; required: boolean; bounds: string }[];
-}
-
-export function methodReference(contract: ExecutableContract): MethodReference[] {
-  const { selector, credential } = contract.model.envelope;
-  return contract.model.actions.map((action) => ({
-    method: methodName(action.identifier),
-    action: action.identifier,
-    title: action.title,
-    fields: action.fields
-      .filter((field) => field.name !== selector && field.name !== credential)
-      .map((field) => ({
-        name: field.name,
-        type: typeLabel(contract.document, resolveSchema(contract.document, resolvePointer(contract.document, field.pointer), field.pointer)),
-        required: field.required,
-        bounds: field.constraints.filter((constraint) => constraint.keyword !== 'writeOnly').map((constraint) => `${constraint.label}${constraint.values === undefined ? '' : ` ${constraint.values.map((value) => JSON.stringify(value)).join(', ')}`}`).join('; '),
-      })),
-  }));
+/** Every method of the client, for the page's reference. */
+export function typescriptMethodReference(contract: ExecutableContract): MethodReference[] {
+  return methodReference(contract, methodName);
 }
 
 /** A Worker's module that pauses a subscription, the key from the Worker's secrets. */
@@ -203,42 +171,4 @@ export function commonJsExample(contract: ExecutableContract): string {
 const client = new ${typescriptClientClassName}(process.env.${exampleEnvironment.siteUrl} ?? "", process.env.${exampleEnvironment.apiKey} ?? "");
 client.${methodName(facts.quickstartAction)}({ ${facts.subscriptionField}: Number(process.env.${exampleEnvironment.subscriptionId}) }).then(console.log);
 `;
-}
-
-/** One answer of the retry policy as the client applies it: what it is, whether it is sent again, after which wait, and what is thrown at the end. */
-export interface RetryRow {
-  answer: string;
-  /** `false` when the answer is thrown after the one attempt. */
-  retried: boolean;
-  wait: string;
-  /** The classes thrown when the attempts run out: one, or one per status of the row. */
-  thrown: string[];
-}
-
-/**
- * Which answers the client sends again, how many times, after which wait, and the class thrown
- * when the attempts run out: the reference the PHP library follows, from the policy and the model.
- */
-export function retryRows(contract: ExecutableContract): RetryRow[] {
-  const description = clientDescription(contract);
-  const { policy } = description;
-  const error = (kind: FixedErrorKindId) => fixedErrorClassName(kind, 'typescript');
-  const backoff = 'the backoff';
-  const statusList = (statuses: readonly (number | string)[]) => statuses.map(String).join(', ');
-  const refusals = contract.model.responses.filter((response) => response.isError && Number(response.status) !== description.serviceFailureStatus && Number(response.status) !== description.throttledStatus);
-  return [
-    { answer: `${description.throttledStatus} with a ${description.retryAfterHeader} of at most ${policy.retryAfterCapMs / 1000} s (maxRetryWait)`, retried: true, wait: `the wait its ${description.retryAfterHeader} asks for`, thrown: [error('throttled')] },
-    { answer: `${description.throttledStatus} without a readable ${description.retryAfterHeader}`, retried: true, wait: backoff, thrown: [error('throttled')] },
-    { answer: `${description.throttledStatus} with a longer ${description.retryAfterHeader}`, retried: false, wait: '', thrown: [error('throttled')] },
-    { answer: `${description.serviceFailureStatus} from the service`, retried: true, wait: backoff, thrown: [errorClassNameOf(description.serviceFailureStatus)] },
-    { answer: `${statusList(description.transientHostStatuses)} from a host in front of the site`, retried: true, wait: backoff, thrown: [error('host')] },
-    { answer: `no answer within the timeout (${policy.attemptTimeoutMs / 1000} s)`, retried: true, wait: backoff, thrown: [error('timeout')] },
-    { answer: 'a refused, dropped or unreachable connection', retried: true, wait: backoff, thrown: [error('connection')] },
-    { answer: `${statusList([...new Set(refusals.map((response) => response.status))])} from the service`, retried: false, wait: '', thrown: [...new Set(refusals.map((response) => errorClassNameOf(Number(response.status))))] },
-    { answer: 'any other answer of a host (an HTML 403, a redirect)', retried: false, wait: '', thrown: [error('host')] },
-  ];
-}
-
-function errorClassNameOf(status: number): string {
-  return statusErrorClassName(status, 'typescript');
 }

@@ -1,5 +1,5 @@
 /**
- * What the two client libraries and the action pages' samples of them share: the packages' names,
+ * What the client libraries and the action pages' samples of them share: the packages' names,
  * the class a reader constructs, the pages that install them, and how an action's identifier
  * becomes a method. The generators in src/clients/ read these, so a sample calls the method the
  * package has.
@@ -15,8 +15,11 @@ export const composerPackageName = 'subscription-lifecycle/client';
 /** The npm package's name. */
 export const typescriptClientPackageName = '@subscription-lifecycle/client';
 
+/** The class a reader constructs, named alike in every library that has one (TypeScript, Python). */
+export const clientClassName = 'SubscriptionLifecycleClient';
+
 /** The class a reader of the TypeScript client constructs. */
-export const typescriptClientClassName = 'SubscriptionLifecycleClient';
+export const typescriptClientClassName = clientClassName;
 
 /** The Python distribution's name (what pip installs) and the package a reader imports. */
 export const pythonDistributionName = 'subscription-lifecycle-client';

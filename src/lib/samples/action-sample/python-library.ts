@@ -1,6 +1,6 @@
 import type { Endpoint } from '../../contract/model.ts';
 import { pythonLiteral } from '../literals.ts';
-import { clientPagePaths, pythonImportName, pythonMethodName, typescriptClientClassName } from '../client-libraries.ts';
+import { clientPagePaths, pythonImportName, pythonMethodName, clientClassName } from '../client-libraries.ts';
 import { fillInComment, variableDeclarations } from '../sample-parts.ts';
 import type { SampleStatuses } from '../sample-statuses.ts';
 import { interpolatedBaseUrl, libraryCall, libraryThingsToFillIn, plainPermalinkBase, type LibraryCall } from './library-call.ts';
@@ -17,12 +17,12 @@ export function pythonLibrarySample(endpoint: Endpoint, body: Record<string, unk
   const base = interpolatedBaseUrl(endpoint, (name) => `{${name}}`);
   return `# The Python library: install it with pip as ${clientPagePaths.python} shows.
 ${fillInComment('#', libraryThingsToFillIn(endpoint, body))}
-from ${pythonImportName} import ${typescriptClientClassName}
+from ${pythonImportName} import ${clientClassName}
 
 ${variableDeclarations(endpoint, (name, value) => `${name} = ${JSON.stringify(value)}`)}
 
 # Without pretty permalinks, pass \`f"${plainPermalinkBase(base)}"\` as the site.
-client = ${typescriptClientClassName}(f"${base}", ${JSON.stringify(key)})
+client = ${clientClassName}(f"${base}", ${JSON.stringify(key)})
 
 # The service's refusal, or the host's answer when waiting did not help, is an error naming it.
 answer = client.${pythonMethodName(action)}(${pythonLiteral(given)})
