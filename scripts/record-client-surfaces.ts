@@ -1,6 +1,6 @@
 /**
  * Writes the record of a release's client libraries, `openapi/releases/<version>.clients.json`:
- * both libraries generated from the release's snapshot by today's generators, and their public
+ * every library generated from the release's snapshot by today's generators, and their public
  * surfaces read as a caller sees them (src/clients/surface/). `npm run release` writes it with the
  * snapshot; this command writes it again for a release already cut, after a change to a generator
  * that version 1's callers are meant to see (see openapi/releases/README.md).
@@ -30,7 +30,7 @@ function main(): number {
       return 1;
     }
     const file = writeClientSurfaceRecord(projectDirectory, release.version, loadSnapshot(projectDirectory, release), snapshotFile(release.version));
-    console.log(`✔ Wrote ${file}: the PHP and TypeScript libraries' surfaces of release ${release.version}. Commit it.`);
+    console.log(`✔ Wrote ${file}: the PHP, TypeScript and Python libraries' surfaces of release ${release.version}. Commit it.`);
     return 0;
   } catch (error) {
     if (error instanceof ReleaseError) {
