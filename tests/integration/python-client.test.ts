@@ -12,8 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { attemptReportMembers } from '../../src/clients/shared/attempt-report.ts';
-import { pythonErrorClassName, pythonFixedErrorClassNames, pythonFloor, pythonImportName, pythonMethodName } from '../../src/clients/python/generate.ts';
+import { pythonImportName } from '../../src/clients/python/generate.ts';
 import { installPythonClient, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
 import { pythonWheelName } from '../../src/clients/python/package.ts';
 import { pythonErrorsExample, pythonExampleEnvironment, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
@@ -22,50 +21,19 @@ import { siteConfig } from '../../src/site-config.ts';
 import { toolsDownloadDirectory } from '../../src/contract-tools/tools-package.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-host.ts';
-import type { Action } from '../../src/lib/contract/model.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { allowedActions, outcomeOf } from '../../src/lib/contract/lifecycle.ts';
+import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
+import { pythonClientPlan, pythonTestsFolder, runPythonUnittest, startOf } from '../support/python-client-plan.ts';
 
 const contract = readExecutableContract(bundledDocument());
-const { model, result, errors } = contract;
-const { selector, credential, subject } = model.envelope;
+const { model } = contract;
 const apiKey = 'a-key-that-must-never-be-printed';
-const pythonTests = path.join(projectDirectory, 'src/clients/python/tests');
 const python3 = spawnSync('python3', ['-c', 'import venv, ensurepip'], { encoding: 'utf8' });
 const skip = python3.status === 0 ? false : 'python3 with venv is not installed here (apt-get install -y python3-venv)';
 
-type Fields = Record<string, unknown>;
-let nextId = 30_000;
-const seeded: { id: number; status: string }[] = [];
-function place(status: string): number {
-  const id = nextId++;
-  seeded.push({ id, status });
-  return id;
-}
-
-function callerExample(action: Action): Fields {
-  const { [selector]: _selector, [credential]: _key, ...fields } = action.requestExample.value;
-  return fields;
-}
-
-function startOf(action: Action): { from: string; to: string } {
-  const example = action.requestExample.value;
-  const requested = action.transition.kind === 'chosen' ? String(example[action.transition.field]) : undefined;
-  for (const state of model.lifecycle.states) {
-    const outcome = outcomeOf(action.transition, state, requested);
-    if (outcome.kind === 'changed') return { from: state, to: outcome.to };
-  }
-  assert.fail(`some status accepts ${action.identifier}`);
-}
-
-const [firstAction] = model.actions;
-assert.ok(firstAction !== undefined);
-const refusing = model.actions.find((action) => action.refusedStates.some((status) => allowedActions(model.lifecycle, status).length > 0));
-assert.ok(refusing !== undefined, 'some action is refused from a status that allows others');
-const refusedStatus = refusing.refusedStates.find((status) => allowedActions(model.lifecycle, status).length > 0) as string;
-const snake = (name: string) => pythonMethodName(name);
+const { seed: seeded, place, plan } = pythonClientPlan(contract, 30_000);
 
 let installed: InstalledPythonClient | undefined;
 let sandbox: Sandbox | undefined;
@@ -74,53 +42,9 @@ let planFile = '';
 describe('the Python library against the sandbox', { skip }, () => {
   before(async () => {
     installed = installPythonClient(contract);
-    const cases = model.actions.map((action) => {
-      const { from, to } = startOf(action);
-      const id = place(from);
-      return { action: action.identifier, method: pythonMethodName(action.identifier), fields: { ...callerExample(action), [subject]: id }, from, to };
-    });
-    const refusedId = place(refusedStatus);
-    const spare = Array.from({ length: 12 }, () => place(startOf(firstAction).from));
-    const withFirst = (fields: Fields) => ({ action: firstAction.identifier, method: pythonMethodName(firstAction.identifier), fields: { ...callerExample(firstAction), ...fields } });
-    const subjectBound = firstAction.fields.find((field) => field.name === subject)?.constraints.find((constraint) => constraint.limit !== undefined);
-    assert.ok(subjectBound !== undefined && typeof subjectBound.limit === 'number');
     sandbox = await startSandbox({ port: 0, contract, apiKey, seed: seeded });
-    const plan = {
-      base_url: sandbox.url,
-      endpoint_url: sandbox.endpointUrl,
-      api_key: apiKey,
-      subject,
-      result,
-      python_floor: pythonFloor,
-      attempt_report_members: attemptReportMembers,
-      error_classes: [...pythonFixedErrorClassNames, ...model.responses.filter((response) => response.isError && response.body !== undefined).map((response) => pythonErrorClassName(response.status))],
-      cases,
-      spare,
-      conflict: {
-        action: refusing.identifier,
-        method: pythonMethodName(refusing.identifier),
-        fields: { ...callerExample(refusing), [subject]: refusedId },
-        class: pythonErrorClassName(errors.transitionNotAllowed.status),
-        status: Number(errors.transitionNotAllowed.status),
-        code: errors.transitionNotAllowed.code,
-        current_status_property: snake(errors.currentStatusMember),
-        current_status: refusedStatus,
-        allowed_actions_property: snake(errors.allowedActionsMember),
-        allowed_actions: allowedActions(model.lifecycle, refusedStatus),
-        fallback: (() => {
-          const fallback = model.actions.find((action) => allowedActions(model.lifecycle, refusedStatus).includes(action.identifier) && action.transition.kind === 'fixed');
-          assert.ok(fallback !== undefined, 'the refused status allows an action of a fixed target');
-          return { action: fallback.identifier, fields: { ...callerExample(fallback), [subject]: refusedId } };
-        })(),
-      },
-      bad_request: { ...withFirst({ a_field_no_release_has: 1 }), class: pythonErrorClassName(errors.invalidParameter.status), code: errors.invalidParameter.code },
-      unauthorized: { ...withFirst({}), class: pythonErrorClassName(errors.invalidKey.status), code: errors.invalidKey.code },
-      not_found: { ...withFirst({ [subject]: 2_147_483_000 }), class: pythonErrorClassName(errors.subscriptionNotFound.status), code: errors.subscriptionNotFound.code },
-      out_of_bound: { ...withFirst({ [subject]: subjectBound.limit - 1 }), field: subject, label: subjectBound.label },
-      throttled: { status: Number(contract.throttled.status), header: contract.retryAfterHeader },
-    };
     planFile = path.join(path.dirname(installed.wheel), 'plan.json');
-    writeFileSync(planFile, JSON.stringify(plan, null, 2));
+    writeFileSync(planFile, JSON.stringify(plan({ baseUrl: sandbox.url, endpointUrl: sandbox.endpointUrl, apiKey }), null, 2));
   });
   after(async () => {
     await sandbox?.close();
@@ -129,14 +53,7 @@ describe('the Python library against the sandbox', { skip }, () => {
 
   test('Python\'s unittest passes every case, run from the installed wheel', async () => {
     assert.ok(installed !== undefined);
-    // Run without blocking: the sandbox answers from this process.
-    const child = spawn(installed.python, ['-m', 'unittest', '-v', 'test_against_sandbox'], { cwd: pythonTests, env: { ...process.env, PYTHON_CLIENT_PLAN: planFile, PYTHONDONTWRITEBYTECODE: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    const run = { status, stdout, stderr };
+    const run = await runPythonUnittest(installed.python, planFile);
     assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
     assert.match(run.stderr, /\nOK\b/);
     assert.doesNotMatch(run.stderr, /skipped/);
@@ -144,7 +61,7 @@ describe('the Python library against the sandbox', { skip }, () => {
 
   test('the wheel\'s RECORD hashes every file it holds, and the sdist has its PKG-INFO, pyproject.toml and LICENSE, as Python reads them', () => {
     assert.ok(installed !== undefined);
-    const checked = spawnSync('python3', [path.join(pythonTests, 'check_archives.py'), installed.wheel, installed.sdist, model.documentVersion], { encoding: 'utf8' });
+    const checked = spawnSync('python3', [path.join(pythonTestsFolder, 'check_archives.py'), installed.wheel, installed.sdist, model.documentVersion], { encoding: 'utf8' });
     assert.equal(checked.status, 0, `${checked.stdout}${checked.stderr}`);
   });
 
@@ -153,7 +70,7 @@ describe('the Python library against the sandbox', { skip }, () => {
     const facts = readFacts(contract.document);
     const action = contract.action(facts.quickstartAction);
     assert.ok(action !== undefined);
-    const { from, to } = startOf(action);
+    const { from, to } = startOf(contract, action);
     const id = place(from);
     await sandbox.close();
     sandbox = await startSandbox({ port: 0, contract, apiKey, seed: seeded });
