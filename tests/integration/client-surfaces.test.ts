@@ -24,7 +24,7 @@ import { after, before, describe, test } from 'node:test';
 import { addActions } from '../../src/bench/scaled-contract.ts';
 import { unpackZip, installPackage } from '../../src/clients/php/composer-project.ts';
 import { packPhpClient } from '../../src/clients/php/package.ts';
-import { installWheel } from '../../src/clients/python/installed-package.ts';
+import { installWithPip } from '../../src/clients/python/installed-package.ts';
 import { pythonClientClassName, pythonMethodName } from '../../src/clients/python/generate.ts';
 import { packPythonClient } from '../../src/clients/python/package.ts';
 import type { PhpClass } from '../../src/clients/surface/php-surface.ts';
@@ -147,7 +147,7 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
         // The runner finds the library's Python in the folder's `venv/`, as a reader who followed the page has it.
         const folder = path.join(work, 'python');
         const { wheel } = packPythonClient(grown, path.join(folder, 'packed'));
-        installWheel(wheel, path.join(folder, 'venv'));
+        installWithPip(wheel, path.join(folder, 'venv'));
         return folder;
       }
       return installTypescriptClient(grown).folder;

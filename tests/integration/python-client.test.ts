@@ -4,7 +4,9 @@
  * the real sandbox over HTTP: every action and its repeat, a 409's allowed actions, 400, 401, 404,
  * a 429 in each `Retry-After` form then success, a host's HTML page, a timeout, a refused
  * connection, and the key in no repr, traceback or log record. The cases come from the contract's
- * model, written into a plan the Python module reads (src/clients/python/tests/).
+ * model, written into a plan the Python module reads (src/clients/python/tests/). The sdist, too,
+ * installs with pip and no index into a fresh virtual environment, and the page's install command
+ * installs the wheel the built site publishes.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,9 +14,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { pythonImportName } from '../../src/clients/python/generate.ts';
-import { installPythonClient, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
-import { pythonWheelName } from '../../src/clients/python/package.ts';
+import { pythonDistributionName, pythonImportName } from '../../src/clients/python/generate.ts';
+import { installPythonClient, installWithPip, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
+import { packPythonClient, pythonWheelName } from '../../src/clients/python/package.ts';
 import { pythonErrorsExample, pythonExampleEnvironment, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
 import { readFacts } from '../../src/lib/contract/facts.ts';
 import { siteConfig } from '../../src/site-config.ts';
@@ -100,6 +102,27 @@ describe('the Python library against the sandbox', { skip }, () => {
     for (const allowed of allowedActions(model.lifecycle, refusedStatus)) assert.ok(refused.output.includes(allowed), `${allowed} in ${refused.output}`);
     assert.match(refused.output, /"attempt": 1/);
     assert.ok(!refused.output.includes(apiKey), 'the key is in no attempt report');
+  });
+});
+
+describe('pip install of the sdist, offline', { skip }, () => {
+  test('pip installs the sdist with no index into a fresh virtual environment: its own build backend needs nothing the environment lacks, and builds the wheel the site publishes', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'python-client-sdist-'));
+    try {
+      const { wheel, sdist } = packPythonClient(contract, path.join(work, 'packed'));
+      const python = installWithPip(sdist, path.join(work, 'venv'));
+      // The package pip installed from the sdist, file by file, against the wheel the site publishes.
+      const listing = await run(python, ['-c', `import json, pathlib, ${pythonImportName} as library; folder = pathlib.Path(library.__file__).parent; print(json.dumps({path.name: path.read_text(encoding="utf-8") for path in sorted(folder.iterdir()) if path.is_file()}))`], { cwd: work });
+      assert.equal(listing.status, 0, listing.output);
+      const installedFiles = JSON.parse(listing.output) as Record<string, string>;
+      const fromWheel = await run('python3', ['-c', `import json, sys, zipfile; wheel = zipfile.ZipFile(sys.argv[1]); prefix = "${pythonImportName}/"; print(json.dumps({name[len(prefix):]: wheel.read(name).decode("utf-8") for name in sorted(wheel.namelist()) if name.startswith(prefix)}))`, wheel]);
+      assert.equal(fromWheel.status, 0, fromWheel.output);
+      assert.deepEqual(installedFiles, JSON.parse(fromWheel.output));
+      const version = await run(python, ['-c', `import importlib.metadata; print(importlib.metadata.version("${pythonDistributionName}"))`], { cwd: work });
+      assert.equal(version.output.trim(), model.documentVersion);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
 
