@@ -1,9 +1,10 @@
 /**
  * The Python library under pyright in strict mode, at the oldest Python it claims: clean on the
- * package as generated and on the build backend its sdist carries, clean on a correct caller, and an error on each line of a caller that
- * makes the mistakes the types are there to catch (a field of the wrong type, a field no action
- * takes, a required field left out, a value outside an enum, a method that does not exist). The
- * callers are written from the model, so they follow the contract.
+ * package as generated and on the build backend its sdist carries, clean on a correct caller, and
+ * an error on each line of a caller that makes the mistakes the types are there to catch (a field
+ * of the wrong type, a field no action takes, a required field left out, a value outside an enum,
+ * a method that does not exist). The callers are written from the model, so they follow the
+ * contract.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
