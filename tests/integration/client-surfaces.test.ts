@@ -233,6 +233,22 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
     }
   });
 
+  test('a record written before the Python library is refused, naming the command that writes it again', async () => {
+    assert.ok(release !== undefined && record !== undefined);
+    const older = copyContract();
+    try {
+      const recordFile = `openapi/releases/${release.version}.clients.json`;
+      const { python: _python, ...withoutPython } = record;
+      older.write(recordFile, JSON.stringify(withoutPython));
+      const refusals = (await runGate({ projectDirectory: older.directory })).problems.filter((problem) => surfaceRule.test(problem.rule ?? ''));
+      assert.equal(refusals.length, 1, describeProblems(refusals));
+      assert.equal(refusals[0]?.file, recordFile);
+      assert.match(refusals[0]?.message ?? '', new RegExp(`no Python library.*node scripts/record-client-surfaces\\.ts --version ${release.version.replaceAll('.', '\\.')}`));
+    } finally {
+      older.remove();
+    }
+  });
+
   test('a new action whose PHP method takes the name of a method the client has is refused at the action\'s line', async () => {
     const actionMethods = new Set(current.model.actions.map((entry) => clientMethodName(entry.identifier)));
     const taken = phpClientClass()?.methods.find((method) => /^[a-z][A-Za-z]*$/.test(method.name) && !actionMethods.has(method.name));
@@ -270,10 +286,11 @@ describe('node scripts/record-client-surfaces.ts, as openapi/releases/README.md 
       const written = spawnSync(process.execPath, [script, '--version', release.version, '--project', copy.directory], { cwd: projectDirectory, encoding: 'utf8' });
       assert.equal(written.status, 0, `${written.stdout}${written.stderr}`);
       assert.match(written.stdout, new RegExp(`Wrote ${recordFile.replaceAll('.', '\\.')}`));
-      const rewritten = JSON.parse(copy.read(recordFile)) as { version: string; generatedFrom: string; php: { classes: unknown[] } };
+      const rewritten = JSON.parse(copy.read(recordFile)) as { version: string; generatedFrom: string; php: { classes: unknown[] }; python?: { names: Record<string, unknown> } };
       assert.equal(rewritten.version, release.version);
       assert.equal(rewritten.generatedFrom, `openapi/releases/${release.version}.json`);
       assert.ok(rewritten.php.classes.length > 0);
+      assert.ok(rewritten.python?.names[pythonClientClassName] !== undefined, 'the record holds the Python client');
       const unknown = spawnSync(process.execPath, [script, '--version', '0.0.1', '--project', copy.directory], { cwd: projectDirectory, encoding: 'utf8' });
       assert.equal(unknown.status, 1, unknown.stderr);
       assert.match(unknown.stderr, /0\.0\.1 is not a release/);
