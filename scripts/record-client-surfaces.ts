@@ -7,9 +7,11 @@
  *
  *   node scripts/record-client-surfaces.ts --version 1.0.0 [--project <dir>]
  *
- * Exits 0 when written, 1 when the release or its snapshot is missing, 2 on wrong options.
+ * Exits 0 when written, 1 when the release or its snapshot is missing or python3 is (the Python
+ * library's surface is read with it), 2 on wrong options.
  */
 import path from 'node:path';
+import { PythonUnavailableError } from '../src/clients/surface/python-surface.ts';
 import { writeClientSurfaceRecord } from '../src/clients/surface/surfaces.ts';
 import { loadSnapshot, readReleases, ReleaseError, snapshotFile } from '../src/lib/releases/releases.ts';
 import { scriptArguments } from './script-options.ts';
@@ -33,7 +35,8 @@ function main(): number {
     console.log(`✔ Wrote ${file}: the PHP, TypeScript and Python libraries' surfaces of release ${release.version}. Commit it.`);
     return 0;
   } catch (error) {
-    if (error instanceof ReleaseError) {
+    // Without python3 the Python library's surface cannot be read: the error says how to install it.
+    if (error instanceof ReleaseError || error instanceof PythonUnavailableError) {
       console.error(`✖ ${error.message}`);
       return 1;
     }
