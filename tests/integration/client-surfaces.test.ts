@@ -249,6 +249,26 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
     }
   });
 
+  test('without python3 on the machine, a contract whose libraries are not cached yet is refused, saying so, rather than passed', async () => {
+    const changed = copyContract();
+    const searchPath = process.env.PATH;
+    try {
+      // A change of description only: a document the cache has never seen, whose libraries are generated again.
+      changed.editYaml(schemaFile(changed, action), (schema) => {
+        schema.description = `${String(schema.description ?? '')} (Changed by a test that hides python3.)`;
+      });
+      // Only the folder of the Node running this test: python3 cannot be found.
+      process.env.PATH = path.dirname(process.execPath);
+      const refusals = (await runGate({ projectDirectory: changed.directory })).problems.filter((problem) => surfaceRule.test(problem.rule ?? ''));
+      assert.equal(refusals.length, 1, describeProblems(refusals));
+      assert.equal(refusals[0]?.file, 'src/clients/python/');
+      assert.match(refusals[0]?.message ?? '', /python3 is not installed here.*apt-get install -y python3/);
+    } finally {
+      process.env.PATH = searchPath;
+      changed.remove();
+    }
+  });
+
   test('a new action whose PHP method takes the name of a method the client has is refused at the action\'s line', async () => {
     const actionMethods = new Set(current.model.actions.map((entry) => clientMethodName(entry.identifier)));
     const taken = phpClientClass()?.methods.find((method) => /^[a-z][A-Za-z]*$/.test(method.name) && !actionMethods.has(method.name));
