@@ -1,7 +1,8 @@
 /**
  * The gate's step for the client libraries (PHP, TypeScript, Python): version 1's promise reaches
- * them too. Each is generated from the contract as it stands and their public surfaces held against the record of
- * the latest release (`openapi/releases/<version>.clients.json`, src/clients/surface/). A change
+ * them too. Each is generated from the contract as it stands and its public surface held against
+ * the record of the latest release (`openapi/releases/<version>.clients.json`,
+ * src/clients/surface/). Reading the Python one needs `python3`; without it the step says so. A change
  * the contract's own compatibility step lets pass can still break a library's caller, by a
  * method's parameters moving or a new action's method taking an existing one's name; each such
  * break is refused at the line of the contract that causes it. When the release's own contract,

@@ -22,7 +22,7 @@ export interface ClientSurfaces {
 /** What a release records of its libraries; a record written before the Python library has no `python`. */
 export interface ClientSurfaceRecord extends Omit<ClientSurfaces, 'python'> {
   python?: PythonSurface;
-  /** The release's version, which both libraries carry. */
+  /** The release's version, which every library carries. */
   version: string;
   /** The snapshot the libraries were generated from, relative to the project. */
   generatedFrom: string;

@@ -1,8 +1,8 @@
 /**
  * The libraries' public surfaces for one contract, and the record of them each release keeps
  * beside its snapshot (`openapi/releases/<version>.clients.json`). The libraries are generated
- * exactly as they are packed (the PHP package's files, the TypeScript package's declarations) and
- * read as a caller sees them; generating the TypeScript one compiles it, so a surface is cached in
+ * exactly as they are packed (the PHP package's files, the TypeScript package's declarations, the
+ * Python package's files) and read as a caller sees them; generating the TypeScript one compiles it, so a surface is cached in
  * `.generated/client-surfaces/` by the hash of the document and of the generators' sources.
  */
 import { globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
