@@ -1,15 +1,17 @@
 /**
  * Writes the record of a release's client libraries, `openapi/releases/<version>.clients.json`:
- * both libraries generated from the release's snapshot by today's generators, and their public
+ * every library generated from the release's snapshot by today's generators, and their public
  * surfaces read as a caller sees them (src/clients/surface/). `npm run release` writes it with the
  * snapshot; this command writes it again for a release already cut, after a change to a generator
  * that version 1's callers are meant to see (see openapi/releases/README.md).
  *
  *   node scripts/record-client-surfaces.ts --version 1.0.0 [--project <dir>]
  *
- * Exits 0 when written, 1 when the release or its snapshot is missing, 2 on wrong options.
+ * Exits 0 when written, 1 when the release or its snapshot is missing or python3 is (the Python
+ * library's surface is read with it), 2 on wrong options.
  */
 import path from 'node:path';
+import { PythonUnavailableError } from '../src/clients/surface/python-surface.ts';
 import { writeClientSurfaceRecord } from '../src/clients/surface/surfaces.ts';
 import { loadSnapshot, readReleases, ReleaseError, snapshotFile } from '../src/lib/releases/releases.ts';
 import { scriptArguments } from './script-options.ts';
@@ -30,10 +32,11 @@ function main(): number {
       return 1;
     }
     const file = writeClientSurfaceRecord(projectDirectory, release.version, loadSnapshot(projectDirectory, release), snapshotFile(release.version));
-    console.log(`✔ Wrote ${file}: the PHP and TypeScript libraries' surfaces of release ${release.version}. Commit it.`);
+    console.log(`✔ Wrote ${file}: the PHP, TypeScript and Python libraries' surfaces of release ${release.version}. Commit it.`);
     return 0;
   } catch (error) {
-    if (error instanceof ReleaseError) {
+    // Without python3 the Python library's surface cannot be read: the error says how to install it.
+    if (error instanceof ReleaseError || error instanceof PythonUnavailableError) {
       console.error(`✖ ${error.message}`);
       return 1;
     }

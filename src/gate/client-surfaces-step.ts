@@ -1,7 +1,8 @@
 /**
- * The gate's step for the two client libraries: version 1's promise reaches them too. Both are
- * generated from the contract as it stands and their public surfaces held against the record of
- * the latest release (`openapi/releases/<version>.clients.json`, src/clients/surface/). A change
+ * The gate's step for the client libraries (PHP, TypeScript, Python): version 1's promise reaches
+ * them too. Each is generated from the contract as it stands and its public surface held against
+ * the record of the latest release (`openapi/releases/<version>.clients.json`,
+ * src/clients/surface/). Reading the Python one needs `python3`; without it the step says so. A change
  * the contract's own compatibility step lets pass can still break a library's caller, by a
  * method's parameters moving or a new action's method taking an existing one's name; each such
  * break is refused at the line of the contract that causes it. When the release's own contract,
@@ -14,13 +15,13 @@ import type { UnnamableActionError } from '../clients/shared/method-names.ts';
 import type { OpenApiDocument } from '../lib/contract/document.ts';
 import { noSchemaValidator, readExecutableContractWith } from '../lib/contract/serving-contract.ts';
 import { latestRelease, loadSnapshot, readReleases, ReleaseError, snapshotFile, type Release } from '../lib/releases/releases.ts';
-import { comparePhpSurfaces, compareTypescriptSurfaces, type SurfaceBreak } from '../clients/surface/compare.ts';
-import { cachedResult, clientSurfaceRecordFile, generatorSourcesHash, hashOf, readCached, readClientSurfaceRecord, recordCommand, type ClientSurfaces } from '../clients/surface/surface-cache.ts';
+import { comparePhpSurfaces, comparePythonSurfaces, compareTypescriptSurfaces, type SurfaceBreak } from '../clients/surface/compare.ts';
+import { cachedResult, clientSurfaceRecordFile, generatorSourcesHash, hashOf, readCached, readClientSurfaceRecord, recordCommand, type ClientSurfaceRecord, type ClientSurfaces } from '../clients/surface/surface-cache.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator, type SourceLocator } from './source-files.ts';
 
 const surfaceRule = 'client libraries: rule 9.2, 9.3';
-const generatorFolders = { PHP: 'src/clients/php/', TypeScript: 'src/clients/typescript/' } as const;
+const generatorFolders = { PHP: 'src/clients/php/', TypeScript: 'src/clients/typescript/', Python: 'src/clients/python/' } as const;
 
 /** A name as code and contract both spell it, for matching one with the other: `orderId`, `order_id` → `orderid`. */
 function comparable(name: string): string {
@@ -93,13 +94,22 @@ function surfaceModule<Module>(file: string): Promise<Module> {
   return nativeImport(pathToFileURL(path.join(import.meta.dirname, '../clients/surface', file)).href) as Promise<Module>;
 }
 
+/** Python missing from the machine, by its name: the reader may be another load of the class. */
+function pythonUnavailable(error: unknown): error is Error {
+  return error instanceof Error && error.name === 'PythonUnavailableError';
+}
+
 /** A generator's refusal of an action it cannot name, by its shape: the generators may be another load of the class. */
 function unnamableAction(error: unknown): error is UnnamableActionError {
   return error instanceof Error && error.name === 'UnnamableActionError' && typeof (error as { pointer?: unknown }).pointer === 'string';
 }
 
-async function breaksBetween(record: ClientSurfaces, current: ClientSurfaces): Promise<SurfaceBreak[]> {
-  const compared = [...comparePhpSurfaces(record.php, current.php), ...compareTypescriptSurfaces(record.typescript, current.typescript)];
+async function breaksBetween(record: ClientSurfaceRecord, current: ClientSurfaces): Promise<SurfaceBreak[]> {
+  const compared = [
+    ...comparePhpSurfaces(record.php, current.php),
+    ...compareTypescriptSurfaces(record.typescript, current.typescript),
+    ...(record.python === undefined ? [] : comparePythonSurfaces(record.python, current.python)),
+  ];
   const named = new Set(compared.filter((entry) => entry.language === 'TypeScript').map((entry) => entry.names.at(-1)));
   const key = hashOf(JSON.stringify(record.typescript.declarations ?? {}), JSON.stringify(current.typescript.declarations ?? {}), generatorSourcesHash(), 'compiler');
   let judged = readCached<SurfaceBreak[]>(key);
@@ -136,7 +146,7 @@ function problemFor(entry: SurfaceBreak, release: Release, locate: SourceLocator
   return { ...place, message: `breaks a caller of the ${entry.language} library of release ${release.version}: ${entry.message}. ${consequence}`, rule: surfaceRule, cause: entry.message };
 }
 
-/** Holds both libraries of the bundled contract against the latest release's record. */
+/** Holds every library of the bundled contract against the latest release's record. */
 export async function checkClientSurfaces(context: GateContext): Promise<GateProblem[]> {
   const { projectDirectory, root, document } = context;
   let release: Release | undefined;
@@ -152,6 +162,9 @@ export async function checkClientSurfaces(context: GateContext): Promise<GatePro
   if (record === undefined) {
     return [{ file: clientSurfaceRecordFile(release.version), message: `Release ${release.version} has no record of its client libraries' surfaces, so a change that breaks their callers cannot be seen. Write it with \`${recordCommand(release.version)}\`.`, rule: surfaceRule }];
   }
+  if (record.python === undefined) {
+    return [{ file: clientSurfaceRecordFile(release.version), message: `Release ${release.version}'s record of its client libraries' surfaces has no Python library, so a change that breaks its callers cannot be seen. Write it again with \`${recordCommand(release.version)}\`.`, rule: surfaceRule }];
+  }
   let current: ClientSurfaces;
   try {
     readExecutableContractWith(document, noSchemaValidator);
@@ -162,6 +175,7 @@ export async function checkClientSurfaces(context: GateContext): Promise<GatePro
   try {
     current = await surfacesOf(document);
   } catch (error) {
+    if (pythonUnavailable(error)) return [{ file: generatorFolders.Python, message: error.message, rule: surfaceRule }];
     const place = unnamableAction(error) ? createSourceLocator(projectDirectory, root)(error.pointer) : { file: root };
     return [{ ...place, message: `The client libraries cannot be generated from the contract: ${(error as Error).message.split('\n').slice(0, 6).join(' ')}`, rule: surfaceRule }];
   }

@@ -1,13 +1,17 @@
 /**
- * Version 1's promise, held for the two client libraries by the gate's step for them
- * (src/gate/client-surfaces-step.ts) against the latest release's record of their surfaces:
+ * Version 1's promise, held for the client libraries (PHP, TypeScript, Python) by the gate's step
+ * for them (src/gate/client-surfaces-step.ts) against the latest release's record of their surfaces:
  *
  * - an optional field inserted before the note of an action in a copy of the contract: the gate
  *   passes it when the release's PHP methods take one array of fields, and refuses it at the new
  *   field's line when they take the fields by position (the note would silently become the new
- *   field); the release's own callers, the action page's library samples generated from its
- *   snapshot, run unchanged against a sandbox of the changed contract with each library generated
- *   from it installed, and send every field under the name the caller meant;
+ *   field); the TypeScript and Python libraries take one object or dictionary of fields, so nothing
+ *   of theirs is refused; the release's own callers, the action page's library samples generated
+ *   from its snapshot, run unchanged against a sandbox of the changed contract with each library
+ *   generated from it installed (the Python one from its wheel, in a fresh virtual environment),
+ *   and send every field under the name the caller meant;
+ * - the note made required, which breaks a caller of each library: refused at the note's line,
+ *   naming the Python library's fields among the others;
  * - a new action whose method takes the name of a method the PHP client already has, which the
  *   contract's own checks accept: refused at the action's line.
  */
@@ -20,6 +24,9 @@ import { after, before, describe, test } from 'node:test';
 import { addActions } from '../../src/bench/scaled-contract.ts';
 import { unpackZip, installPackage } from '../../src/clients/php/composer-project.ts';
 import { packPhpClient } from '../../src/clients/php/package.ts';
+import { installWithPip } from '../../src/clients/python/installed-package.ts';
+import { pythonClientClassName, pythonMethodName } from '../../src/clients/python/generate.ts';
+import { packPythonClient } from '../../src/clients/python/package.ts';
 import type { PhpClass } from '../../src/clients/surface/php-surface.ts';
 import { generatorContract, readClientSurfaceRecord } from '../../src/clients/surface/surfaces.ts';
 import { installTypescriptClient } from '../../src/clients/typescript/installed-package.ts';
@@ -108,6 +115,7 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
     const others = problems.filter((problem) => !surfaceRule.test(problem.rule ?? ''));
     assert.deepEqual(others, [], `the contract's own checks take the field as an addition:\n${describeProblems(others)}`);
     const refusals = problems.filter((problem) => surfaceRule.test(problem.rule ?? ''));
+    assert.deepEqual(refusals.filter((problem) => problem.message.includes('Python library')), [], 'the Python library takes one dictionary of fields: nothing of it breaks');
     if (!positional) {
       assert.deepEqual(refusals, [], describeProblems(refusals));
       return;
@@ -135,10 +143,17 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
         const zip = await packPhpClient(grown, path.join(work, 'php'));
         return installPackage({ type: 'path', url: unpackZip(zip, path.join(work, 'php-package')) }, composerPackageName, grown.model.documentVersion);
       }
+      if (language === 'python-library') {
+        // The runner finds the library's Python in the folder's `venv/`, as a reader who followed the page has it.
+        const folder = path.join(work, 'python');
+        const { wheel } = packPythonClient(grown, path.join(folder, 'packed'));
+        installWithPip(wheel, path.join(folder, 'venv'));
+        return folder;
+      }
       return installTypescriptClient(grown).folder;
     }
 
-    for (const language of ['typescript-library', 'php-library'] as const) {
+    for (const language of ['typescript-library', 'php-library', 'python-library'] as const) {
       const skip = missingRunner(language) || (language === 'php-library' && positional ? 'the release\'s PHP methods take the fields by position: the gate refuses the insertion, as the test above shows' : false);
       test(`${language}: the release's sample carries out the action and sends each field by the name it meant`, { skip }, async () => {
         const sample = releasePage.samples.find((candidate) => candidate.language === language);
@@ -170,6 +185,34 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
     }
   });
 
+  test('the note made required is refused at its line, for the Python library\'s fields as for the others', async () => {
+    const required = copyContract();
+    try {
+      const file = schemaFile(required, action);
+      required.editYaml(file, (schema) => {
+        const listed = schema.required as string[];
+        assert.ok(Array.isArray(listed) && !listed.includes(noteField), `${file} lists its required fields without ${noteField}`);
+        schema.required = [...listed, noteField];
+      });
+      const result = await runGate({ projectDirectory: required.directory });
+      const python = result.problems.filter((problem) => surfaceRule.test(problem.rule ?? '') && problem.message.includes('Python library'));
+      // The note's own line, as the gate names a field's: where the field's schema is written.
+      const note = grownContract(required).action(action.identifier)?.fields.find((field) => field.name === noteField);
+      assert.ok(note !== undefined);
+      const place = createSourceLocator(required.directory, contractRoot)(note.pointer);
+      // The dictionary the release's method takes the action's fields as, by the record.
+      const client = record?.python?.names[pythonClientClassName];
+      const fieldsName = client?.kind === 'class' ? client.methods[pythonMethodName(action.identifier)]?.parameters[0]?.type : undefined;
+      assert.ok(fieldsName !== undefined, `the release's Python client has ${pythonMethodName(action.identifier)}()`);
+      assert.ok(
+        python.some((problem) => problem.file === place.file && problem.line === place.line && problem.message.includes(`${fieldsName} now requires the key ${noteField}`)),
+        `refused at ${place.file}: line ${place.line ?? '?'}, naming ${fieldsName}:\n${describeProblems(result.problems)}`,
+      );
+    } finally {
+      required.remove();
+    }
+  });
+
   test('a method the release recorded that today\'s generator no longer writes from the same contract is laid at the generator, not the contract', async () => {
     assert.ok(release !== undefined && record !== undefined);
     const changed = copyContract();
@@ -186,6 +229,42 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
       assert.equal(refusals[0]?.file, 'src/clients/php/');
       assert.match(refusals[0]?.message ?? '', /methodOnlyTheRecordHas\(\) is gone.*the generator changed/);
     } finally {
+      changed.remove();
+    }
+  });
+
+  test('a record written before the Python library is refused, naming the command that writes it again', async () => {
+    assert.ok(release !== undefined && record !== undefined);
+    const older = copyContract();
+    try {
+      const recordFile = `openapi/releases/${release.version}.clients.json`;
+      const { python: _python, ...withoutPython } = record;
+      older.write(recordFile, JSON.stringify(withoutPython));
+      const refusals = (await runGate({ projectDirectory: older.directory })).problems.filter((problem) => surfaceRule.test(problem.rule ?? ''));
+      assert.equal(refusals.length, 1, describeProblems(refusals));
+      assert.equal(refusals[0]?.file, recordFile);
+      assert.match(refusals[0]?.message ?? '', new RegExp(`no Python library.*node scripts/record-client-surfaces\\.ts --version ${release.version.replaceAll('.', '\\.')}`));
+    } finally {
+      older.remove();
+    }
+  });
+
+  test('without python3 on the machine, a contract whose libraries are not cached yet is refused, saying so, rather than passed', async () => {
+    const changed = copyContract();
+    const searchPath = process.env.PATH;
+    try {
+      // A change of description only: a document the cache has never seen, whose libraries are generated again.
+      changed.editYaml(schemaFile(changed, action), (schema) => {
+        schema.description = `${String(schema.description ?? '')} (Changed by a test that hides python3.)`;
+      });
+      // Only the folder of the Node running this test: python3 cannot be found.
+      process.env.PATH = path.dirname(process.execPath);
+      const refusals = (await runGate({ projectDirectory: changed.directory })).problems.filter((problem) => surfaceRule.test(problem.rule ?? ''));
+      assert.equal(refusals.length, 1, describeProblems(refusals));
+      assert.equal(refusals[0]?.file, 'src/clients/python/');
+      assert.match(refusals[0]?.message ?? '', /python3 is not installed here.*apt-get install -y python3/);
+    } finally {
+      process.env.PATH = searchPath;
       changed.remove();
     }
   });
@@ -227,10 +306,11 @@ describe('node scripts/record-client-surfaces.ts, as openapi/releases/README.md 
       const written = spawnSync(process.execPath, [script, '--version', release.version, '--project', copy.directory], { cwd: projectDirectory, encoding: 'utf8' });
       assert.equal(written.status, 0, `${written.stdout}${written.stderr}`);
       assert.match(written.stdout, new RegExp(`Wrote ${recordFile.replaceAll('.', '\\.')}`));
-      const rewritten = JSON.parse(copy.read(recordFile)) as { version: string; generatedFrom: string; php: { classes: unknown[] } };
+      const rewritten = JSON.parse(copy.read(recordFile)) as { version: string; generatedFrom: string; php: { classes: unknown[] }; python?: { names: Record<string, unknown> } };
       assert.equal(rewritten.version, release.version);
       assert.equal(rewritten.generatedFrom, `openapi/releases/${release.version}.json`);
       assert.ok(rewritten.php.classes.length > 0);
+      assert.ok(rewritten.python?.names[pythonClientClassName] !== undefined, 'the record holds the Python client');
       const unknown = spawnSync(process.execPath, [script, '--version', '0.0.1', '--project', copy.directory], { cwd: projectDirectory, encoding: 'utf8' });
       assert.equal(unknown.status, 1, unknown.stderr);
       assert.match(unknown.stderr, /0\.0\.1 is not a release/);

@@ -1,18 +1,20 @@
 /**
  * The Python library under pyright in strict mode, at the oldest Python it claims: clean on the
- * package as generated, clean on a correct caller, and an error on each line of a caller that
- * makes the mistakes the types are there to catch (a field of the wrong type, a field no action
- * takes, a required field left out, a value outside an enum, a method that does not exist). The
- * callers are written from the model, so they follow the contract.
+ * package as generated and on the build backend its sdist carries, clean on a correct caller, and
+ * an error on each line of a caller that makes the mistakes the types are there to catch (a field
+ * of the wrong type, a field no action takes, a required field left out, a value outside an enum,
+ * a method that does not exist). The callers are written from the model, so they follow the
+ * contract.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { pythonClientClassName, pythonFloor, pythonImportName, pythonMethodName, writePythonPackage } from '../../src/clients/python/generate.ts';
 import { pythonErrorsExample, pythonExampleScript } from '../../src/clients/python/usage.ts';
+import { pythonBuildBackendFile } from '../../src/clients/python/package.ts';
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
 
@@ -51,6 +53,12 @@ describe('the Python library under pyright strict', () => {
 
   test('the package is clean', () => {
     const errors = runPyright([path.join(work, pythonImportName)]);
+    assert.deepEqual(errors.map((error) => `${path.basename(error.file)}:${error.range.start.line + 1}: ${error.message}`), []);
+  });
+
+  test('the sdist\'s build backend, which pip runs to build the wheel from the sdist, is clean', () => {
+    copyFileSync(pythonBuildBackendFile, path.join(work, 'build_backend.py'));
+    const errors = runPyright([path.join(work, 'build_backend.py')]);
     assert.deepEqual(errors.map((error) => `${path.basename(error.file)}:${error.range.start.line + 1}: ${error.message}`), []);
   });
 

@@ -4,7 +4,9 @@
  * the real sandbox over HTTP: every action and its repeat, a 409's allowed actions, 400, 401, 404,
  * a 429 in each `Retry-After` form then success, a host's HTML page, a timeout, a refused
  * connection, and the key in no repr, traceback or log record. The cases come from the contract's
- * model, written into a plan the Python module reads (src/clients/python/tests/).
+ * model, written into a plan the Python module reads (src/clients/python/tests/). The sdist, too,
+ * installs with pip and no index into a fresh virtual environment, and the page's install command
+ * installs the wheel the built site publishes.
  */
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -12,10 +14,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { attemptReportMembers } from '../../src/clients/shared/attempt-report.ts';
-import { pythonErrorClassName, pythonFixedErrorClassNames, pythonFloor, pythonImportName, pythonMethodName } from '../../src/clients/python/generate.ts';
-import { installPythonClient, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
-import { pythonWheelName } from '../../src/clients/python/package.ts';
+import { pythonDistributionName, pythonImportName } from '../../src/clients/python/generate.ts';
+import { installPythonClient, installWithPip, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
+import { packPythonClient, pythonWheelName } from '../../src/clients/python/package.ts';
 import { pythonErrorsExample, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
 import { exampleEnvironment } from '../../src/clients/shared/page-code.ts';
 import { readFacts } from '../../src/lib/contract/facts.ts';
@@ -26,23 +27,17 @@ import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-hos
 import { readExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
-import { callerExample, refusalCase, startingPoint, subscriptionSeed, type Fields } from '../support/client-cases.ts';
 import { bundledDocument, projectDirectory } from '../support/contract-copy.ts';
+import { startingPoint } from '../support/client-cases.ts';
+import { pythonClientPlan, pythonTestsFolder, runPythonUnittest } from '../support/python-client-plan.ts';
 
 const contract = readExecutableContract(bundledDocument());
-const { model, result, errors } = contract;
-const { subject } = model.envelope;
+const { model } = contract;
 const apiKey = 'a-key-that-must-never-be-printed';
-const pythonTests = path.join(projectDirectory, 'src/clients/python/tests');
 const python3 = spawnSync('python3', ['-c', 'import venv, ensurepip'], { encoding: 'utf8' });
 const skip = python3.status === 0 ? false : 'python3 with venv is not installed here (apt-get install -y python3-venv)';
 
-const { seeded, place } = subscriptionSeed(30_000);
-
-const [firstAction] = model.actions;
-assert.ok(firstAction !== undefined);
-const { action: refusing, status: refusedStatus } = refusalCase(model);
-const snake = (name: string) => pythonMethodName(name);
+const { seed: seeded, place, plan } = pythonClientPlan(contract, 30_000);
 
 let installed: InstalledPythonClient | undefined;
 let sandbox: Sandbox | undefined;
@@ -51,53 +46,9 @@ let planFile = '';
 describe('the Python library against the sandbox', { skip }, () => {
   before(async () => {
     installed = installPythonClient(contract);
-    const cases = model.actions.map((action) => {
-      const { from, to } = startingPoint(model, action);
-      const id = place(from);
-      return { action: action.identifier, method: pythonMethodName(action.identifier), fields: { ...callerExample(model, action), [subject]: id }, from, to };
-    });
-    const refusedId = place(refusedStatus);
-    const spare = Array.from({ length: 12 }, () => place(startingPoint(model, firstAction).from));
-    const withFirst = (fields: Fields) => ({ action: firstAction.identifier, method: pythonMethodName(firstAction.identifier), fields: { ...callerExample(model, firstAction), ...fields } });
-    const subjectBound = firstAction.fields.find((field) => field.name === subject)?.constraints.find((constraint) => constraint.limit !== undefined);
-    assert.ok(subjectBound !== undefined && typeof subjectBound.limit === 'number');
     sandbox = await startSandbox({ port: 0, contract, apiKey, seed: seeded });
-    const plan = {
-      base_url: sandbox.url,
-      endpoint_url: sandbox.endpointUrl,
-      api_key: apiKey,
-      subject,
-      result,
-      python_floor: pythonFloor,
-      attempt_report_members: attemptReportMembers,
-      error_classes: [...pythonFixedErrorClassNames, ...model.responses.filter((response) => response.isError && response.body !== undefined).map((response) => pythonErrorClassName(response.status))],
-      cases,
-      spare,
-      conflict: {
-        action: refusing.identifier,
-        method: pythonMethodName(refusing.identifier),
-        fields: { ...callerExample(model, refusing), [subject]: refusedId },
-        class: pythonErrorClassName(errors.transitionNotAllowed.status),
-        status: Number(errors.transitionNotAllowed.status),
-        code: errors.transitionNotAllowed.code,
-        current_status_property: snake(errors.currentStatusMember),
-        current_status: refusedStatus,
-        allowed_actions_property: snake(errors.allowedActionsMember),
-        allowed_actions: allowedActions(model.lifecycle, refusedStatus),
-        fallback: (() => {
-          const fallback = model.actions.find((action) => allowedActions(model.lifecycle, refusedStatus).includes(action.identifier) && action.transition.kind === 'fixed');
-          assert.ok(fallback !== undefined, 'the refused status allows an action of a fixed target');
-          return { action: fallback.identifier, fields: { ...callerExample(model, fallback), [subject]: refusedId } };
-        })(),
-      },
-      bad_request: { ...withFirst({ a_field_no_release_has: 1 }), class: pythonErrorClassName(errors.invalidParameter.status), code: errors.invalidParameter.code },
-      unauthorized: { ...withFirst({}), class: pythonErrorClassName(errors.invalidKey.status), code: errors.invalidKey.code },
-      not_found: { ...withFirst({ [subject]: 2_147_483_000 }), class: pythonErrorClassName(errors.subscriptionNotFound.status), code: errors.subscriptionNotFound.code },
-      out_of_bound: { ...withFirst({ [subject]: subjectBound.limit - 1 }), field: subject, label: subjectBound.label },
-      throttled: { status: Number(contract.throttled.status), header: contract.retryAfterHeader },
-    };
     planFile = path.join(path.dirname(installed.wheel), 'plan.json');
-    writeFileSync(planFile, JSON.stringify(plan, null, 2));
+    writeFileSync(planFile, JSON.stringify(plan({ baseUrl: sandbox.url, endpointUrl: sandbox.endpointUrl, apiKey }), null, 2));
   });
   after(async () => {
     await sandbox?.close();
@@ -106,14 +57,7 @@ describe('the Python library against the sandbox', { skip }, () => {
 
   test('Python\'s unittest passes every case, run from the installed wheel', async () => {
     assert.ok(installed !== undefined);
-    // Run without blocking: the sandbox answers from this process.
-    const child = spawn(installed.python, ['-m', 'unittest', '-v', 'test_against_sandbox'], { cwd: pythonTests, env: { ...process.env, PYTHON_CLIENT_PLAN: planFile, PYTHONDONTWRITEBYTECODE: '1' } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    const run = { status, stdout, stderr };
+    const run = await runPythonUnittest(installed.python, planFile);
     assert.equal(run.status, 0, `${run.stdout}${run.stderr}`);
     assert.match(run.stderr, /\nOK\b/);
     assert.doesNotMatch(run.stderr, /skipped/);
@@ -121,7 +65,7 @@ describe('the Python library against the sandbox', { skip }, () => {
 
   test('the wheel\'s RECORD hashes every file it holds, and the sdist has its PKG-INFO, pyproject.toml and LICENSE, as Python reads them', () => {
     assert.ok(installed !== undefined);
-    const checked = spawnSync('python3', [path.join(pythonTests, 'check_archives.py'), installed.wheel, installed.sdist, model.documentVersion], { encoding: 'utf8' });
+    const checked = spawnSync('python3', [path.join(pythonTestsFolder, 'check_archives.py'), installed.wheel, installed.sdist, model.documentVersion], { encoding: 'utf8' });
     assert.equal(checked.status, 0, `${checked.stdout}${checked.stderr}`);
   });
 
@@ -160,6 +104,27 @@ describe('the Python library against the sandbox', { skip }, () => {
     for (const allowed of allowedActions(model.lifecycle, refusedStatus)) assert.ok(refused.output.includes(allowed), `${allowed} in ${refused.output}`);
     assert.match(refused.output, /"attempt": 1/);
     assert.ok(!refused.output.includes(apiKey), 'the key is in no attempt report');
+  });
+});
+
+describe('pip install of the sdist, offline', { skip }, () => {
+  test('pip installs the sdist with no index into a fresh virtual environment: its own build backend needs nothing the environment lacks, and builds the wheel the site publishes', async () => {
+    const work = mkdtempSync(path.join(tmpdir(), 'python-client-sdist-'));
+    try {
+      const { wheel, sdist } = packPythonClient(contract, path.join(work, 'packed'));
+      const python = installWithPip(sdist, path.join(work, 'venv'));
+      // The package pip installed from the sdist, file by file, against the wheel the site publishes.
+      const listing = await run(python, ['-c', `import json, pathlib, ${pythonImportName} as library; folder = pathlib.Path(library.__file__).parent; print(json.dumps({path.name: path.read_text(encoding="utf-8") for path in sorted(folder.iterdir()) if path.is_file()}))`], { cwd: work });
+      assert.equal(listing.status, 0, listing.output);
+      const installedFiles = JSON.parse(listing.output) as Record<string, string>;
+      const fromWheel = await run('python3', ['-c', `import json, sys, zipfile; wheel = zipfile.ZipFile(sys.argv[1]); prefix = "${pythonImportName}/"; print(json.dumps({name[len(prefix):]: wheel.read(name).decode("utf-8") for name in sorted(wheel.namelist()) if name.startswith(prefix)}))`, wheel]);
+      assert.equal(fromWheel.status, 0, fromWheel.output);
+      assert.deepEqual(installedFiles, JSON.parse(fromWheel.output));
+      const version = await run(python, ['-c', `import importlib.metadata; print(importlib.metadata.version("${pythonDistributionName}"))`], { cwd: work });
+      assert.equal(version.output.trim(), model.documentVersion);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   });
 });
 

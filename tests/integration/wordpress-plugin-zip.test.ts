@@ -3,8 +3,10 @@
  * page's own steps: unzipped into the site's plugins folder and activated (WordPress's own
  * `activate_plugin()`, what the Plugins screen's Activate link runs), on a site of its own that
  * has no must-use plugin. Against it, with the sandbox's key and no other change than the site's
- * address: the conformance suite, the workflows, the PHP library's and the TypeScript client's
- * examples, and the throttle setting. Then, on the same site with `WP_ENVIRONMENT_TYPE`
+ * address: the conformance suite, the workflows, the PHP library's, the TypeScript client's and
+ * the Python library's examples (the Python one waiting out the throttle setting's 429s), the
+ * Python library's unittest suite (every action and its repeat, a 409's allowed actions, 400, 401,
+ * 404, a 429 then success), and the throttle setting. Then, on the same site with `WP_ENVIRONMENT_TYPE`
  * `production`, the plugin serves no route. Skipped, with the reason, where WordPress cannot run.
  */
 import assert from 'node:assert/strict';
@@ -16,6 +18,8 @@ import { after, before, describe, test } from 'node:test';
 import { packPhpClient } from '../../src/clients/php/package.ts';
 import { composerPackageName } from '../../src/clients/php/php-source.ts';
 import { exampleAction, exampleScript as phpExampleScript, phpExampleFile } from '../../src/clients/php/page-code.ts';
+import { installPythonClient, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
+import { pythonExampleScript, pythonExampleScriptFile } from '../../src/clients/python/usage.ts';
 import { exampleEnvironment } from '../../src/clients/shared/page-code.ts';
 import { installTypescriptClient } from '../../src/clients/typescript/installed-package.ts';
 import { exampleScript as typescriptExampleScript, exampleScriptFile } from '../../src/clients/typescript/usage.ts';
@@ -32,6 +36,7 @@ import {
   activatePlugin,
   removeWordPressFiles,
   restorePluginDefaults,
+  seedWordPress,
   startWordPress,
   stopWordPress,
   throttlePlugin,
@@ -40,11 +45,13 @@ import {
 } from '../../src/wordpress/site.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 import { installPackage, phpToolsMissing, unpackZip } from '../support/php-client-plan.ts';
+import { pythonClientPlan, runPythonUnittest } from '../support/python-client-plan.ts';
 import { runRespect, writeWorkflowFiles } from '../support/respect-run.ts';
 
 const availability = wordpressAvailable();
 const unzipMissing = execFileSync('sh', ['-c', 'command -v unzip || true'], { encoding: 'utf8' }).trim() === '' ? 'unzip is not installed (apt-get install -y unzip)' : undefined;
 const skip = availability.available ? (unzipMissing ?? false) : availability.reason;
+const pythonMissing = execFileSync('sh', ['-c', "python3 -c 'import venv, ensurepip' 2>/dev/null && echo yes || true"], { encoding: 'utf8' }).trim() === 'yes' ? false : 'python3 with venv is not installed (apt-get install -y python3-venv)';
 /** A site of its own, so the must-use site of `npm run wordpress` and its tests are untouched. */
 const site = 'plugin-zip';
 /** The administrator's password on this throwaway site, visibly not a secret. */
@@ -95,6 +102,9 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
   let contract: ExecutableContract;
   let wordpress: WordPressSite;
   let work: string;
+  /** The Python library, packed into its wheel and installed into a fresh virtual environment the first time a test needs it. */
+  let python: InstalledPythonClient | undefined;
+  const installedPython = (): InstalledPythonClient => (python ??= installPythonClient(contract));
 
   before(async () => {
     contract = await loadGatedContract(projectDirectory);
@@ -116,6 +126,7 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
   after(async () => {
     await stopWordPress({ projectDirectory, site });
     removeWordPressFiles({ projectDirectory, site });
+    python?.remove();
     if (work !== undefined) rmSync(work, { recursive: true, force: true });
   });
 
@@ -193,6 +204,40 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
     } finally {
       installed.remove();
     }
+  });
+
+  test('the Python library\'s example, as its page writes it, from its wheel in a fresh virtual environment, waits out the throttle setting\'s two 429s and carries out the action', { skip: pythonMissing }, async () => {
+    await restorePluginDefaults({ projectDirectory, site });
+    const facts = readFacts(contract.document);
+    const action = contract.action(facts.quickstartAction);
+    assert.ok(action !== undefined && action.transition.kind === 'fixed');
+    const from = facts.quickstartFromStates[0];
+    const subscription = defaultSeed(contract.model.lifecycle).find((candidate) => candidate.status === from);
+    assert.ok(subscription !== undefined, `a fresh sandbox holds a subscription that is ${from}`);
+    const installed = installedPython();
+    const folder = path.dirname(installed.wheel);
+    writeFileSync(path.join(folder, pythonExampleScriptFile), pythonExampleScript(contract));
+    await throttlePlugin(2, 1, { projectDirectory, site });
+    const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
+    const ran = await run(installed.python, [pythonExampleScriptFile], { ...process.env, [siteUrl]: wordpress.baseUrl, [apiKey]: defaultApiKey, [subscriptionId]: String(subscription.id) }, folder);
+    assert.equal(ran.code, 0, ran.output);
+    assert.match(ran.output, new RegExp(`'${contract.result.status}': '${action.transition.to}'`));
+    const again = await fetch(wordpress.endpointUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...action.requestExample.value, [contract.model.envelope.credential]: defaultApiKey, [contract.model.envelope.subject]: subscription.id }) });
+    assert.notEqual(again.status, Number(contract.throttled.status), 'the example took both 429s itself');
+  });
+
+  test('the Python library\'s unittest suite passes against the plugin: every action and its repeat, a 409\'s allowed actions, 400, 401, 404, a 429 then success', { skip: pythonMissing }, async () => {
+    await restorePluginDefaults({ projectDirectory, site });
+    const { seed, plan } = pythonClientPlan(contract, 40_000);
+    const held = await seedWordPress({ projectDirectory, site, seed });
+    assert.deepEqual(held.map((subscription) => subscription.id).sort(), seed.map((subscription) => subscription.id).sort(), 'the site holds every subscription the plan names');
+    const installed = installedPython();
+    const planFile = path.join(path.dirname(installed.wheel), 'wordpress-plan.json');
+    writeFileSync(planFile, JSON.stringify(plan({ baseUrl: wordpress.baseUrl, endpointUrl: wordpress.endpointUrl, apiKey: wordpress.apiKey }), null, 2));
+    const suite = await runPythonUnittest(installed.python, planFile);
+    assert.equal(suite.status, 0, `${suite.stdout}${suite.stderr}`);
+    assert.match(suite.stderr, /\nOK\b/);
+    assert.doesNotMatch(suite.stderr, /skipped/);
   });
 
   test('the throttle setting answers the next requests with the contract\'s 429 and Retry-After, then lets them through', async () => {

@@ -55,8 +55,8 @@ export const rooms: Room[] = [
   // The TypeScript client's runtime is copied into the published package as it is: it may read only the one
   // reading of Retry-After, which the package carries beside it.
   { path: 'src/clients/typescript/runtime/', mayImport: ['src/lib/http/retry-after.ts'] },
-  // The libraries' public surfaces: both generators' output read as a caller sees it, for the gate and the releases.
-  { path: 'src/clients/surface/', mayImport: [...library, 'src/clients/php/', 'src/clients/typescript/'] },
+  // The libraries' public surfaces: every generator's output read as a caller sees it, for the gate and the releases.
+  { path: 'src/clients/surface/', mayImport: [...library, 'src/clients/php/', 'src/clients/typescript/', 'src/clients/python/'] },
   { path: 'src/clients/', mayImport: [...library, 'src/gate/', 'src/sandbox/', 'src/contract-tools/tools-package.ts', 'src/clients/surface/'] },
   { path: 'src/bench/', mayImport: [...library, 'src/sandbox/', 'src/mcp-server/', 'src/host/'] },
   // The site: pages, components and guides may read any room of src/, never scripts/ or tests/.

@@ -19,11 +19,15 @@ export interface InstalledPythonClient {
   remove(): void;
 }
 
-/** Creates a virtual environment with `python3 -m venv` and installs `wheel` (a path or a URL) into it with pip, offline. */
-export function installWheel(wheel: string, into: string): string {
+/**
+ * Creates a virtual environment with `python3 -m venv` and installs `archive` (the wheel or the
+ * sdist, a path or a URL) into it with pip, offline: no index, so nothing but the archive and what
+ * the fresh environment holds is used. Returns the environment's Python.
+ */
+export function installWithPip(archive: string, into: string): string {
   execFileSync('python3', ['-m', 'venv', into], { stdio: ['ignore', 'pipe', 'pipe'] });
   const python = path.join(into, 'bin', 'python');
-  execFileSync(python, ['-m', 'pip', 'install', '--no-index', '--disable-pip-version-check', '--quiet', wheel], { stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync(python, ['-m', 'pip', 'install', '--no-index', '--disable-pip-version-check', '--no-cache-dir', '--quiet', archive], { stdio: ['ignore', 'pipe', 'pipe'] });
   return python;
 }
 
@@ -31,6 +35,6 @@ export function installWheel(wheel: string, into: string): string {
 export function installPythonClient(contract: ExecutableContract): InstalledPythonClient {
   const work = mkdtempSync(path.join(tmpdir(), 'python-client-'));
   const { wheel, sdist } = packPythonClient(contract, path.join(work, 'packed'));
-  const python = installWheel(wheel, path.join(work, 'venv'));
+  const python = installWithPip(wheel, path.join(work, 'venv'));
   return { wheel, sdist, python, remove: () => rmSync(work, { recursive: true, force: true }) };
 }

@@ -106,7 +106,16 @@ function writeTarGz(target: string, files: ReadonlyMap<string, Buffer>): void {
   writeFileSync(target, gzipSync(Buffer.concat(parts), { level: 9 }));
 }
 
-/** The sdist: PKG-INFO, pyproject.toml (setuptools builds it), LICENSE and the package under `src/`. */
+/** The sdist's own build backend (build_backend.py beside this file), standard library only. */
+export const pythonBuildBackendFile = path.join(import.meta.dirname, 'build_backend.py');
+
+/**
+ * The sdist: PKG-INFO, pyproject.toml, LICENSE, the package under `src/`, and the build backend
+ * pyproject.toml names, in the sdist itself (PEP 517's `backend-path`) and requiring nothing, so
+ * that `pip install --no-index <sdist>` builds it in a fresh virtual environment with no network.
+ * A setuptools backend would need setuptools from an index: pip builds in an isolated environment,
+ * and Python 3.12's virtual environments hold no setuptools at all.
+ */
 function writeSdist(contract: ExecutableContract, staging: string, target: string): void {
   const version = contract.model.documentVersion;
   const root = path.join(staging, 'sdist');
@@ -114,8 +123,9 @@ function writeSdist(contract: ExecutableContract, staging: string, target: strin
   const stem = fileStem(version);
   const pyproject = `# Generated from version ${version} of the contract by src/clients/python/package.ts. Do not edit.
 [build-system]
-requires = ["setuptools>=61"]
-build-backend = "setuptools.build_meta"
+requires = []
+build-backend = "build_backend"
+backend-path = ["."]
 
 [project]
 name = "${pythonDistributionName}"
@@ -124,14 +134,12 @@ description = "${summary(contract).replaceAll('"', '\\"')}"
 requires-python = ">=${pythonFloor.join('.')}"
 license = { text = "${contractLicense(contract).identifier}" }
 classifiers = ["Programming Language :: Python :: 3", "Typing :: Typed"]
-
-[tool.setuptools.package-data]
-${pythonImportName} = ["py.typed"]
 `;
   const entries = new Map<string, Buffer>([
     [`${stem}/PKG-INFO`, Buffer.from(coreMetadata(contract))],
     [`${stem}/pyproject.toml`, Buffer.from(pyproject)],
     [`${stem}/LICENSE`, Buffer.from(licenseNotice(contract, pythonDistributionName, version))],
+    [`${stem}/build_backend.py`, readFileSync(pythonBuildBackendFile)],
     ...files.map((file): [string, Buffer] => [`${stem}/src/${file}`, readFileSync(path.join(root, 'src', file))]),
   ]);
   writeTarGz(target, entries);

@@ -10,16 +10,19 @@ import { existsSync, globSync, mkdirSync, readFileSync, renameSync, writeFileSyn
 import path from 'node:path';
 import { releasesDirectory } from '../../lib/releases/releases.ts';
 import type { PhpSurface } from './php-surface.ts';
+import type { PythonSurface } from './python-surface.ts';
 import type { TypescriptSurface } from './typescript-surface.ts';
 
 export interface ClientSurfaces {
   php: PhpSurface;
   typescript: TypescriptSurface;
+  python: PythonSurface;
 }
 
-/** What a release records of its libraries. */
-export interface ClientSurfaceRecord extends ClientSurfaces {
-  /** The release's version, which both libraries carry. */
+/** What a release records of its libraries; a record written before the Python library has no `python`. */
+export interface ClientSurfaceRecord extends Omit<ClientSurfaces, 'python'> {
+  python?: PythonSurface;
+  /** The release's version, which every library carries. */
   version: string;
   /** The snapshot the libraries were generated from, relative to the project. */
   generatedFrom: string;
@@ -38,12 +41,18 @@ export function recordCommand(version: string): string {
 const projectRoot = path.resolve(import.meta.dirname, '../../..');
 const cacheDirectory = '.generated/client-surfaces';
 
-/** Every source the generators read: the libraries' own and the model's. A change to any of them may change a surface. */
+/**
+ * Every source the generators and the readers of their surfaces read: the libraries' own (the
+ * Python runtime's `.py` files and the Python reader too) and the model's. A change to any of them
+ * may change a surface. The libraries' own tests are none of them.
+ */
 let generatorHash: string | undefined;
 export function generatorSourcesHash(): string {
   if (generatorHash === undefined) {
     const hash = createHash('sha256');
-    const files = globSync('src/{clients,lib}/**/*.ts', { cwd: projectRoot }).filter((file) => !file.endsWith('.test.ts')).sort();
+    const files = globSync('src/{clients,lib}/**/*.{ts,py}', { cwd: projectRoot })
+      .filter((file) => !file.endsWith('.test.ts') && !file.split(path.sep).includes('tests'))
+      .sort();
     for (const file of files) hash.update(file).update('\0').update(readFileSync(path.join(projectRoot, file))).update('\0');
     generatorHash = hash.digest('hex');
   }

@@ -1,8 +1,8 @@
 /**
- * Both libraries' public surfaces for one contract, and the record of them each release keeps
+ * The libraries' public surfaces for one contract, and the record of them each release keeps
  * beside its snapshot (`openapi/releases/<version>.clients.json`). The libraries are generated
- * exactly as they are packed (the PHP package's files, the TypeScript package's declarations) and
- * read as a caller sees them; generating the TypeScript one compiles it, so a surface is cached in
+ * exactly as they are packed (the PHP package's files, the TypeScript package's declarations, the
+ * Python package's files) and read as a caller sees them; generating the TypeScript one compiles it, so a surface is cached in
  * `.generated/client-surfaces/` by the hash of the document and of the generators' sources.
  */
 import { globSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,9 @@ import { executableContractOf, noSchemaValidator, type ExecutableContract } from
 import { phpPackageFiles } from '../php/generate.ts';
 import ts from 'typescript';
 import { typescriptClientCompilerOptions, typescriptClientSources } from '../typescript/build.ts';
+import { pythonImportName, writePythonPackage } from '../python/generate.ts';
 import { phpSurface } from './php-surface.ts';
+import { pythonSurface } from './python-surface.ts';
 import { typescriptSurface } from './typescript-surface.ts';
 import { cachedResult, clientSurfaceRecordFile, generatorSourcesHash, hashOf, type ClientSurfaceRecord, type ClientSurfaces } from './surface-cache.ts';
 
@@ -33,19 +35,22 @@ export function generatorContract(document: OpenApiDocument): ExecutableContract
   return executableContractOf(document, model, noSchemaValidator);
 }
 
-/** Generates both libraries from a document and reads their surfaces, without a cache. */
+/** Generates the libraries from a document and reads their surfaces, without a cache. */
 export function generateClientSurfaces(document: OpenApiDocument): ClientSurfaces {
   const contract = generatorContract(document);
   const php = phpSurface(phpPackageFiles(contract));
   const directory = mkdtempSync(path.join(tmpdir(), 'client-surface-'));
   try {
+    // The Python package's files as its wheel holds them, read by Python's own parser.
+    writePythonPackage(contract, path.join(directory, 'python'));
+    const python = pythonSurface(path.join(directory, 'python', pythonImportName));
     const entry = writeTypescriptDeclarations(contract, directory);
     const declarations = Object.fromEntries(
       globSync('*.d.ts', { cwd: path.dirname(entry) })
         .sort()
         .map((file) => [file, readFileSync(path.join(path.dirname(entry), file), 'utf8')]),
     );
-    return { php, typescript: { ...typescriptSurface(entry), declarations } };
+    return { php, typescript: { ...typescriptSurface(entry), declarations }, python };
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

@@ -1,9 +1,11 @@
-"""The Python library, installed from its wheel, against the real sandbox over HTTP.
+"""The Python library, installed from its wheel, against a real site over HTTP.
 
-Run by tests/integration/python-client.test.ts, which starts the sandbox, seeds it, and hands
-this module a plan (``PYTHON_CLIENT_PLAN``, a JSON file) written from the contract's model: the
+Run by tests/integration/python-client.test.ts against the sandbox, and by
+tests/integration/wordpress-plugin-zip.test.ts against the reference plugin in the real WordPress.
+Each seeds its site and hands this module a plan (``PYTHON_CLIENT_PLAN``, a JSON file, written by
+tests/support/python-client-plan.ts from the contract's model): the site's address and key, the
 actions, their fields and outcomes, the documented errors with their classes and codes. Nothing
-here names an action, a field, a status or a code of its own.
+here names an action, a field, a status or a code, or a site, of its own.
 """
 
 import email.utils
