@@ -16,6 +16,9 @@ import { StoreError } from '../sandbox/store.ts';
 import { exitCode, type CommandContext } from './command.ts';
 import { ContractUnavailable } from './contract-source.ts';
 
+/** Subscriptions listed one per line when the sandbox starts; a larger seed is summed up by status after them. */
+const listedSubscriptions = 40;
+
 export const sandboxOptionsSynopsis = '[--port N] [--api-key KEY] [--seed FILE] [--db FILE] [--base-path P] [--throttle-next N [--retry-after S]]';
 
 /** What each option does, for --help and the package's README. */
@@ -117,7 +120,15 @@ export async function runSandboxCommand(args: readonly string[], context: Comman
   console.log(`  contract version ${contract.model.documentVersion}; data in ${values.db ?? ':memory: (gone when it stops; keep it with --db FILE)'}`);
   console.log(`  ${envelope.credential}: ${sandbox.apiKey}${values['api-key'] === undefined ? ' (the default; set another with --api-key)' : ''}`);
   console.log(`  ${subscriptions.length} subscription(s):`);
-  for (const { id, status } of subscriptions) console.log(`    ${envelope.subject} ${id}: ${status}`);
+  for (const { id, status } of subscriptions.slice(0, listedSubscriptions)) console.log(`    ${envelope.subject} ${id}: ${status}`);
+  if (subscriptions.length > listedSubscriptions) {
+    const rest = subscriptions.slice(listedSubscriptions);
+    const counts = contract.model.lifecycle.states.flatMap((status) => {
+      const count = rest.filter((subscription) => subscription.status === status).length;
+      return count === 0 ? [] : [`${count} ${status}`];
+    });
+    console.log(`    and ${rest.length} more (${counts.join(', ')}), up to ${envelope.subject} ${rest.at(-1)?.id}`);
+  }
   console.log(`  Header ${throttleHeader}: S answers ${contract.throttled.status} with ${contract.retryAfterHeader}: S; ${hostErrorHeader}: ${hostErrorStatuses.join('|')} answers as the host would.`);
   if (throttleNext > 0) console.log(`  The next ${throttleNext} request(s) answer ${contract.throttled.status} with ${contract.retryAfterHeader}: ${retryAfter}; then requests pass.`);
   console.log('  Ctrl+C stops it.');

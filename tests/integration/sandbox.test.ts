@@ -79,6 +79,33 @@ describe('over HTTP', () => {
   });
 });
 
+describe('the command line', () => {
+  test('lists a large seed\'s first subscriptions one per line and sums up the rest by status', async () => {
+    const { states } = contract.model.lifecycle;
+    const { subject } = contract.model.envelope;
+    const seed = Array.from({ length: 1000 }, (_, index) => ({ id: index + 1, status: states[index % states.length] }));
+    const file = path.join(workDirectory, 'large-seed.json');
+    writeFileSync(file, JSON.stringify(seed));
+    const child = spawn(process.execPath, [path.join(projectDirectory, 'scripts/sandbox.ts'), '--port', '0', '--seed', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    const started = new Promise<void>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('Ctrl+C')) resolve();
+      });
+    });
+    await started;
+    child.kill('SIGTERM');
+    await new Promise((resolve) => child.on('exit', resolve));
+    const listed = stdout.split('\n').filter((line) => line.startsWith(`    ${subject} `));
+    assert.equal(listed.length, 40);
+    assert.equal(listed[0], `    ${subject} 1: ${states[0]}`);
+    const rest = seed.slice(40);
+    const counts = states.map((status) => `${rest.filter((item) => item.status === status).length} ${status}`).filter((count) => !count.startsWith('0 '));
+    assert.match(stdout, new RegExp(`\\n {4}and 960 more \\(${counts.join(', ')}\\), up to ${subject} 1000\\n`));
+  });
+});
+
 describe('refuses to start', () => {
   test('on a contract the gate fails, printing its file: line lines', async () => {
     const copy = copyContract();
