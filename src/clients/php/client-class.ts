@@ -5,7 +5,7 @@
  * and their bounds, the statuses, the error body's members and the class of each documented
  * status, the retry policy. The retries, the pace and the reading of answers are the runtime's.
  */
-import { UnnamableActionError } from '../shared/method-names.ts';
+import { claimMethodNames } from '../shared/method-names.ts';
 import type { Action, Field } from '../../lib/contract/model.ts';
 import { plainPermalinkUrl } from '../../lib/contract/endpoint.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
@@ -83,14 +83,7 @@ const sendDoc = (contract: ExecutableContract) => [
 ];
 
 function checkMethodNames(contract: ExecutableContract): void {
-  const seen = new Map<string, string>();
-  for (const action of contract.model.actions) {
-    const name = methodName(action);
-    if (clientMembers.includes(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new UnnamableActionError(`The action ${action.identifier} would be the PHP method ${name}(), which the client cannot have: rename it in the generator's naming.`, action.pointer);
-    const earlier = seen.get(name);
-    if (earlier !== undefined) throw new UnnamableActionError(`The actions ${earlier} and ${action.identifier} would both be the PHP method ${name}().`, action.pointer);
-    seen.set(name, action.identifier);
-  }
+  claimMethodNames(contract.model.actions, { methodName: (identifier) => methodName({ identifier }), allowed: (name) => !clientMembers.includes(name) && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name), shown: (name) => `the PHP method ${name}()` });
 }
 
 /** What the runtime's ClientCore acts on: every fact of the contract it needs, and the policy's numbers. */

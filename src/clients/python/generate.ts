@@ -18,6 +18,7 @@ import { retryPolicy } from '../../lib/samples/retry-policy.ts';
 import { fixedErrorClassName, fixedErrorKinds, statusErrorClassName, type FixedErrorKindId } from '../shared/error-kinds.ts';
 import { contractFacts, errorDetailMembers } from '../shared/contract-facts.ts';
 import { callerFields, fieldSchema } from '../shared/field-rules.ts';
+import { claimMethodNames } from '../shared/method-names.ts';
 
 // The distribution's name on PyPI, the import package it installs and each action's method, shared with the action pages' samples.
 export { pythonDistributionName, pythonImportName, pythonMethodName };
@@ -178,14 +179,7 @@ function pythonDescription(contract: ExecutableContract): Record<string, unknown
 export function generatePythonSources(contract: ExecutableContract): Map<string, string> {
   const { model } = contract;
   const version = model.documentVersion;
-  const methods = new Map<string, string>();
-  for (const action of model.actions) {
-    const name = pythonMethodName(action.identifier);
-    if (clientMembers.includes(name) || !isPythonName(name)) throw new Error(`The action ${action.identifier} would be the method ${name}, which the Python client cannot have.`);
-    const earlier = methods.get(name);
-    if (earlier !== undefined) throw new Error(`The actions ${earlier} and ${action.identifier} would both be the method ${name}.`);
-    methods.set(name, action.identifier);
-  }
+  claimMethodNames(model.actions, { methodName: pythonMethodName, allowed: (name) => !clientMembers.includes(name) && isPythonName(name), shown: (name) => `the Python method ${name}()` });
   const errorClasses = model.responses.map((response) => errorClassOf(contract, response)).filter((source): source is ErrorClassSource => source !== undefined);
   const success = successResponse(model.responses);
   const resultLine = (field: Field) => {

@@ -4,7 +4,7 @@
  * facts the runtime acts on, and the client class with one method per action. Nothing here names
  * an action, a field, a status or a code: each comes from the model.
  */
-import { UnnamableActionError } from '../shared/method-names.ts';
+import { claimMethodNames } from '../shared/method-names.ts';
 import type { Action, Field, ResponseRow } from '../../lib/contract/model.ts';
 import type { ExecutableContract } from '../../lib/contract/executable-contract.ts';
 import { acceptedStates } from '../../lib/contract/lifecycle.ts';
@@ -142,14 +142,7 @@ export function generateClientSources(contract: ExecutableContract): GeneratedSo
   const version = model.documentVersion;
   const { subject } = model.envelope;
   const identifiers = model.actions.map((action) => action.identifier);
-  const methods = new Map<string, string>();
-  for (const { identifier, pointer } of model.actions) {
-    const name = methodName(identifier);
-    if (clientMembers.includes(name) || !/^[A-Za-z_$][\w$]*$/.test(name)) throw new UnnamableActionError(`The action ${identifier} would be the method ${name}(), which the client cannot have: rename it in the generator's naming.`, pointer);
-    const earlier = methods.get(name);
-    if (earlier !== undefined) throw new UnnamableActionError(`The actions ${earlier} and ${identifier} would both be the method ${name}().`, pointer);
-    methods.set(name, identifier);
-  }
+  claimMethodNames(model.actions, { methodName, allowed: (name) => !clientMembers.includes(name) && /^[A-Za-z_$][\w$]*$/.test(name), shown: (name) => `the method ${name}()` });
   const fieldsName = (action: Action) => `${pascalCaseName(action.identifier)}Fields`;
   const errorClasses = model.responses.map((response) => errorClassOf(contract, response)).filter((source): source is ErrorClassSource => source !== undefined);
   const conflictClass = errorClasses.find((source) => model.actions.some((action) => action.errors.some((error) => error.status === String(source.status) && error.refusedStates !== undefined)))?.className;
