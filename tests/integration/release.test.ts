@@ -88,9 +88,18 @@ describe('npm run release', { concurrency: 2 }, () => {
       assert.equal(snapshot, 'openapi/releases/1.1.0.json');
       // Beside the snapshot, the record of its libraries, which the next change is held against.
       assert.equal(clients, 'openapi/releases/1.1.0.clients.json');
-      const record = JSON.parse(copy.read(clients)) as { version: string; php: { classes: { name: string }[] }; typescript: { exports: Record<string, unknown> } };
+      const record = JSON.parse(copy.read(clients)) as {
+        version: string;
+        php: { classes: { name: string }[] };
+        typescript: { exports: Record<string, unknown>; declarations: Record<string, string> };
+        python: { names: Record<string, { kind: string; keys?: Record<string, { required: boolean }> }> };
+      };
       assert.equal(record.version, '1.1.0');
-      assert.ok(record.php.classes.length > 0 && Object.keys(record.typescript.exports).length > 0, 'the record lists both libraries');
+      assert.ok(record.php.classes.length > 0 && Object.keys(record.typescript.exports).length > 0 && Object.keys(record.python.names).length > 0, 'the record lists the three libraries');
+      // The new optional field is in the release's TypeScript fields and Python fields dictionary, optional in both.
+      assert.ok(Object.values(record.typescript.declarations).some((text) => /\bresume_on\?: string/.test(text)), 'the TypeScript record has resume_on as an optional property');
+      const pythonFields = Object.values(record.python.names).find((name) => name.kind === 'typeddict' && name.keys?.resume_on !== undefined);
+      assert.equal(pythonFields?.keys?.resume_on?.required, false, 'the Python record has resume_on as an optional key');
       const released = JSON.parse(copy.read(snapshot)) as { info: { version: string } };
       assert.equal(released.info.version, '1.1.0');
       assert.deepEqual(readReleases(copy.directory).at(-1), { version: '1.1.0', date: '2026-12-01', notes: 'Pausing can set the day it ends.' });
