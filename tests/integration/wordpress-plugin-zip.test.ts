@@ -98,6 +98,17 @@ function endpointBody(contract: ExecutableContract, id: number): Record<string, 
   return { ...action.requestExample.value, [credential]: defaultApiKey, [subject]: id };
 }
 
+/** The quickstart's action, which the libraries' page examples send, and a subscription a fresh plugin holds where it applies. */
+function quickstartCase(contract: ExecutableContract) {
+  const facts = readFacts(contract.document);
+  const action = contract.action(facts.quickstartAction);
+  assert.ok(action !== undefined && action.transition.kind === 'fixed');
+  const from = facts.quickstartFromStates[0];
+  const subscription = defaultSeed(contract.model.lifecycle).find((candidate) => candidate.status === from);
+  assert.ok(subscription !== undefined, `a fresh sandbox holds a subscription that is ${from}`);
+  return { action, to: action.transition.to, subscription };
+}
+
 describe('the reference plugin zip installed into a real WordPress by the page\'s steps', { skip, timeout: 1_200_000 }, () => {
   let contract: ExecutableContract;
   let wordpress: WordPressSite;
@@ -189,18 +200,13 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
 
   test('the TypeScript client\'s example, as its page writes it, carries out the action', async () => {
     await restorePluginDefaults({ projectDirectory, site });
-    const facts = readFacts(contract.document);
-    const action = contract.action(facts.quickstartAction);
-    assert.ok(action !== undefined && action.transition.kind === 'fixed');
-    const from = facts.quickstartFromStates[0];
-    const subscription = defaultSeed(contract.model.lifecycle).find((candidate) => candidate.status === from);
-    assert.ok(subscription !== undefined, `a fresh sandbox holds a subscription that is ${from}`);
+    const { to, subscription } = quickstartCase(contract);
     const installed = installTypescriptClient(contract);
     try {
       writeFileSync(path.join(installed.folder, exampleScriptFile), typescriptExampleScript(contract));
       const ran = await run(process.execPath, [exampleScriptFile], { ...process.env, [exampleEnvironment.siteUrl]: wordpress.baseUrl, [exampleEnvironment.apiKey]: defaultApiKey, [exampleEnvironment.subscriptionId]: String(subscription.id) }, installed.folder);
       assert.equal(ran.code, 0, ran.output);
-      assert.match(ran.output, new RegExp(`${contract.result.status}: '${action.transition.to}'`));
+      assert.match(ran.output, new RegExp(`${contract.result.status}: '${to}'`));
     } finally {
       installed.remove();
     }
@@ -208,12 +214,7 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
 
   test('the Python library\'s example, as its page writes it, from its wheel in a fresh virtual environment, waits out the throttle setting\'s two 429s and carries out the action', { skip: pythonMissing }, async () => {
     await restorePluginDefaults({ projectDirectory, site });
-    const facts = readFacts(contract.document);
-    const action = contract.action(facts.quickstartAction);
-    assert.ok(action !== undefined && action.transition.kind === 'fixed');
-    const from = facts.quickstartFromStates[0];
-    const subscription = defaultSeed(contract.model.lifecycle).find((candidate) => candidate.status === from);
-    assert.ok(subscription !== undefined, `a fresh sandbox holds a subscription that is ${from}`);
+    const { action, to, subscription } = quickstartCase(contract);
     const installed = installedPython();
     const folder = path.dirname(installed.wheel);
     writeFileSync(path.join(folder, pythonExampleScriptFile), pythonExampleScript(contract));
@@ -221,7 +222,7 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
     const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
     const ran = await run(installed.python, [pythonExampleScriptFile], { ...process.env, [siteUrl]: wordpress.baseUrl, [apiKey]: defaultApiKey, [subscriptionId]: String(subscription.id) }, folder);
     assert.equal(ran.code, 0, ran.output);
-    assert.match(ran.output, new RegExp(`'${contract.result.status}': '${action.transition.to}'`));
+    assert.match(ran.output, new RegExp(`'${contract.result.status}': '${to}'`));
     const again = await fetch(wordpress.endpointUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...action.requestExample.value, [contract.model.envelope.credential]: defaultApiKey, [contract.model.envelope.subject]: subscription.id }) });
     assert.notEqual(again.status, Number(contract.throttled.status), 'the example took both 429s itself');
   });
