@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { attemptReportMembers } from '../../src/clients/shared/attempt-report.ts';
+import { fieldRule } from '../../src/clients/shared/field-rules.ts';
 import { pythonErrorClassName, pythonFixedErrorClassNames, pythonFloor, pythonMethodName } from '../../src/clients/python/generate.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { allowedActions } from '../../src/lib/contract/lifecycle.ts';
@@ -47,6 +48,9 @@ export function pythonClientPlan(contract: ExecutableContract, firstId: number) 
   const subjectBound = firstAction.fields.find((field) => field.name === subject)?.constraints.find((constraint) => constraint.limit !== undefined);
   assert.ok(subjectBound !== undefined && typeof subjectBound.limit === 'number');
   const belowBound = { field: subject, label: subjectBound.label, value: subjectBound.limit - 1 };
+  // An optional field the first action takes whose type has no null: given as None, it is not sent.
+  const optionalField = firstAction.fields.find((field) => !field.required && !fieldRule(contract, field).types.includes('null'));
+  assert.ok(optionalField !== undefined, `${firstAction.identifier} takes an optional field whose type has no null`);
   const fallback = model.actions.find((action) => allowedActions(model.lifecycle, refusedStatus).includes(action.identifier) && action.transition.kind === 'fixed');
   assert.ok(fallback !== undefined, 'the refused status allows an action of a fixed target');
 
@@ -77,6 +81,7 @@ export function pythonClientPlan(contract: ExecutableContract, firstId: number) 
     bad_request: { ...withFirst({ a_field_no_release_has: 1 }), class: pythonErrorClassName(errors.invalidParameter.status), code: errors.invalidParameter.code },
     unauthorized: { ...withFirst({}), class: pythonErrorClassName(errors.invalidKey.status), code: errors.invalidKey.code },
     not_found: { ...withFirst({ [subject]: 2_147_483_000 }), class: pythonErrorClassName(errors.subscriptionNotFound.status), code: errors.subscriptionNotFound.code },
+    optional_none: { ...withFirst({}), field: optionalField.name },
     out_of_bound: { ...withFirst({ [subject]: belowBound.value }), field: belowBound.field, label: belowBound.label },
     throttled: { status: Number(contract.throttled.status), header: contract.retryAfterHeader },
   });

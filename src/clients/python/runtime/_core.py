@@ -226,7 +226,14 @@ class ClientCore:
         if rules is None:
             rules = [rule for rule in description["sharedFields"] if rule["required"]]
         check_fields(action, rules, fields)
-        plain = {name: value for name, value in fields.items() if name not in (description["selector"], description["credential"])}
+        # Python has no undefined: None for a field whose type has no null means "not given", as
+        # the check above took it, so it is not sent either.
+        not_nullable = {rule["name"] for rule in rules if "null" not in rule["types"]}
+        plain = {
+            name: value
+            for name, value in fields.items()
+            if name not in (description["selector"], description["credential"]) and not (value is None and name in not_nullable)
+        }
         return self._attempts(action, plain, _non_negative("timeout", timeout, self.settings.timeout))
 
     def _report(self, action: str, attempt: int, outcome: str, status: Optional[int], started: float, retry_in: Optional[float]) -> None:

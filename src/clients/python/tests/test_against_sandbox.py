@@ -53,12 +53,14 @@ class Host:
 
     def __init__(self, answer: Callable[[int], Optional[Tuple[int, Dict[str, str], bytes]]]) -> None:
         self.arrivals: List[float] = []
+        self.bodies: List[bytes] = []
         host = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self) -> None:  # noqa: N802 - the name http.server calls.
                 host.arrivals.append(time.monotonic())
                 body = self.rfile.read(int(self.headers.get("content-length", "0")))
+                host.bodies.append(body)
                 scripted = answer(len(host.arrivals))
                 if scripted is None:
                     request = urllib.request.Request(PLAN["endpoint_url"], data=body, method="POST", headers={"Content-Type": "application/json"})
@@ -106,6 +108,17 @@ class EveryAction(unittest.TestCase):
                 self.assertIs(answer[RESULT["changed"]], True)
                 repeated = client.send(case["action"], case["fields"])
                 self.assertIs(repeated[RESULT["changed"]], False)
+
+    def test_an_optional_field_given_as_none_is_not_sent(self) -> None:
+        case = PLAN["optional_none"]
+        host = Host(lambda _: None)
+        try:
+            answer = call(quick(host.url), case, {**case["fields"], case["field"]: None, SUBJECT: spare()})
+        finally:
+            host.close()
+        self.assertIs(answer[RESULT["changed"]], True)
+        self.assertEqual(len(host.bodies), 1)
+        self.assertNotIn(case["field"], json.loads(host.bodies[0]))
 
 
 class DocumentedErrors(unittest.TestCase):
