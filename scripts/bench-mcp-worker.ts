@@ -10,11 +10,23 @@
  * threads, before and after each call, one call at a time on an otherwise idle workerd. That counts
  * workerd's HTTP handling and Miniflare's entry worker as well as the tool, so a figure is an upper
  * bound of the CPU time Cloudflare would count for the request; the bare worker's row shows what
- * that overhead alone costs. The first request, which builds the handler and loads the knowledge,
- * is reported on its own line, and each tool's first pass over its arguments warms it up uncounted.
- *   node scripts/bench-mcp-worker.ts [--repeat N]   (each call N times, 5 unless told)
+ * that overhead alone costs, and the bare SDK's row (scripts/bench/bare-mcp-worker.ts: the SDK's
+ * stateless handler answering one tool with as many characters) what the SDK costs a tool call.
+ * The first request, which builds the handler and loads the knowledge, is reported on its own line,
+ * and each tool's first pass over its arguments warms it up uncounted.
+ *   node scripts/bench-mcp-worker.ts [--repeat N] [--module PATH] [--gc]
+ * Each call is made N times (5 unless told). --module runs another bundle of the worker (one an
+ * earlier commit's `npm run build:worker` wrote, kept aside under the project) instead of building
+ * this checkout's, so that two versions can be measured in turn under the same conditions. --gc
+ * runs workerd with V8's --trace-gc (through Miniflare's MINIFLARE_WORKERD_V8_FLAGS) and prints,
+ * for each worker, its collections while the calls were measured: how many, how long, and how much
+ * of the young generation each scavenge kept, which is what the slowest calls pay for.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { build } from 'esbuild';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
 import { percentile } from '../src/lib/measures/statistics.ts';
@@ -25,8 +37,11 @@ import { mcpPath } from '../src/mcp-server/http.ts';
 import { buildWorker } from './build-worker.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
-const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N]';
-const { values } = scriptArguments(usage, { repeat: { type: 'string' } });
+const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N] [--module PATH] [--gc]';
+const { values } = scriptArguments(usage, { repeat: { type: 'string' }, module: { type: 'string' }, gc: { type: 'boolean' } });
+const traceGc = values.gc === true;
+// Read by Miniflare when it starts workerd: every isolate then prints its collections on workerd's stdout.
+if (traceGc) process.env.MINIFLARE_WORKERD_V8_FLAGS = '--trace-gc';
 const repeat = wholeNumberOption(usage, 'repeat', values.repeat, 5, 1);
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -73,19 +88,73 @@ function cpuNanoseconds(pid: number): number {
   return total;
 }
 
+/** One collection as V8's --trace-gc prints it. */
+interface Collection {
+  isolate: string;
+  kind: 'Scavenge' | 'Mark-Compact';
+  heapAfterMb: number;
+  pauseMs: number;
+}
+
+const collectionLine = /^\[\d+:(0x[0-9a-f]+)\]\s+\d+ ms: (Scavenge|Mark-Compact) [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//;
+
 interface RunningWorker {
   url: URL;
   pid: number;
+  /** Collections printed so far, in order, when --gc is given. */
+  collections: Collection[];
   dispose: () => Promise<void>;
 }
 
 async function startWorker(options: { scriptPath: string } | { script: string }): Promise<RunningWorker> {
   const before = workerdProcesses();
-  const worker = new Miniflare({ modules: true, ...options, compatibilityDate: wrangler.compatibility_date, compatibilityFlags: wrangler.compatibility_flags ?? [] });
+  const collections: Collection[] = [];
+  const readCollections = (stdout: Readable, stderr: Readable) => {
+    createInterface({ input: stdout }).on('line', (line) => {
+      const match = collectionLine.exec(line);
+      if (match === null) console.log(line);
+      else collections.push({ isolate: match[1] ?? '', kind: match[2] === 'Scavenge' ? 'Scavenge' : 'Mark-Compact', heapAfterMb: Number(match[3]), pauseMs: Number(match[4]) });
+    });
+    stderr.pipe(process.stderr);
+  };
+  const worker = new Miniflare({
+    modules: true,
+    ...options,
+    compatibilityDate: wrangler.compatibility_date,
+    compatibilityFlags: wrangler.compatibility_flags ?? [],
+    ...(traceGc ? { handleRuntimeStdio: readCollections } : {}),
+  });
   const url = new URL(mcpPath, await worker.ready);
   const started = [...workerdProcesses()].filter((pid) => !before.has(pid));
   if (started.length !== 1 || started[0] === undefined) throw new Error(`Expected one new workerd process, found ${started.length}`);
-  return { url, pid: started[0], dispose: () => worker.dispose() };
+  return { url, pid: started[0], collections, dispose: () => worker.dispose() };
+}
+
+/**
+ * The collections of the worker's own isolate (the largest heap: Miniflare's entry worker runs in
+ * an isolate of its own) among those after `from`: how many of each kind, their pauses, and how
+ * much the heap kept after each scavenge grew, the young objects it moved to the old generation.
+ */
+/** The budget of a call at p99 (issue #43), and the pause that alone takes a call of a median of about 1 ms past it. */
+const budgetMs = 5;
+const longPauseMs = 4;
+
+function collectionSummary(worker: RunningWorker, from: number, timings: readonly number[]): string {
+  const measured = worker.collections.slice(from);
+  const largest = measured.reduce<Collection | undefined>((top, entry) => (top === undefined || entry.heapAfterMb > top.heapAfterMb ? entry : top), undefined);
+  const own = measured.filter((entry) => entry.isolate === largest?.isolate);
+  const pauses = (kind: Collection['kind']) => own.filter((entry) => entry.kind === kind).map((entry) => entry.pauseMs).sort((a, b) => a - b);
+  const scavenges = pauses('Scavenge');
+  const markCompacts = pauses('Mark-Compact');
+  const kept = own.flatMap((entry, index) => {
+    const previous = own[index - 1];
+    return entry.kind === 'Scavenge' && previous?.kind === 'Scavenge' ? [entry.heapAfterMb - previous.heapAfterMb] : [];
+  });
+  kept.sort((a, b) => a - b);
+  const figure = (values: number[], unit: string) => (values.length === 0 ? 'none' : `median ${percentile(values, 0.5).toFixed(2)}${unit}, max ${(values.at(-1) ?? 0).toFixed(2)}${unit}`);
+  const longPauses = [...scavenges, ...markCompacts].filter((pause) => pause >= longPauseMs).length;
+  const overBudget = timings.filter((cpu) => cpu > budgetMs).length;
+  return `${scavenges.length} scavenges (pause ${figure(scavenges, ' ms')}; the heap grew by ${figure(kept, ' MB')} a scavenge), ${markCompacts.length} mark-compacts (pause ${figure(markCompacts, ' ms')}); ${longPauses} collections paused ${longPauseMs} ms or more, and ${overBudget} of ${timings.length} calls took over ${budgetMs} ms`;
 }
 
 let requestId = 0;
@@ -103,7 +172,7 @@ async function timedCall(worker: RunningWorker, name: string, args: Record<strin
   return { cpu, bytes: text.length };
 }
 
-const scriptPath = await buildWorker(root, () => {});
+const scriptPath = values.module === undefined ? await buildWorker(root, () => {}) : path.resolve(values.module);
 const source = await readKnowledgeSource(root);
 const model = readReferenceModel(source.document);
 const pages = llmsFullSections(source.llmsFullTxt);
@@ -142,6 +211,8 @@ try {
   const unknown = result.tools.map((tool) => tool.name).filter((name) => calls[name] === undefined);
   if (unknown.length > 0) throw new Error(`No arguments for ${unknown.join(', ')}: add them to this bench`);
   const rows: { tool: string; calls: number; median: number; p99: number; max: number; bytes: number }[] = [];
+  const oursCollectionsFrom = ours.collections.length;
+  const oursTimings: number[] = [];
   for (const tool of result.tools.map((listedTool) => listedTool.name)) {
     const timings: number[] = [];
     let bytes = 0;
@@ -151,6 +222,7 @@ try {
         const call = await timedCall(ours, tool, args);
         if (round === 0) continue;
         timings.push(call.cpu);
+        oursTimings.push(call.cpu);
         bytes += call.bytes;
       }
     }
@@ -160,23 +232,49 @@ try {
   // The simplest worker answering the same bytes: a fixed response, no SDK, no knowledge.
   const answerBytes = Math.round(rows.reduce((sum, row) => sum + row.bytes, 0) / rows.length);
   const fixed = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(answerBytes) }] } });
-  const bare = await startWorker({ script: `const body = ${JSON.stringify(fixed)};\nexport default { fetch() { return new Response(body, { headers: { 'Content-Type': 'application/json' } }); } };` });
-  const bareTimings: number[] = [];
-  try {
-    for (let call = 0; call < 50; call += 1) await timedCall(bare, 'answer', {});
-    for (let call = 0; call < repeat * 50; call += 1) bareTimings.push((await timedCall(bare, 'answer', {})).cpu);
-  } finally {
-    await bare.dispose();
-  }
-  bareTimings.sort((a, b) => a - b);
-  console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, workerd (Miniflare) at compatibility date ${wrangler.compatibility_date}, one call at a time, each call ${repeat} times; CPU is workerd's whole process (an upper bound)`);
+  const oursCollections = traceGc ? collectionSummary(ours, oursCollectionsFrom, oursTimings) : '';
+  // Each bare worker is called 50 times uncounted, then `calls` times.
+  const timeBare = async (worker: RunningWorker, calls: number): Promise<{ timings: number[]; collections: string }> => {
+    const timings: number[] = [];
+    try {
+      for (let call = 0; call < 50; call += 1) await timedCall(worker, 'answer', {});
+      const from = worker.collections.length;
+      for (let call = 0; call < calls; call += 1) timings.push((await timedCall(worker, 'answer', {})).cpu);
+      return { timings: timings.sort((a, b) => a - b), collections: traceGc ? collectionSummary(worker, from, timings) : '' };
+    } finally {
+      await worker.dispose();
+    }
+  };
+  const bareSdkPath = path.join(root, '.generated/bench-tools/bare-mcp-worker.js');
+  await build({
+    entryPoints: [path.join(root, 'scripts/bench/bare-mcp-worker.ts')],
+    outfile: bareSdkPath,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2024',
+    conditions: ['workerd', 'worker', 'browser'],
+    define: { answerText: JSON.stringify('x'.repeat(answerBytes)) },
+    logLevel: 'warning',
+  });
+  const bareSdk = await timeBare(await startWorker({ scriptPath: bareSdkPath }), repeat * 100);
+  const bare = await timeBare(await startWorker({ script: `const body = ${JSON.stringify(fixed)};\nexport default { fetch() { return new Response(body, { headers: { 'Content-Type': 'application/json' } }); } };` }), repeat * 50);
+  const bareTimings = bare.timings;
+  console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadavg()[0]?.toFixed(1)}, workerd (Miniflare) at compatibility date ${wrangler.compatibility_date}, ${path.relative(root, scriptPath)}, one call at a time, each call ${repeat} times; CPU is workerd's whole process (an upper bound)`);
   console.log(`First request (tools/list; builds the handler and loads the knowledge): ${firstCall.toFixed(1)} ms of CPU`);
   console.log('| Tool | Calls | CPU median | CPU p99 | CPU max | Answer bytes |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const row of rows) console.log(`| ${row.tool} | ${row.calls} | ${row.median.toFixed(2)} ms | ${row.p99.toFixed(2)} ms | ${row.max.toFixed(2)} ms | ${row.bytes} |`);
+  console.log(`| bare SDK worker, one tool of ${answerBytes} characters | ${bareSdk.timings.length} | ${percentile(bareSdk.timings, 0.5).toFixed(2)} ms | ${percentile(bareSdk.timings, 0.99).toFixed(2)} ms | ${(bareSdk.timings.at(-1) ?? 0).toFixed(2)} ms | |`);
   console.log(`| bare worker, ${answerBytes} fixed bytes | ${bareTimings.length} | ${percentile(bareTimings, 0.5).toFixed(2)} ms | ${percentile(bareTimings, 0.99).toFixed(2)} ms | ${(bareTimings.at(-1) ?? 0).toFixed(2)} ms | ${fixed.length} |`);
   const worst = rows.reduce((slowest, row) => (row.p99 > slowest.p99 ? row : slowest));
-  console.log(`Slowest tool at p99: ${worst.tool}, ${worst.p99.toFixed(2)} ms of CPU (aim: at most 5 ms), ${(worst.p99 / Math.max(percentile(bareTimings, 0.99), 0.001)).toFixed(1)} times the bare worker's p99.`);
+  console.log(`Slowest tool at p99: ${worst.tool}, ${worst.p99.toFixed(2)} ms of CPU (aim: at most 5 ms), ${(worst.p99 / Math.max(percentile(bareTimings, 0.99), 0.001)).toFixed(1)} times the bare worker's p99, ${(worst.p99 / Math.max(percentile(bareSdk.timings, 0.99), 0.001)).toFixed(1)} times the bare SDK's.`);
+  if (traceGc) {
+    // Pauses and calls are counted apart: workerd prints its collections through a buffer, so a line cannot be matched to the call it fell in.
+    console.log(`Collections while ours was measured: ${oursCollections}.`);
+    console.log(`While the bare SDK worker was: ${bareSdk.collections}.`);
+    console.log(`While the bare worker was: ${bare.collections}.`);
+  }
 } finally {
   await ours.dispose();
 }
