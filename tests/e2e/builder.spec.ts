@@ -3,6 +3,7 @@ import { fillInLead, placeholdersIn } from '../../src/lib/samples/sample-parts.t
 import { sampleLanguages } from '../../src/lib/samples/code-samples.ts';
 import { guidePaths } from '../../src/lib/site/navigation.ts';
 import { actions } from './support/contract.ts';
+import { codeLines } from './support/code-block.ts';
 import { actionPath } from './support/site.ts';
 
 /**
@@ -65,7 +66,7 @@ test('typing a site and a key fills every sample and the request example, and no
     await expect(sample, `the ${language} sample names the typed site`).toContainText(typedSite);
     await expect(sample, `the ${language} sample carries the typed key`).toContainText(typedKey);
     // The comment that says what to fill in keeps the placeholders' names; every other line has the typed values.
-    const lines = await sample.locator('.ec-line').allTextContents();
+    const lines = await codeLines(sample);
     const [comment, ...others] = [lines.filter((line) => line.includes(fillInLead)), lines.filter((line) => !line.includes(fillInLead))];
     expect(others.filter((line) => line.includes(keyPlaceholder)), `the ${language} sample's code`).toEqual([]);
     for (const line of comment ?? []) {

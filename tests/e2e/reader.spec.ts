@@ -2,6 +2,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { sampleLanguages as sampleLanguageList } from '../../src/lib/samples/code-samples.ts';
 import { clientMethodName, pythonMethodName } from '../../src/lib/samples/client-libraries.ts';
 import { actions, expectedStates } from './support/contract.ts';
+import { codeText } from './support/code-block.ts';
 import { actionPath, sitemapPagePaths } from './support/site.ts';
 
 /** The languages every action page offers a sample in, from the one list the pages read. */
@@ -21,11 +22,6 @@ function codeAfter(page: Page, id: string): Locator {
   return page.locator(`xpath=//*[@id="${id}"]/following::pre[1]`);
 }
 
-/** A code block's text as a reader sees it: expressive-code renders one element per line. */
-async function codeText(block: Locator): Promise<string> {
-  const lines = await block.locator('.ec-line').allTextContents();
-  return lines.length > 0 ? lines.join('\n') : (await block.textContent()) ?? '';
-}
 
 /** What assistive technology can read for an image: its name and its description. */
 async function textAlternative(image: Locator): Promise<string> {

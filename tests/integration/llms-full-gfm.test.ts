@@ -16,8 +16,11 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { gfmTable } from 'micromark-extension-gfm-table';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
+import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { llmsFullSections, llmsFullTxtPath } from '../../src/lib/site/llms-txt.ts';
-import { endpointPagePath } from '../../src/lib/site/navigation.ts';
+import { actionPagePath, endpointPagePath } from '../../src/lib/site/navigation.ts';
+import { actionReferencePages } from '../../src/lib/site/reference-pages.ts';
+import { bundledDocument } from '../support/contract-copy.ts';
 import { useInProcessServer } from '../support/in-process-server.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
@@ -91,6 +94,22 @@ describe('llms-full.txt as GFM', () => {
       }
     }
     assert.ok(hiddenTexts > 0, 'some page renders hidden text to check');
+  });
+
+  // The action pages render each sample and example as one text (src/lib/site/single-text-blocks.ts),
+  // the other pages' blocks as an element per line, an empty line holding a line break: either
+  // way the Markdown carries the code as written, no line lost and no empty line doubled.
+  test('every action page carries each of its code samples and examples whole, as fenced code', () => {
+    const pages = llmsFullSections(readFileSync(path.join(distDirectory, llmsFullTxtPath), 'utf8'));
+    const actionPages = actionReferencePages(readReferenceModel(bundledDocument()));
+    assert.ok(actionPages.length > 0, 'the contract has actions');
+    for (const { action, samples } of actionPages) {
+      const page = pages.find((candidate) => new URL(candidate.url).pathname === actionPagePath(action.identifier));
+      assert.ok(page !== undefined, `llms-full.txt has the ${action.identifier} page`);
+      const fenced = [...page.markdown.matchAll(/^```[\w-]*\n([\s\S]*?)\n```$/gm)].map((match) => match[1]);
+      const expected = [...samples.map((sample) => sample.code.replace(/\n$/, '')), JSON.stringify(action.requestExample.value, null, 2), JSON.stringify(action.successExample.value, null, 2)];
+      for (const code of expected) assert.ok(fenced.includes(code), `${action.identifier}: a fenced block holds exactly\n${code}`);
+    }
   });
 
   test('the parser used here sees the fault it looks for: a list in a cell breaks the table', () => {

@@ -136,6 +136,9 @@ describe('a rendered guide as Markdown', () => {
     '<div class="sl-heading-wrapper level-h2"><h2 id="start">Start</h2><a class="sl-anchor-link" href="#start"><span aria-hidden="true"><svg></svg></span><span class="sr-only">Section titled “Start”</span></a></div>',
     '<p>See <a href="/quickstart/">the quickstart</a> and <a href="#start">this part</a>.</p>',
     '<div class="expressive-code"><figure class="frame"><figcaption class="header"><span class="title">call.sh</span></figcaption><pre data-language="sh"><code><div class="ec-line"><div class="code">curl \\</div></div><div class="ec-line"><div class="code">  --fail</div></div></code></pre><button data-code="x">Copy</button></figure></div>',
+    // As Expressive Code renders them: an empty line holds a line break, and a `single-text` block is one text.
+    '<div class="expressive-code"><figure class="frame"><pre data-language="php"><code><div class="ec-line"><div class="code">$a = 1;</div></div><div class="ec-line"><div class="code">\n</div></div><div class="ec-line"><div class="code">$b = 2;</div></div></code></pre></figure></div>',
+    '<div class="expressive-code"><figure class="frame"><pre data-language="js"><code class="single-text">const a = 1;\n\nconst b = 2;</code></pre></figure></div>',
     '<starlight-tabs><ul role="tablist"><li><a role="tab" href="#p0">One</a></li><li><a role="tab" href="#p1">Two</a></li></ul><div role="tabpanel" id="p0"><p>First panel</p></div><div role="tabpanel" id="p1" hidden><p>Second panel</p></div></starlight-tabs>',
     '<aside class="starlight-aside starlight-aside--caution"><p class="starlight-aside__title"><svg></svg>Caution</p><div class="starlight-aside__content"><p>Keep the key secret.</p></div></aside>',
     '<request-builder hidden><form><p><strong>Your values</strong>: typed here.</p></form></request-builder><p data-refused hidden>Quotes are left out.</p>',
@@ -165,6 +168,8 @@ describe('a rendered guide as Markdown', () => {
 
   test('turns code frames into fenced blocks, every tab panel and asides into text', () => {
     assert.ok(markdown.includes('```sh\ncurl \\\n  --fail\n```'), markdown);
+    assert.ok(markdown.includes('```php\n$a = 1;\n\n$b = 2;\n```'), `an empty line is one empty line:\n${markdown}`);
+    assert.ok(markdown.includes('```js\nconst a = 1;\n\nconst b = 2;\n```'), `a block of one text keeps its lines:\n${markdown}`);
     assert.match(markdown, /`call\.sh`/);
     assert.match(markdown, /\*\*One\*\*\n\nFirst panel\n\n\*\*Two\*\*\n\nSecond panel/);
     assert.match(markdown, /> \*\*Caution\*\*\n>\n> Keep the key secret\./);

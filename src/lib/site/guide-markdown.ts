@@ -51,7 +51,8 @@ function replace(tree: Root, target: Element, replacement: Element): void {
 function plainCodeBlock(frame: Element): Element {
   const pre = selectAll('pre', frame)[0];
   const language = pre?.properties.dataLanguage;
-  const lines = selectAll('.ec-line', frame).map((line) => toText(line, { whitespace: 'pre' }));
+  // An empty line is rendered holding a line break, so that it keeps its height; its text is empty.
+  const lines = selectAll('.ec-line', frame).map((line) => toText(line, { whitespace: 'pre' }).replace(/^\n$/, ''));
   // A block rendered as one text (`single-text`, the long retrying clients) has no line elements.
   const singleText = selectAll('pre > code', frame)[0];
   const source = lines.length > 0 || singleText === undefined ? lines.join('\n') : toText(singleText, { whitespace: 'pre' }).replace(/\n$/, '');

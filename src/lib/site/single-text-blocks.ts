@@ -5,8 +5,11 @@ import type { Element, ElementContent } from 'hast';
  * A code block whose meta says `single-text` is rendered as one text inside its `<code>`, not as
  * an element per line: the retrying clients are 150 lines each, three to a page, and an element
  * per line (two, and a third for an indent) put the errors guide over the 1,500 elements a phone
- * handles well. Its lines still wrap; a wrapped line starts at the block's edge instead of under
- * its own indentation, the one thing given up.
+ * handles well; an action page's eight samples and its examples were half of its elements. Its
+ * lines still wrap; a wrapped line starts at the block's edge instead of under its own
+ * indentation, the one thing given up. Whatever reads such a block reads its text split at the
+ * line breaks: the copy button (copy-rendered-code.ts), the page's Markdown (guide-markdown.ts),
+ * the request builder, and the end-to-end tests (tests/e2e/support/code-block.ts).
  */
 export const singleTextMeta = 'single-text';
 
