@@ -27,6 +27,7 @@ import { serveLikeAStaticHost, type StaticHost } from '../../src/host/static-hos
 import { loadExecutableContract } from '../../src/lib/contract/executable-contract.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
+import { renderedCodeText } from '../../src/lib/site/rendered-code.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 import { phpToolsMissing } from '../support/php-client-plan.ts';
 
@@ -41,7 +42,7 @@ function codeBlocks(): { language: string; title: string; code: string }[] {
     const pre = select('pre[data-language]', figure);
     if (pre === undefined) return [];
     const title = select('figcaption .title', figure);
-    const code = selectAll('.ec-line', pre).map((line) => toText(line, { whitespace: 'pre' })).join('\n');
+    const code = renderedCodeText(pre);
     return [{ language: String(pre.properties.dataLanguage ?? ''), title: title === undefined ? '' : toText(title), code }];
   });
 }

@@ -6,7 +6,6 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fromHtml } from 'hast-util-from-html';
 import { selectAll } from 'hast-util-select';
-import { toText } from 'hast-util-to-text';
 import { conformanceSeed } from '../../src/conformance/own-sandbox.ts';
 import { toolsCommand, toolsDownloadDirectory, toolsTarballName } from '../../src/contract-tools/tools-package.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
@@ -15,6 +14,7 @@ import { loadExecutableContract } from '../../src/lib/contract/executable-contra
 import { portIsFree } from '../../src/lib/local-servers.ts';
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
+import { renderedCodeText } from '../../src/lib/site/rendered-code.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 import { nodeBinary, toolsNodeVersions } from '../support/node-lines.ts';
 
@@ -46,7 +46,7 @@ after(async () => {
 function toolsCommands(page: string, prefix = `npx --package ${siteConfig.docsUrl}/`): string[] {
   const tree = fromHtml(readFileSync(path.join(distDirectory, page, 'index.html'), 'utf8'));
   return selectAll('pre[data-language="sh"] > code', tree)
-    .map((code) => selectAll('.ec-line', code).map((line) => toText(line, { whitespace: 'pre' })).join('\n'))
+    .map((code) => renderedCodeText(code))
     .map((text) => text.replace(/\\\n\s*/g, ''))
     .filter((text) => text.startsWith(prefix));
 }

@@ -28,6 +28,7 @@ import { readFacts } from '../../src/lib/contract/facts.ts';
 import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
+import { renderedCodeText } from '../../src/lib/site/rendered-code.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 
 const pagePath = 'clients/typescript';
@@ -70,7 +71,7 @@ function pageBlocks(): Block[] {
     if (pre === undefined) return [];
     const code = selectAll('code', pre)[0];
     if (code === undefined) return [];
-    const lines = selectAll('.ec-line', code).map((line) => toText(line, { whitespace: 'pre' }));
+    const lines = renderedCodeText(code).split('\n');
     const title = selectAll('figcaption .title', figure)[0];
     return [{ language: String(pre.properties.dataLanguage ?? ''), title: title === undefined ? undefined : toText(title), text: lines.join('\n') }];
   });

@@ -25,6 +25,7 @@ import { planWorkflows, workflowSubscriptions } from '../../src/lib/workflows/wo
 import { otherSandboxKey } from '../../src/respect/respect-runs.ts';
 import { defaultPort, startSandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
+import { renderedCodeText } from '../../src/lib/site/rendered-code.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 
 const distDirectory = path.join(projectDirectory, 'dist');
@@ -48,7 +49,7 @@ after(async () => {
 /** The code blocks of the built page in a language, line continuations joined. */
 function codeBlocks(language: string): string[] {
   return selectAll(`pre[data-language="${language}"] > code`, fromHtml(page))
-    .map((code) => selectAll('.ec-line', code).map((line) => toText(line, { whitespace: 'pre' })).join('\n'))
+    .map((code) => renderedCodeText(code))
     .map((text) => text.replace(/\\\n\s*/g, ''));
 }
 

@@ -7,6 +7,7 @@ import GithubSlugger from 'github-slugger';
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { toMarkdown } from 'mdast-util-to-markdown';
 import { flattenTableCells } from './flat-table-cells.ts';
+import { renderedCodeText } from './rendered-code.ts';
 
 /**
  * Elements of a rendered guide that say nothing in text: the heading anchors (whose hidden label
@@ -51,11 +52,7 @@ function replace(tree: Root, target: Element, replacement: Element): void {
 function plainCodeBlock(frame: Element): Element {
   const pre = selectAll('pre', frame)[0];
   const language = pre?.properties.dataLanguage;
-  // An empty line is rendered holding a line break, so that it keeps its height; its text is empty.
-  const lines = selectAll('.ec-line', frame).map((line) => toText(line, { whitespace: 'pre' }).replace(/^\n$/, ''));
-  // A block rendered as one text (`single-text`, the long retrying clients) has no line elements.
-  const singleText = selectAll('pre > code', frame)[0];
-  const source = lines.length > 0 || singleText === undefined ? lines.join('\n') : toText(singleText, { whitespace: 'pre' }).replace(/\n$/, '');
+  const source = renderedCodeText(frame);
   const code = element('code', [text(source)], typeof language === 'string' ? { className: [`language-${language}`] } : {});
   const title = selectAll('figcaption .title', frame).map((node) => toText(node).trim()).find((value) => value.length > 0);
   return element('div', [...(title === undefined ? [] : [element('p', [element('code', [text(title)])])]), element('pre', [code])]);
