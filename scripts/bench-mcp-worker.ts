@@ -34,6 +34,7 @@ import { readReferenceModel } from '../src/lib/contract/actions.ts';
 import { llmsFullSections } from '../src/lib/site/llms-txt.ts';
 import { readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
 import { mcpPath } from '../src/mcp-server/http.ts';
+import { readWranglerConfig } from '../src/mcp-server/wrangler-config.ts';
 import { buildWorker } from './build-worker.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
@@ -45,18 +46,7 @@ if (traceGc) process.env.MINIFLARE_WORKERD_V8_FLAGS = '--trace-gc';
 const repeat = wholeNumberOption(usage, 'repeat', values.repeat, 5, 1);
 const root = path.resolve(import.meta.dirname, '..');
 
-interface WranglerConfig {
-  compatibility_date: string;
-  compatibility_flags?: string[];
-}
-
-/** wrangler.jsonc, whose comments are whole lines. */
-const wrangler = JSON.parse(
-  readFileSync(path.join(root, 'wrangler.jsonc'), 'utf8')
-    .split('\n')
-    .filter((line) => !line.trimStart().startsWith('//'))
-    .join('\n'),
-) as WranglerConfig;
+const wrangler = readWranglerConfig(root);
 
 /** The workerd processes this process started, by their parent's id in /proc. */
 function workerdProcesses(): Set<number> {

@@ -6,7 +6,6 @@
  * (the sandbox's stages on its memory store).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -15,27 +14,13 @@ import { buildWorker } from '../../scripts/build-worker.ts';
 import { readReferenceModel } from '../../src/lib/contract/actions.ts';
 import { toolCatalogue } from '../../src/mcp-server/catalogue.ts';
 import { cardPath, mcpPath, startProductInformationServer, type RunningServer } from '../../src/mcp-server/http.ts';
+import { readWranglerConfig } from '../../src/mcp-server/wrangler-config.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { bundledDocument } from '../support/contract-copy.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 
-interface WranglerConfig {
-  name: string;
-  main: string;
-  compatibility_date: string;
-  compatibility_flags?: string[];
-  workers_dev: boolean;
-  routes: { pattern: string; custom_domain: boolean }[];
-}
-
-/** wrangler.jsonc, whose comments are whole lines. */
-const wranglerConfig = JSON.parse(
-  readFileSync(path.join(projectDirectory, 'wrangler.jsonc'), 'utf8')
-    .split('\n')
-    .filter((line) => !line.trimStart().startsWith('//'))
-    .join('\n'),
-) as WranglerConfig;
+const wranglerConfig = readWranglerConfig(projectDirectory);
 
 let worker: Miniflare;
 let workerUrl: URL;
