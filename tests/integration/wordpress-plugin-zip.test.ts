@@ -25,7 +25,6 @@ import { installTypescriptClient } from '../../src/clients/typescript/installed-
 import { exampleScript as typescriptExampleScript, exampleScriptFile } from '../../src/clients/typescript/usage.ts';
 import { neededSubscriptions } from '../../src/conformance/own-sandbox.ts';
 import type { ExecutableContract } from '../../src/lib/contract/executable-contract.ts';
-import { readFacts } from '../../src/lib/contract/facts.ts';
 import { loadGatedContract } from '../../src/sandbox/contract-gate.ts';
 import { defaultApiKey, defaultSeed } from '../../src/sandbox/seed.ts';
 import { installedPluginSeed } from '../../src/wordpress/generate.ts';
@@ -100,13 +99,12 @@ function endpointBody(contract: ExecutableContract, id: number): Record<string, 
 
 /** The quickstart's action, which the libraries' page examples send, and a subscription a fresh plugin holds where it applies. */
 function quickstartCase(contract: ExecutableContract) {
-  const facts = readFacts(contract.document);
-  const action = contract.action(facts.quickstartAction);
-  assert.ok(action !== undefined && action.transition.kind === 'fixed');
-  const from = facts.quickstartFromStates[0];
+  const action = exampleAction(contract);
+  assert.ok(action.transition.kind === 'fixed');
+  const from = action.transition.from[0];
   const subscription = defaultSeed(contract.model.lifecycle).find((candidate) => candidate.status === from);
   assert.ok(subscription !== undefined, `a fresh sandbox holds a subscription that is ${from}`);
-  return { action, to: action.transition.to, subscription };
+  return { action, from, to: action.transition.to, subscription };
 }
 
 describe('the reference plugin zip installed into a real WordPress by the page\'s steps', { skip, timeout: 1_200_000 }, () => {
@@ -183,11 +181,7 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
 
   test('the PHP library\'s example, as its page writes it, waits out the throttle setting\'s two 429s and carries out the action', { skip: phpToolsMissing() ?? false }, async () => {
     await restorePluginDefaults({ projectDirectory, site });
-    const action = exampleAction(contract);
-    assert.ok(action.transition.kind === 'fixed');
-    const from = action.transition.from[0];
-    const subscription = defaultSeed(contract.model.lifecycle).find((candidate) => candidate.status === from);
-    assert.ok(subscription !== undefined, `a fresh sandbox holds a subscription that is ${from}`);
+    const { action, from, to, subscription } = quickstartCase(contract);
     const zip = await packPhpClient(contract, path.join(work, 'php-artifacts'));
     const folder = installPackage({ type: 'path', url: unpackZip(zip, path.join(work, 'php-package')) }, composerPackageName, contract.model.documentVersion);
     writeFileSync(path.join(folder, phpExampleFile), phpExampleScript(contract));
@@ -195,7 +189,7 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
     const { siteUrl, apiKey: key, subscriptionId } = exampleEnvironment;
     const paused = await run('php', [phpExampleFile], { ...process.env, [siteUrl]: wordpress.baseUrl, [key]: defaultApiKey, [subscriptionId]: String(subscription.id) }, folder);
     assert.equal(paused.code, 0, paused.output);
-    assert.match(paused.output, new RegExp(`${action.identifier}: ${from} -> ${action.transition.to} \\(changed: yes\\)`));
+    assert.match(paused.output, new RegExp(`${action.identifier}: ${from} -> ${to} \\(changed: yes\\)`));
   });
 
   test('the TypeScript client\'s example, as its page writes it, carries out the action', async () => {
@@ -275,12 +269,8 @@ describe('the reference plugin zip installed into a real WordPress by the page\'
     const fields = { action: 'service_reference_save', api_key: otherKey, subscriptions: JSON.stringify(installedPluginSeed(contract)), throttle_next: '1', retry_after: '3' };
     const forged = await browser.go(`${wordpress.baseUrl}/wp-admin/admin-post.php`, fields);
     assert.equal(forged.status, 403, 'without the nonce WordPress refuses');
-    const action = exampleAction(contract);
-    assert.ok(action.transition.kind === 'fixed');
-    const from = action.transition.from[0];
     // A subscription the example moves: the first answer carries it out, every later one answers that nothing changed, both 200.
-    const subscription = defaultSeed(contract.model.lifecycle).find((candidate) => candidate.status === from);
-    assert.ok(subscription !== undefined);
+    const { subscription } = quickstartCase(contract);
     const send = (key: string) => fetch(wordpress.endpointUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...endpointBody(contract, subscription.id), [contract.model.envelope.credential]: key }) });
     assert.equal((await send(defaultApiKey)).status, Number(contract.response(200)?.status ?? 200), 'the forged form changed nothing');
 
