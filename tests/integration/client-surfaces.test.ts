@@ -73,6 +73,12 @@ function grownContract(copy: ContractCopy): ExecutableContract {
   return readExecutableContract(asOpenApiDocument(bundle.document, bundle.jsonPath));
 }
 
+/** The gate run on a copy: every problem, and those of its client libraries' step. */
+async function gateOn(copy: ContractCopy): Promise<{ problems: GateProblem[]; refusals: GateProblem[] }> {
+  const { problems } = await runGate({ projectDirectory: copy.directory });
+  return { problems, refusals: problems.filter((problem) => surfaceRule.test(problem.rule ?? '')) };
+}
+
 function describeProblems(problems: readonly GateProblem[]): string {
   return problems.map(formatGateProblem).join('\n');
 }
@@ -223,9 +229,8 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
       assert.ok(phpClient !== undefined);
       phpClient.methods.push({ name: 'methodOnlyTheRecordHas', static: false, parameters: [], returns: '' });
       changed.write(recordFile, JSON.stringify(edited));
-      const result = await runGate({ projectDirectory: changed.directory });
-      const refusals = result.problems.filter((problem) => surfaceRule.test(problem.rule ?? ''));
-      assert.equal(refusals.length, 1, describeProblems(result.problems));
+      const { problems, refusals } = await gateOn(changed);
+      assert.equal(refusals.length, 1, describeProblems(problems));
       assert.equal(refusals[0]?.file, 'src/clients/php/');
       assert.match(refusals[0]?.message ?? '', /methodOnlyTheRecordHas\(\) is gone.*the generator changed/);
     } finally {
@@ -240,7 +245,7 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
       const recordFile = `openapi/releases/${release.version}.clients.json`;
       const { python: _python, ...withoutPython } = record;
       older.write(recordFile, JSON.stringify(withoutPython));
-      const refusals = (await runGate({ projectDirectory: older.directory })).problems.filter((problem) => surfaceRule.test(problem.rule ?? ''));
+      const { refusals } = await gateOn(older);
       assert.equal(refusals.length, 1, describeProblems(refusals));
       assert.equal(refusals[0]?.file, recordFile);
       assert.match(refusals[0]?.message ?? '', new RegExp(`no Python library.*node scripts/record-client-surfaces\\.ts --version ${release.version.replaceAll('.', '\\.')}`));
@@ -259,7 +264,7 @@ describe('the client libraries keep version 1\'s promise', { skip: record === un
       });
       // Only the folder of the Node running this test: python3 cannot be found.
       process.env.PATH = path.dirname(process.execPath);
-      const refusals = (await runGate({ projectDirectory: changed.directory })).problems.filter((problem) => surfaceRule.test(problem.rule ?? ''));
+      const { refusals } = await gateOn(changed);
       assert.equal(refusals.length, 1, describeProblems(refusals));
       assert.equal(refusals[0]?.file, 'src/clients/python/');
       assert.match(refusals[0]?.message ?? '', /python3 is not installed here.*apt-get install -y python3/);
