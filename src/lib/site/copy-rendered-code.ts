@@ -1,5 +1,7 @@
 import type { ExpressiveCodePlugin } from '@astrojs/starlight/expressive-code';
-import type { Element, ElementContent } from 'hast';
+import type { Element } from 'hast';
+import { select } from 'hast-util-select';
+import { renderedCodeText } from './rendered-code.ts';
 
 /**
  * Expressive Code writes every code block twice: once as the highlighted lines, once more in its
@@ -12,38 +14,13 @@ import type { Element, ElementContent } from 'hast';
 
 const lineSeparator = '\u007f';
 
-function textOf(node: ElementContent): string {
-  if (node.type === 'text') return node.value;
-  if (node.type === 'element') return node.children.map(textOf).join('');
-  return '';
-}
-
-function* elementsOf(node: Element): Generator<Element> {
-  yield node;
-  for (const child of node.children) if (child.type === 'element') yield* elementsOf(child);
-}
-
-const hasClass = (element: Element, name: string): boolean => {
-  const classes = element.properties.className;
-  return Array.isArray(classes) && classes.includes(name);
-};
-
-/** An empty line is rendered holding a line break, so that it keeps its height; its text is empty. */
-const shownLine = (text: string): string => (text === '\n' ? '' : text);
-
 /**
  * The lines of a rendered block as the browser's `textContent` reads them, joined as `data-code`
- * joins them. A block rendered as one text (single-text-blocks.ts) is read after this hook ran,
- * while its lines are still elements; the script below reads its text split at line breaks.
+ * joins them: the one reading of a block's lines (rendered-code.ts). A block rendered as one text
+ * (single-text-blocks.ts) is read after this hook ran, while its lines are still elements; the
+ * script below reads its text split at line breaks.
  */
-function shownCode(block: Element): string | undefined {
-  const code = [...elementsOf(block)].find((element) => element.tagName === 'code');
-  if (code === undefined) return undefined;
-  return code.children
-    .filter((line): line is Element => line.type === 'element' && hasClass(line, 'ec-line'))
-    .map((line) => shownLine(textOf(line)))
-    .join(lineSeparator);
-}
+const shownCode = (block: Element): string => renderedCodeText(block).split('\n').join(lineSeparator);
 
 /**
  * In the browser, before Expressive Code's own click handler reads `data-code` (the listener
@@ -67,7 +44,7 @@ export function copyRenderedCode(): ExpressiveCodePlugin {
     hooks: {
       postprocessRenderedBlock: ({ renderData }) => {
         const block = renderData.blockAst;
-        const button = [...elementsOf(block)].find((element) => element.tagName === 'button' && typeof element.properties.dataCode === 'string');
+        const button = select('button[data-code]', block);
         if (button !== undefined && button.properties.dataCode === shownCode(block)) delete button.properties.dataCode;
       },
     },
