@@ -140,6 +140,9 @@ ${docComment(sendDoc(contract), '    ')}
 `;
 }
 
+/** The class a caller makes: `new Client($siteUrl, $apiKey)`. */
+export const phpClientClassName = 'Client';
+
 export function clientClass(contract: ExecutableContract, packageVersion: string): string {
   checkMethodNames(contract);
   const { model } = contract;
@@ -158,7 +161,7 @@ ${docComment([
     '',
     ...docLines(`Sent again: a timeout, a failed connection, the service's ${description.service_failure_status} and a host's ${description.transient_host_statuses.join(', ')} after a backoff of ${retryPolicy.backoffBaseSeconds} second doubling up to ${retryPolicy.backoffMaxSeconds}, of which ${Math.round((1 - retryPolicy.backoffFixedShare) * 100)} % is random; a ${description.throttled_status} after the wait ${contract.retryAfterHeader} asks for, or the backoff.`),
   ])}
-final class Client implements ClientInterface
+final class ${phpClientClassName} implements ClientInterface
 {
     public const VERSION = ${phpString(packageVersion)};
 
