@@ -5,7 +5,7 @@
  * - each library's share of `generateClientSurfaces` (PHP: its files generated and read; Python:
  *   its package written and read by `python3`'s `ast`; TypeScript: its declarations compiled and
  *   read), timed in process, the three in turn each round;
- * - the Python reader (python_surface.py over the written package) beside a bare
+ * - the Python reader (surface_reader.py over the written package) beside a bare
  *   `python3 -c 'import ast, json'`, which starts the same interpreter and loads the same modules,
  *   alternating each round.
  * Medians of the rounds, and their ratios. Not a timed test: it prints and asserts nothing.
@@ -18,8 +18,8 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { phpPackageFiles } from '../src/clients/php/generate.ts';
 import { pythonImportName, writePythonPackage } from '../src/clients/python/generate.ts';
-import { phpSurface } from '../src/clients/surface/php-surface.ts';
-import { pythonCommand, pythonSurface } from '../src/clients/surface/python-surface.ts';
+import { phpSurface } from '../src/clients/php/surface-reader.ts';
+import { pythonCommand, pythonSurface } from '../src/clients/python/surface-reader.ts';
 import { generateClientSurfaces, generatorContract } from '../src/clients/surface/surfaces.ts';
 import { median } from '../src/lib/measures/statistics.ts';
 import { loadGatedContract } from '../src/sandbox/contract-gate.ts';
@@ -75,5 +75,5 @@ console.log(`| the three surfaces generated and read | ${ms(all)} | 1 |`);
 console.log(`| PHP: files generated, read | ${ms(php)} | ${(php / all).toFixed(2)} of the three |`);
 console.log(`| Python: package written, read by python3 | ${ms(python)} | ${(python / all).toFixed(2)} of the three |`);
 console.log(`| TypeScript: declarations compiled, read (the rest) | ${ms(Math.max(0, all - php - python))} | ${(Math.max(0, all - php - python) / all).toFixed(2)} of the three |`);
-console.log(`| python_surface.py over the package | ${ms(reader)} | ${(reader / bare).toFixed(2)} times the bare interpreter |`);
+console.log(`| surface_reader.py over the package | ${ms(reader)} | ${(reader / bare).toFixed(2)} times the bare interpreter |`);
 console.log(`| bare python3 -c 'import ast, json' | ${ms(bare)} | 1 |`);

@@ -11,7 +11,7 @@
  * library's surface is read with it), 2 on wrong options.
  */
 import path from 'node:path';
-import { PythonUnavailableError } from '../src/clients/surface/python-surface.ts';
+import { PythonUnavailableError } from '../src/clients/python/surface-reader.ts';
 import { writeClientSurfaceRecord } from '../src/clients/surface/surfaces.ts';
 import { loadSnapshot, readReleases, ReleaseError, snapshotFile } from '../src/lib/releases/releases.ts';
 import { scriptArguments } from './script-options.ts';

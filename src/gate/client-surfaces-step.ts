@@ -15,13 +15,12 @@ import type { UnnamableActionError } from '../clients/shared/method-names.ts';
 import type { OpenApiDocument } from '../lib/contract/document.ts';
 import { noSchemaValidator, readExecutableContractWith } from '../lib/contract/serving-contract.ts';
 import { latestRelease, loadSnapshot, readReleases, ReleaseError, snapshotFile, type Release } from '../lib/releases/releases.ts';
-import { comparePhpSurfaces, comparePythonSurfaces, compareTypescriptSurfaces, type SurfaceBreak } from '../clients/surface/compare.ts';
+import { compareClientSurfaces, languagesMissingFrom, surfaceLanguages, type SurfaceBreak } from '../clients/surface/compare.ts';
 import { cachedResult, clientSurfaceRecordFile, generatorSourcesHash, hashOf, readCached, readClientSurfaceRecord, recordCommand, type ClientSurfaceRecord, type ClientSurfaces } from '../clients/surface/surface-cache.ts';
 import type { GateContext, GateProblem, GateStep } from './gate.ts';
 import { createSourceLocator, type SourceLocator } from './source-files.ts';
 
 const surfaceRule = 'client libraries: rule 9.2, 9.3';
-const generatorFolders = { PHP: 'src/clients/php/', TypeScript: 'src/clients/typescript/', Python: 'src/clients/python/' } as const;
 
 /** A name as code and contract both spell it, for matching one with the other: `orderId`, `order_id` → `orderid`. */
 function comparable(name: string): string {
@@ -90,8 +89,14 @@ function causeOf(names: readonly string[], contract: ContractNames): string | un
  */
 const nativeImport = new Function('specifier', 'return import(specifier)') as (specifier: string) => Promise<unknown>;
 
-function surfaceModule<Module>(file: string): Promise<Module> {
-  return nativeImport(pathToFileURL(path.join(import.meta.dirname, '../clients/surface', file)).href) as Promise<Module>;
+/** A module of src/clients/, by its path there. */
+function clientsModule<Module>(file: string): Promise<Module> {
+  return nativeImport(pathToFileURL(path.join(import.meta.dirname, '../clients', file)).href) as Promise<Module>;
+}
+
+/** The folder of a language's generator, where a break no line of the contract causes is laid. */
+function generatorFolder(language: string): string {
+  return surfaceLanguages.find((entry) => entry.language === language)?.folder ?? 'src/clients/';
 }
 
 /** Python missing from the machine, by its name: the reader may be another load of the class. */
@@ -105,16 +110,12 @@ function unnamableAction(error: unknown): error is UnnamableActionError {
 }
 
 async function breaksBetween(record: ClientSurfaceRecord, current: ClientSurfaces): Promise<SurfaceBreak[]> {
-  const compared = [
-    ...comparePhpSurfaces(record.php, current.php),
-    ...compareTypescriptSurfaces(record.typescript, current.typescript),
-    ...(record.python === undefined ? [] : comparePythonSurfaces(record.python, current.python)),
-  ];
+  const compared = compareClientSurfaces(record, current);
   const named = new Set(compared.filter((entry) => entry.language === 'TypeScript').map((entry) => entry.names.at(-1)));
   const key = hashOf(JSON.stringify(record.typescript.declarations ?? {}), JSON.stringify(current.typescript.declarations ?? {}), generatorSourcesHash(), 'compiler');
   let judged = readCached<SurfaceBreak[]>(key);
   if (judged === undefined) {
-    const { typescriptCompilerBreaks } = await surfaceModule<typeof import('../clients/surface/typescript-compatibility.ts')>('typescript-compatibility.ts');
+    const { typescriptCompilerBreaks } = await clientsModule<typeof import('../clients/typescript/surface-compiler.ts')>('typescript/surface-compiler.ts');
     judged = cachedResult(key, () => typescriptCompilerBreaks(record.typescript, current.typescript));
   }
   return [...compared, ...judged.filter((entry) => !named.has(entry.names.at(-1)))];
@@ -127,7 +128,7 @@ async function breaksBetween(record: ClientSurfaceRecord, current: ClientSurface
 async function surfacesOf(document: OpenApiDocument): Promise<ClientSurfaces> {
   const cached = readCached<ClientSurfaces>(hashOf(JSON.stringify(document), generatorSourcesHash()));
   if (cached !== undefined) return cached;
-  const { clientSurfacesOf } = await surfaceModule<typeof import('../clients/surface/surfaces.ts')>('surfaces.ts');
+  const { clientSurfacesOf } = await clientsModule<typeof import('../clients/surface/surfaces.ts')>('surface/surfaces.ts');
   return clientSurfacesOf(document);
 }
 
@@ -135,7 +136,7 @@ function problemFor(entry: SurfaceBreak, release: Release, locate: SourceLocator
   const consequence = `The ${entry.language} library of release ${release.version} is called this way; version 1 keeps it working.`;
   if (fromGenerator) {
     return {
-      file: generatorFolders[entry.language],
+      file: generatorFolder(entry.language),
       message: `breaks a caller of the ${entry.language} library of release ${release.version}: ${entry.message}. No line of the contract causes it: release ${release.version}'s own contract, generated today, breaks the same way, so the generator changed. Keep what release ${release.version} named, or add beside it.`,
       rule: surfaceRule,
       cause: entry.message,
@@ -162,8 +163,9 @@ export async function checkClientSurfaces(context: GateContext): Promise<GatePro
   if (record === undefined) {
     return [{ file: clientSurfaceRecordFile(release.version), message: `Release ${release.version} has no record of its client libraries' surfaces, so a change that breaks their callers cannot be seen. Write it with \`${recordCommand(release.version)}\`.`, rule: surfaceRule }];
   }
-  if (record.python === undefined) {
-    return [{ file: clientSurfaceRecordFile(release.version), message: `Release ${release.version}'s record of its client libraries' surfaces has no Python library, so a change that breaks its callers cannot be seen. Write it again with \`${recordCommand(release.version)}\`.`, rule: surfaceRule }];
+  const missing = languagesMissingFrom(record);
+  if (missing.length > 0) {
+    return [{ file: clientSurfaceRecordFile(release.version), message: `Release ${release.version}'s record of its client libraries' surfaces has no ${missing.join(', ')} library, so a change that breaks its callers cannot be seen. Write it again with \`${recordCommand(release.version)}\`.`, rule: surfaceRule }];
   }
   let current: ClientSurfaces;
   try {
@@ -175,7 +177,7 @@ export async function checkClientSurfaces(context: GateContext): Promise<GatePro
   try {
     current = await surfacesOf(document);
   } catch (error) {
-    if (pythonUnavailable(error)) return [{ file: generatorFolders.Python, message: error.message, rule: surfaceRule }];
+    if (pythonUnavailable(error)) return [{ file: generatorFolder('Python'), message: error.message, rule: surfaceRule }];
     const place = unnamableAction(error) ? createSourceLocator(projectDirectory, root)(error.pointer) : { file: root };
     return [{ ...place, message: `The client libraries cannot be generated from the contract: ${(error as Error).message.split('\n').slice(0, 6).join(' ')}`, rule: surfaceRule }];
   }

@@ -27,7 +27,7 @@ import { packPhpClient } from '../../src/clients/php/package.ts';
 import { installWithPip } from '../../src/clients/python/installed-package.ts';
 import { pythonClientClassName, pythonMethodName } from '../../src/clients/python/generate.ts';
 import { packPythonClient } from '../../src/clients/python/package.ts';
-import type { PhpClass } from '../../src/clients/surface/php-surface.ts';
+import type { PhpClass } from '../../src/clients/php/surface.ts';
 import { generatorContract, readClientSurfaceRecord } from '../../src/clients/surface/surfaces.ts';
 import { installTypescriptClient } from '../../src/clients/typescript/installed-package.ts';
 import { formatGateProblem, type GateProblem } from '../../src/gate/gate.ts';

@@ -1,5 +1,5 @@
 /**
- * The TypeScript compiler's judgement (src/clients/surface/typescript-compatibility.ts) on the
+ * The TypeScript compiler's judgement (src/clients/typescript/surface-compiler.ts) on the
  * latest release's recorded declarations: it passes the release held against itself, and refuses,
  * naming the member, the same declarations with an optional input member made required.
  */
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { latestRelease, readReleases } from '../../src/lib/releases/releases.ts';
 import { readClientSurfaceRecord } from '../../src/clients/surface/surfaces.ts';
-import { typescriptCompilerBreaks } from '../../src/clients/surface/typescript-compatibility.ts';
+import { typescriptCompilerBreaks } from '../../src/clients/typescript/surface-compiler.ts';
 
 const projectDirectory = path.resolve(import.meta.dirname, '../..');
 const release = latestRelease(readReleases(projectDirectory));

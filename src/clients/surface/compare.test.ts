@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { comparePhpSurfaces, compareTypescriptSurfaces } from './compare.ts';
-import { phpSurface, type PhpSurface } from './php-surface.ts';
-import type { TypescriptSurface } from './typescript-surface.ts';
+import { phpSurface } from '../php/surface-reader.ts';
+import { comparePhpSurfaces, type PhpSurface } from '../php/surface.ts';
+import { compareTypescriptSurfaces, type TypescriptSurface } from '../typescript/surface.ts';
 
 /** A one-file package holding `body` inside `final class Client`. */
 function client(body: string, extra = ''): PhpSurface {

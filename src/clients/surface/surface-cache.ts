@@ -9,9 +9,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, globSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { releasesDirectory } from '../../lib/releases/releases.ts';
-import type { PhpSurface } from './php-surface.ts';
-import type { PythonSurface } from './python-surface.ts';
-import type { TypescriptSurface } from './typescript-surface.ts';
+import type { PhpSurface } from '../php/surface.ts';
+import type { PythonSurface } from '../python/surface.ts';
+import type { TypescriptSurface } from '../typescript/surface.ts';
 
 export interface ClientSurfaces {
   php: PhpSurface;

@@ -16,9 +16,9 @@ import { phpPackageFiles } from '../php/generate.ts';
 import ts from 'typescript';
 import { typescriptClientCompilerOptions, typescriptClientSources } from '../typescript/build.ts';
 import { pythonImportName, writePythonPackage } from '../python/generate.ts';
-import { phpSurface } from './php-surface.ts';
-import { pythonSurface } from './python-surface.ts';
-import { typescriptSurface } from './typescript-surface.ts';
+import { phpSurface } from '../php/surface-reader.ts';
+import { pythonSurface } from '../python/surface-reader.ts';
+import { typescriptSurface } from '../typescript/surface-reader.ts';
 import { cachedResult, clientSurfaceRecordFile, generatorSourcesHash, hashOf, type ClientSurfaceRecord, type ClientSurfaces } from './surface-cache.ts';
 
 export * from './surface-cache.ts';

@@ -1,6 +1,6 @@
 """Reads the public surface of the generated Python package with Python's own ``ast``.
 
-Run by src/clients/surface/python-surface.ts as ``python3 python_surface.py <package folder>``;
+Run by src/clients/python/surface-reader.ts as ``python3 surface_reader.py <package folder>``;
 prints the surface as JSON. Nothing is imported or run: the files are parsed, so reading a package
 needs no virtual environment and cannot be changed by what the package does when it loads.
 
@@ -239,5 +239,5 @@ def surface(folder: str) -> Json:
 
 if __name__ == "__main__":
     if len(sys.argv) != 2:
-        raise SystemExit("Usage: python3 python_surface.py <package folder>")
+        raise SystemExit("Usage: python3 surface_reader.py <package folder>")
     json.dump(surface(sys.argv[1]), sys.stdout, indent=None, sort_keys=False)

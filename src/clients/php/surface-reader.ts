@@ -2,46 +2,10 @@
  * The public surface of the PHP library, read from its generated source with php-parser: every
  * class and interface, their public constants and methods with each parameter's name, position,
  * type and default, and the options the client's constructor accepts. A caller of a release can
- * only use what is listed here, so this is what the next release must keep (see compare.ts).
+ * only use what is listed here, so this is what the next release must keep (see surface.ts).
  */
 import { Engine } from 'php-parser';
-
-export interface PhpParameter {
-  name: string;
-  /** The declared type as written (`?string`, `int`, `array`), or empty when none is declared. */
-  type: string;
-  /** The default's source text (`null`, `[]`), absent for a parameter a caller must pass. */
-  default?: string;
-  variadic?: boolean;
-}
-
-export interface PhpMethod {
-  name: string;
-  static: boolean;
-  parameters: PhpParameter[];
-  /** The declared return type, or empty. */
-  returns: string;
-}
-
-export interface PhpClass {
-  /** The fully qualified name, without the leading backslash. */
-  name: string;
-  kind: 'class' | 'interface' | 'trait';
-  final: boolean;
-  extends: string[];
-  implements: string[];
-  /** Public constants and their values' source text. */
-  constants: Record<string, string>;
-  methods: PhpMethod[];
-  /** The option keys the constructor accepts, read from the constant that holds their defaults. */
-  options?: string[];
-  /** The file inside the package the class is written in. */
-  file: string;
-}
-
-export interface PhpSurface {
-  classes: PhpClass[];
-}
+import type { PhpClass, PhpMethod, PhpParameter, PhpSurface } from './surface.ts';
 
 interface AstNode {
   kind?: string;

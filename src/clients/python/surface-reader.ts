@@ -1,54 +1,20 @@
 /**
  * The public surface of the Python library, read from its generated files by Python's own `ast`
- * (python_surface.py beside this file, run with the machine's `python3`): every name the package
+ * (surface_reader.py beside this file, run with the machine's `python3`): every name the package
  * exports, each class's ancestors, methods with each parameter's name, kind, annotation and
  * default, properties and public attributes, each TypedDict's keys with whether they are required
  * and their types. The files are parsed, never imported, so reading needs no virtual environment.
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-
-export interface PythonParameter {
-  name: string;
-  /** How a caller may pass it: by position only, by position or by name, by name only, or as `*args` / `**kwargs`. */
-  kind: 'positional-only' | 'positional' | 'keyword-only' | 'var-positional' | 'var-keyword';
-  /** The annotation as written, or empty. */
-  type: string;
-  /** The default's source text, absent for a parameter a caller must pass. */
-  default?: string;
-}
-
-export interface PythonFunction {
-  parameters: PythonParameter[];
-  /** The return annotation, or empty. */
-  returns: string;
-  static?: boolean;
-  classmethod?: boolean;
-}
-
-export interface PythonTypedDictKey {
-  type: string;
-  required: boolean;
-}
-
-export type PythonName =
-  | { kind: 'class'; ancestors: string[]; methods: Record<string, PythonFunction>; attributes: Record<string, string> }
-  | { kind: 'typeddict'; keys: Record<string, PythonTypedDictKey> }
-  | ({ kind: 'function' } & PythonFunction)
-  | { kind: 'value' | 'alias'; type: string };
-
-export interface PythonSurface {
-  /** The import package's name. */
-  package: string;
-  names: Record<string, PythonName>;
-}
+import type { PythonSurface } from './surface.ts';
 
 /** Python is not on this machine, so the Python library's surface cannot be read. */
 export class PythonUnavailableError extends Error {
   override name = 'PythonUnavailableError';
 }
 
-const reader = path.join(import.meta.dirname, 'python_surface.py');
+const reader = path.join(import.meta.dirname, 'surface_reader.py');
 
 /** The program the surface is read with: `python3`, Debian's (`.ci/run` installs it with python3-venv). */
 export const pythonCommand = 'python3';

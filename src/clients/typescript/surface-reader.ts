@@ -7,46 +7,7 @@
  */
 import path from 'node:path';
 import ts from 'typescript';
-
-export interface TypescriptParameter {
-  name: string;
-  type: string;
-  optional: boolean;
-  rest?: boolean;
-}
-
-export interface TypescriptMember {
-  kind: 'method' | 'property' | 'accessor';
-  /** A property's or an accessor's type, or a method's return type. */
-  type: string;
-  optional: boolean;
-  readonly?: boolean;
-  /** A method's parameters; a method with overloads keeps its first signature's. */
-  parameters?: TypescriptParameter[];
-  /** A method generic over the actions or fields it is given, whose types grow with every release. */
-  generic?: boolean;
-}
-
-export interface TypescriptExport {
-  kind: 'class' | 'interface' | 'type' | 'value' | 'function';
-  /** How many type parameters a class, an interface or a type alias takes, when it takes any. */
-  typeParameters?: number;
-  /** A value's or a function's type, a type alias's definition. */
-  type?: string;
-  /** The literal members of a union type alias (`"active"`), when it is one. */
-  literals?: string[];
-  /** A class's or an interface's public members; `new` is a class's constructor. */
-  members?: Record<string, TypescriptMember>;
-}
-
-export interface TypescriptSurface {
-  exports: Record<string, TypescriptExport>;
-  /**
-   * The package's declaration files as emitted (`index.d.ts` and what it imports), by name: the
-   * compiler holds a later release's types to these (typescript-compatibility.ts).
-   */
-  declarations?: Record<string, string>;
-}
+import type { TypescriptExport, TypescriptMember, TypescriptParameter, TypescriptSurface } from './surface.ts';
 
 const printFlags = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType | ts.TypeFormatFlags.WriteArrayAsGenericType;
 

@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
-import { inputTypes, type SurfaceBreak } from './compare.ts';
-import type { TypescriptSurface } from './typescript-surface.ts';
+import type { SurfaceBreak } from '../surface/surface-break.ts';
+import { inputTypes, type TypescriptSurface } from './surface.ts';
 
 interface Assignment {
   exportName: string;

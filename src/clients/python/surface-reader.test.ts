@@ -4,8 +4,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { comparePythonSurfaces, pythonAlternatives } from './compare.ts';
-import { pythonSurface, PythonUnavailableError, type PythonSurface } from './python-surface.ts';
+import { comparePythonSurfaces, pythonAlternatives } from './surface.ts';
+import { pythonSurface, PythonUnavailableError } from './surface-reader.ts';
+import type { PythonSurface } from './surface.ts';
 
 const work = mkdtempSync(path.join(tmpdir(), 'python-surface-'));
 const skip = spawnSync('python3', ['--version']).status === 0 ? false : 'python3 is not installed here';
