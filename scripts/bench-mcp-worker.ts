@@ -14,8 +14,13 @@
  * stateless handler answering one tool with as many characters) what the SDK costs a tool call.
  * The first request, which builds the handler and loads the knowledge, is reported on its own line,
  * and each tool's first pass over its arguments warms it up uncounted.
- *   node scripts/bench-mcp-worker.ts [--repeat N] [--module PATH] [--gc]
- * Each call is made N times (5 unless told). --module runs another bundle of the worker (one an
+ *   node scripts/bench-mcp-worker.ts [--repeat N] [--era legacy|modern|both] [--module PATH] [--gc]
+ * Each call is made N times (5 unless told). --era picks the protocol era the calls speak, both
+ * workers alike: `legacy` (the default) as the SDK's v2 client sends a call unless told otherwise
+ * (its `versionNegotiation` defaults to the 2025 era: no envelope, `MCP-Protocol-Version` of the
+ * 2025 revision, answered as one server-sent event), `modern` as a client pinned to 2026-07-28
+ * sends it (the per-request `_meta` envelope and the `Mcp-Method`/`Mcp-Name` headers, answered as
+ * JSON), and `both` measures each era in turn on the same workers and prints a table for each. --module runs another bundle of the worker (one an
  * earlier commit's `npm run build:worker` wrote, kept aside under the project) instead of building
  * this checkout's, so that two versions can be measured in turn under the same conditions. --gc
  * runs workerd with V8's --trace-gc (through Miniflare's MINIFLARE_WORKERD_V8_FLAGS) and prints,
@@ -33,13 +38,21 @@ import { percentile } from '../src/lib/measures/statistics.ts';
 import { readReferenceModel } from '../src/lib/contract/actions.ts';
 import { llmsFullSections } from '../src/lib/site/llms-txt.ts';
 import { readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
+import { readServerIdentity } from '../src/mcp-server/identity.ts';
 import { mcpPath } from '../src/mcp-server/http.ts';
 import { readWranglerConfig } from '../src/mcp-server/wrangler-config.ts';
 import { buildWorker } from './build-worker.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
-const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N] [--module PATH] [--gc]';
-const { values } = scriptArguments(usage, { repeat: { type: 'string' }, module: { type: 'string' }, gc: { type: 'boolean' } });
+const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N] [--era legacy|modern|both] [--module PATH] [--gc]';
+const { values } = scriptArguments(usage, { repeat: { type: 'string' }, era: { type: 'string' }, module: { type: 'string' }, gc: { type: 'boolean' } });
+type Era = 'legacy' | 'modern';
+const eraChoices: Record<string, Era[]> = { legacy: ['legacy'], modern: ['modern'], both: ['legacy', 'modern'] };
+const eras = eraChoices[values.era ?? 'legacy'];
+if (eras === undefined) {
+  console.error(`--era takes legacy, modern or both, not ${JSON.stringify(values.era)}.\n${usage}`);
+  process.exit(2);
+}
 const traceGc = values.gc === true;
 // Read by Miniflare when it starts workerd: every isolate then prints its collections on workerd's stdout.
 if (traceGc) process.env.MINIFLARE_WORKERD_V8_FLAGS = '--trace-gc';
@@ -147,15 +160,27 @@ function collectionSummary(worker: RunningWorker, from: number, timings: readonl
   return `${scavenges.length} scavenges (pause ${figure(scavenges, ' ms')}; the heap grew by ${figure(kept, ' MB')} a scavenge), ${markCompacts.length} mark-compacts (pause ${figure(markCompacts, ' ms')}); ${longPauses} collections paused ${longPauseMs} ms or more, and ${overBudget} of ${timings.length} calls took over ${budgetMs} ms`;
 }
 
+/**
+ * The revisions a client of each era names, from the card: the newest it lists is the 2026-07-28
+ * era's, the newest of the rest the 2025 era's.
+ */
+const cardVersions = [...readServerIdentity(root).supportedProtocolVersions].sort().reverse();
+const revisionOf: Record<Era, string> = { modern: cardVersions[0] ?? '', legacy: cardVersions[1] ?? '' };
+
+/** A tools/call's headers and body as the SDK's v2 client sends them in each era. */
+function toolCallRequest(era: Era, id: number, name: string, args: Record<string, unknown>): { headers: Record<string, string>; body: string } {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': revisionOf[era] };
+  if (era === 'legacy') return { headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) };
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': revisionOf.modern, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  return { headers: { ...headers, 'Mcp-Method': 'tools/call', 'Mcp-Name': name }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: envelope } }) };
+}
+
 let requestId = 0;
 /** One tools/call, and the CPU workerd spent on it, in milliseconds. */
-async function timedCall(worker: RunningWorker, name: string, args: Record<string, unknown>): Promise<{ cpu: number; bytes: number }> {
+async function timedCall(worker: RunningWorker, era: Era, name: string, args: Record<string, unknown>): Promise<{ cpu: number; bytes: number }> {
+  const { headers, body } = toolCallRequest(era, ++requestId, name, args);
   const before = cpuNanoseconds(worker.pid);
-  const response = await fetch(worker.url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Host: worker.url.host },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method: 'tools/call', params: { name, arguments: args } }),
-  });
+  const response = await fetch(worker.url, { method: 'POST', headers: { ...headers, Host: worker.url.host }, body });
   const text = await response.text();
   const cpu = (cpuNanoseconds(worker.pid) - before) / 1e6;
   if (response.status !== 200 || !text.includes('"result"') || text.includes('"isError":true')) throw new Error(`${name} ${JSON.stringify(args)}: ${response.status} ${text.slice(0, 300)}`);
@@ -200,37 +225,49 @@ try {
   const firstCall = (cpuNanoseconds(ours.pid) - cpuBeforeFirst) / 1e6;
   const unknown = result.tools.map((tool) => tool.name).filter((name) => calls[name] === undefined);
   if (unknown.length > 0) throw new Error(`No arguments for ${unknown.join(', ')}: add them to this bench`);
-  const rows: { tool: string; calls: number; median: number; p99: number; max: number; bytes: number }[] = [];
-  const oursCollectionsFrom = ours.collections.length;
-  const oursTimings: number[] = [];
-  for (const tool of result.tools.map((listedTool) => listedTool.name)) {
-    const timings: number[] = [];
-    let bytes = 0;
-    // A first pass warms the tool's code up, as the isolate serving a stream of requests is; it is not counted.
-    for (let round = 0; round <= repeat; round += 1) {
-      for (const args of calls[tool] ?? []) {
-        const call = await timedCall(ours, tool, args);
-        if (round === 0) continue;
-        timings.push(call.cpu);
-        oursTimings.push(call.cpu);
-        bytes += call.bytes;
+  type Row = { tool: string; calls: number; median: number; p99: number; max: number; bytes: number };
+  /** Every tool's calls in one era, each made `repeat` times after an uncounted first pass. */
+  const measureOurs = async (era: Era): Promise<{ rows: Row[]; collections: string }> => {
+    const rows: Row[] = [];
+    const collectionsFrom = ours.collections.length;
+    const allTimings: number[] = [];
+    for (const tool of result.tools.map((listedTool) => listedTool.name)) {
+      const timings: number[] = [];
+      let bytes = 0;
+      // A first pass warms the tool's code up, as the isolate serving a stream of requests is; it is not counted.
+      for (let round = 0; round <= repeat; round += 1) {
+        for (const args of calls[tool] ?? []) {
+          const call = await timedCall(ours, era, tool, args);
+          if (round === 0) continue;
+          timings.push(call.cpu);
+          allTimings.push(call.cpu);
+          bytes += call.bytes;
+        }
       }
+      timings.sort((a, b) => a - b);
+      rows.push({ tool, calls: timings.length, median: percentile(timings, 0.5), p99: percentile(timings, 0.99), max: timings.at(-1) ?? 0, bytes: Math.round(bytes / timings.length) });
     }
-    timings.sort((a, b) => a - b);
-    rows.push({ tool, calls: timings.length, median: percentile(timings, 0.5), p99: percentile(timings, 0.99), max: timings.at(-1) ?? 0, bytes: Math.round(bytes / timings.length) });
-  }
+    return { rows, collections: traceGc ? collectionSummary(ours, collectionsFrom, allTimings) : '' };
+  };
+  const oursByEra = new Map<Era, Awaited<ReturnType<typeof measureOurs>>>();
+  for (const era of eras) oursByEra.set(era, await measureOurs(era));
   // The simplest worker answering the same bytes: a fixed response, no SDK, no knowledge.
-  const answerBytes = Math.round(rows.reduce((sum, row) => sum + row.bytes, 0) / rows.length);
+  const firstRows = oursByEra.get(eras[0] ?? 'legacy')?.rows ?? [];
+  const answerBytes = Math.round(firstRows.reduce((sum, row) => sum + row.bytes, 0) / Math.max(firstRows.length, 1));
   const fixed = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(answerBytes) }] } });
-  const oursCollections = traceGc ? collectionSummary(ours, oursCollectionsFrom, oursTimings) : '';
-  // Each bare worker is called 50 times uncounted, then `calls` times.
-  const timeBare = async (worker: RunningWorker, calls: number): Promise<{ timings: number[]; collections: string }> => {
-    const timings: number[] = [];
+  // Each bare worker is called 50 times uncounted in each era, then `calls` times.
+  type BareFigures = { timings: number[]; collections: string };
+  const timeBare = async (worker: RunningWorker, calls: number, erasToTime: readonly Era[]): Promise<Map<Era, BareFigures>> => {
+    const figures = new Map<Era, BareFigures>();
     try {
-      for (let call = 0; call < 50; call += 1) await timedCall(worker, 'answer', {});
-      const from = worker.collections.length;
-      for (let call = 0; call < calls; call += 1) timings.push((await timedCall(worker, 'answer', {})).cpu);
-      return { timings: timings.sort((a, b) => a - b), collections: traceGc ? collectionSummary(worker, from, timings) : '' };
+      for (const era of erasToTime) {
+        const timings: number[] = [];
+        for (let call = 0; call < 50; call += 1) await timedCall(worker, era, 'answer', {});
+        const from = worker.collections.length;
+        for (let call = 0; call < calls; call += 1) timings.push((await timedCall(worker, era, 'answer', {})).cpu);
+        figures.set(era, { timings: timings.sort((a, b) => a - b), collections: traceGc ? collectionSummary(worker, from, timings) : '' });
+      }
+      return figures;
     } finally {
       await worker.dispose();
     }
@@ -247,24 +284,30 @@ try {
     define: { answerText: JSON.stringify('x'.repeat(answerBytes)) },
     logLevel: 'warning',
   });
-  const bareSdk = await timeBare(await startWorker({ scriptPath: bareSdkPath }), repeat * 100);
-  const bare = await timeBare(await startWorker({ script: `const body = ${JSON.stringify(fixed)};\nexport default { fetch() { return new Response(body, { headers: { 'Content-Type': 'application/json' } }); } };` }), repeat * 50);
+  const bareSdkByEra = await timeBare(await startWorker({ scriptPath: bareSdkPath }), repeat * 100, eras);
+  // The bare worker reads no request: one era is enough.
+  const bare = (await timeBare(await startWorker({ script: `const body = ${JSON.stringify(fixed)};\nexport default { fetch() { return new Response(body, { headers: { 'Content-Type': 'application/json' } }); } };` }), repeat * 50, ['legacy'])).get('legacy') ?? { timings: [], collections: '' };
   const bareTimings = bare.timings;
   console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadavg()[0]?.toFixed(1)}, workerd (Miniflare) at compatibility date ${wrangler.compatibility_date}, ${path.relative(root, scriptPath)}, one call at a time, each call ${repeat} times; CPU is workerd's whole process (an upper bound)`);
   console.log(`First request (tools/list; builds the handler and loads the knowledge): ${firstCall.toFixed(1)} ms of CPU`);
-  console.log('| Tool | Calls | CPU median | CPU p99 | CPU max | Answer bytes |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const row of rows) console.log(`| ${row.tool} | ${row.calls} | ${row.median.toFixed(2)} ms | ${row.p99.toFixed(2)} ms | ${row.max.toFixed(2)} ms | ${row.bytes} |`);
-  console.log(`| bare SDK worker, one tool of ${answerBytes} characters | ${bareSdk.timings.length} | ${percentile(bareSdk.timings, 0.5).toFixed(2)} ms | ${percentile(bareSdk.timings, 0.99).toFixed(2)} ms | ${(bareSdk.timings.at(-1) ?? 0).toFixed(2)} ms | |`);
-  console.log(`| bare worker, ${answerBytes} fixed bytes | ${bareTimings.length} | ${percentile(bareTimings, 0.5).toFixed(2)} ms | ${percentile(bareTimings, 0.99).toFixed(2)} ms | ${(bareTimings.at(-1) ?? 0).toFixed(2)} ms | ${fixed.length} |`);
-  const worst = rows.reduce((slowest, row) => (row.p99 > slowest.p99 ? row : slowest));
-  console.log(`Slowest tool at p99: ${worst.tool}, ${worst.p99.toFixed(2)} ms of CPU (aim: at most 5 ms), ${(worst.p99 / Math.max(percentile(bareTimings, 0.99), 0.001)).toFixed(1)} times the bare worker's p99, ${(worst.p99 / Math.max(percentile(bareSdk.timings, 0.99), 0.001)).toFixed(1)} times the bare SDK's.`);
-  if (traceGc) {
-    // Pauses and calls are counted apart: workerd prints its collections through a buffer, so a line cannot be matched to the call it fell in.
-    console.log(`Collections while ours was measured: ${oursCollections}.`);
-    console.log(`While the bare SDK worker was: ${bareSdk.collections}.`);
-    console.log(`While the bare worker was: ${bare.collections}.`);
+  for (const era of eras) {
+    const { rows, collections } = oursByEra.get(era) ?? { rows: [], collections: '' };
+    const bareSdk = bareSdkByEra.get(era) ?? { timings: [], collections: '' };
+    console.log(`\nThe ${era} era (MCP-Protocol-Version ${revisionOf[era]}):`);
+    console.log('| Tool | Calls | CPU median | CPU p99 | CPU max | Answer bytes |');
+    console.log('|---|---:|---:|---:|---:|---:|');
+    for (const row of rows) console.log(`| ${row.tool} | ${row.calls} | ${row.median.toFixed(2)} ms | ${row.p99.toFixed(2)} ms | ${row.max.toFixed(2)} ms | ${row.bytes} |`);
+    console.log(`| bare SDK worker, one tool of ${answerBytes} characters | ${bareSdk.timings.length} | ${percentile(bareSdk.timings, 0.5).toFixed(2)} ms | ${percentile(bareSdk.timings, 0.99).toFixed(2)} ms | ${(bareSdk.timings.at(-1) ?? 0).toFixed(2)} ms | |`);
+    console.log(`| bare worker, ${answerBytes} fixed bytes | ${bareTimings.length} | ${percentile(bareTimings, 0.5).toFixed(2)} ms | ${percentile(bareTimings, 0.99).toFixed(2)} ms | ${(bareTimings.at(-1) ?? 0).toFixed(2)} ms | ${fixed.length} |`);
+    const worst = rows.reduce((slowest, row) => (row.p99 > slowest.p99 ? row : slowest));
+    console.log(`Slowest tool at p99 (${era}): ${worst.tool}, ${worst.p99.toFixed(2)} ms of CPU (aim: at most 5 ms), ${(worst.p99 / Math.max(percentile(bareTimings, 0.99), 0.001)).toFixed(1)} times the bare worker's p99, ${(worst.p99 / Math.max(percentile(bareSdk.timings, 0.99), 0.001)).toFixed(1)} times the bare SDK's.`);
+    if (traceGc) {
+      // Pauses and calls are counted apart: workerd prints its collections through a buffer, so a line cannot be matched to the call it fell in.
+      console.log(`Collections while ours was measured (${era}): ${collections}.`);
+      console.log(`While the bare SDK worker was (${era}): ${bareSdk.collections}.`);
+    }
   }
+  if (traceGc) console.log(`While the bare worker was: ${bare.collections}.`);
 } finally {
   await ours.dispose();
 }

@@ -6,6 +6,7 @@ import { siteConfig } from '../site-config.ts';
 import type { ServerIdentity } from './identity.ts';
 import type { ProductKnowledge } from './knowledge.ts';
 import { createProductServer, featuresFor, prepareServer } from './server.ts';
+import { createSharedToolCalls } from './shared-server.ts';
 
 /** The path of the MCP endpoint, from `{mcp_url}`, and of the card the draft reserves beside it. */
 export const mcpPath = new URL(siteConfig.mcpUrl).pathname;
@@ -122,6 +123,12 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
     legacy: 'stateless',
     maxRequestBodySize,
   });
+  // 2025-era tool calls, what the SDK's client sends unless told otherwise, go to one server that lives as long as the handler.
+  const toolCalls = createSharedToolCalls(
+    createProductServer(identity, prepared, { tools: true, resources: false, prompts: false }),
+    new Set(prepared.tools.map((tool) => tool.name)),
+    identity.supportedProtocolVersions,
+  );
   return {
     async fetch(request: Request): Promise<Response> {
       const url = new URL(request.url);
@@ -146,7 +153,10 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(pageOrigin, request) });
       return withHeaders(await answer(request), corsHeaders(pageOrigin, request));
     },
-    close: () => mcp.close(),
+    close: async () => {
+      await toolCalls.close();
+      await mcp.close();
+    },
   };
 
   async function answer(request: Request): Promise<Response> {
@@ -166,6 +176,8 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
       const body = parsedJson(read.text);
       // Not JSON: the SDK reads it again and answers with its parse error.
       if (body === undefined) return await mcp.fetch(new Request(request, { body: read.text }));
+      const shared = await toolCalls.answer(request, body);
+      if (shared !== undefined) return shared;
       bodies.set(request, body);
       return await mcp.fetch(request, { parsedBody: body });
     } catch {
