@@ -123,9 +123,9 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
     legacy: 'stateless',
     maxRequestBodySize,
   });
-  // 2025-era tool calls, what the SDK's client sends unless told otherwise, go to one server that lives as long as the handler.
+  // Tool calls go to servers that live as long as the handler (src/mcp-server/shared-server.ts).
   const toolCalls = createSharedToolCalls(
-    createProductServer(identity, prepared, { tools: true, resources: false, prompts: false }),
+    () => createProductServer(identity, prepared, { tools: true, resources: false, prompts: false }),
     new Set(prepared.tools.map((tool) => tool.name)),
     identity.supportedProtocolVersions,
   );
