@@ -107,8 +107,9 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  * `toNodeHandler`): Host checked against `{mcp_url}`'s host, loopback and the host names of
  * `options.allowedHosts` (DNS rebinding); Origin, when a browser sends one, against those and the
  * documentation site, whose pages may then read the answers (CORS); the card at its reserved
- * path, MCP at `{mcp_url}`'s path, 404 elsewhere. Stateless: every request gets a fresh server
- * instance from the same knowledge.
+ * path, MCP at `{mcp_url}`'s path, 404 elsewhere. Stateless: a plain tool call goes to a server
+ * that lives as long as the handler (`createSharedToolCalls`), every other request to a fresh
+ * server instance from the same knowledge, through the SDK's own handler.
  */
 export function createProductInformationHandler(identity: ServerIdentity, knowledge: ProductKnowledge, options: HandlerOptions = {}) {
   const hosts = [...new Set([...allowedHostnames, ...(options.allowedHosts ?? [])])];
