@@ -153,9 +153,10 @@ const eventStreamHeaders = {
  * text.
  */
 export function createSharedToolCalls(newServer: () => McpServer, toolNames: ReadonlySet<string>, supportedProtocolVersions: readonly string[]) {
+  const legacyServer = newServer();
   const legacyTransport = new SharedServerTransport();
-  const servers: McpServer[] = [newServer()];
-  const legacyConnected = servers[0]?.connect(legacyTransport);
+  const legacyConnected = legacyServer.connect(legacyTransport);
+  const servers = [legacyServer];
   const modern = new Map<string, { transport: SharedModernServerTransport; connected: Promise<void> }>();
 
   function modernFor(revision: string, classification: Classification) {
