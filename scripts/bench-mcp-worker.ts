@@ -8,21 +8,30 @@
  * code runs) and Miniflare none to the caller, so this reads the workerd process's own CPU time
  * from Linux, the sum of /proc/PID/task/TID/schedstat's first field (nanoseconds on a CPU) over its
  * threads, before and after each call, one call at a time on an otherwise idle workerd. That counts
- * workerd's HTTP handling and Miniflare's entry worker as well as the tool, so a figure is an upper
- * bound of the CPU time Cloudflare would count for the request; the bare worker's row shows what
- * that overhead alone costs, and the bare SDK's row (scripts/bench/bare-mcp-worker.ts: the SDK's
- * stateless handler answering one tool with as many characters) what the SDK costs a tool call.
- * The first request, which builds the handler and loads the knowledge, is reported on its own line,
- * and each tool's first pass over its arguments warms it up uncounted.
- *   node scripts/bench-mcp-worker.ts [--repeat N] [--module PATH] [--gc]
- * Each call is made N times (5 unless told). --module runs another bundle of the worker (one an
- * earlier commit's `npm run build:worker` wrote, kept aside under the project) instead of building
- * this checkout's, so that two versions can be measured in turn under the same conditions. --gc
- * runs workerd with V8's --trace-gc (through Miniflare's MINIFLARE_WORKERD_V8_FLAGS) and prints,
- * for each worker, its collections while the calls were measured: how many, how long, and how much
- * of the young generation each scavenge kept, which is what the slowest calls pay for.
+ * workerd's HTTP handling, Miniflare's entry worker and V8's platform threads (background
+ * compilation, concurrent marking) as well as the tool, so a figure is an upper bound of the CPU
+ * time Cloudflare would count for the request; the column "Main thread p99" counts workerd's main
+ * thread alone, which runs the isolate and the collections it waits for. The bare worker's row
+ * shows what that overhead alone costs, and the bare SDK's row (scripts/bench/bare-mcp-worker.ts:
+ * the SDK's stateless handler answering one tool with as many characters) what the SDK costs a
+ * tool call. The first request, which builds the handler and loads the knowledge, is reported on
+ * its own line, and each tool's first pass over its arguments warms it up uncounted.
+ *   node scripts/bench-mcp-worker.ts [--repeat N] [--era legacy|modern|both] [--module PATH] [--gc]
+ * Each call is made N times (5 unless told). --era picks the protocol era the calls speak, ours
+ * and the bare SDK alike: `legacy` (the default) as the SDK's v2 client sends a call unless told
+ * otherwise (its `versionNegotiation` defaults to the 2025 era: no envelope, `MCP-Protocol-Version`
+ * of the 2025 revision, answered as one server-sent event), `modern` as a client pinned to
+ * 2026-07-28 sends it (the per-request `_meta` envelope and the `Mcp-Method`/`Mcp-Name` headers,
+ * answered as JSON), and `both` measures each era in turn, each on workers of its own, and prints
+ * a table for each. --module runs another bundle of the worker (one an earlier commit's
+ * `npm run build:worker` wrote, kept aside under the project) instead of building this
+ * checkout's, so that two versions can be measured in turn under the same conditions. --gc runs
+ * workerd with V8's --trace-gc (through Miniflare's MINIFLARE_WORKERD_V8_FLAGS), each line written
+ * as it comes, and prints, for each worker, its collections while the calls were measured: how
+ * many, how long, and how much of the young generation each scavenge kept, which is what the
+ * slowest calls pay for.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { build } from 'esbuild';
@@ -33,16 +42,34 @@ import { percentile } from '../src/lib/measures/statistics.ts';
 import { readReferenceModel } from '../src/lib/contract/actions.ts';
 import { llmsFullSections } from '../src/lib/site/llms-txt.ts';
 import { readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
+import { readServerIdentity } from '../src/mcp-server/identity.ts';
 import { mcpPath } from '../src/mcp-server/http.ts';
 import { readWranglerConfig } from '../src/mcp-server/wrangler-config.ts';
 import { buildWorker } from './build-worker.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
-const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N] [--module PATH] [--gc]';
-const { values } = scriptArguments(usage, { repeat: { type: 'string' }, module: { type: 'string' }, gc: { type: 'boolean' } });
+const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N] [--era legacy|modern|both] [--module PATH] [--gc]';
+const { values } = scriptArguments(usage, { repeat: { type: 'string' }, era: { type: 'string' }, module: { type: 'string' }, gc: { type: 'boolean' } });
+type Era = 'legacy' | 'modern';
+const eraChoices: Record<string, Era[]> = { legacy: ['legacy'], modern: ['modern'], both: ['legacy', 'modern'] };
+const eras = eraChoices[values.era ?? 'legacy'];
+if (eras === undefined) {
+  console.error(`--era takes legacy, modern or both, not ${JSON.stringify(values.era)}.\n${usage}`);
+  process.exit(2);
+}
 const traceGc = values.gc === true;
 // Read by Miniflare when it starts workerd: every isolate then prints its collections on workerd's stdout.
 if (traceGc) process.env.MINIFLARE_WORKERD_V8_FLAGS = '--trace-gc';
+// workerd's stdout is a pipe, which the C library fills 4 KB at a time, and Miniflare kills workerd
+// when it is disposed, so the collections still in that buffer would be lost. coreutils' stdbuf
+// library, preloaded into the processes this one starts, makes workerd write each line as it comes.
+const lineBuffering = ['/usr/libexec/coreutils/libstdbuf.so', '/usr/lib/coreutils/libstdbuf.so'].find((library) => existsSync(library));
+if (traceGc && lineBuffering !== undefined) {
+  process.env.LD_PRELOAD = lineBuffering;
+  process.env._STDBUF_O = 'L';
+} else if (traceGc) {
+  console.log("coreutils' libstdbuf.so is not here: workerd's last collections before each worker stops may be missing from the figures.");
+}
 const repeat = wholeNumberOption(usage, 'repeat', values.repeat, 5, 1);
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -78,32 +105,57 @@ function cpuNanoseconds(pid: number): number {
   return total;
 }
 
+/**
+ * Nanoseconds workerd's main thread has spent on a CPU. It runs the isolate, so this is the part of
+ * the process's time that the worker's JavaScript and the collections it waits for take; V8's
+ * platform threads (\`V8 DefaultWorker\`: background compilation, concurrent marking, parallel
+ * scavenging's helpers) take the rest.
+ */
+function mainThreadNanoseconds(pid: number): number {
+  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]);
+}
+
 /** One collection as V8's --trace-gc prints it. */
 interface Collection {
   isolate: string;
+  /** When it began, in milliseconds since its isolate started. */
+  atMs: number;
   kind: 'Scavenge' | 'Mark-Compact';
   heapAfterMb: number;
   pauseMs: number;
 }
 
-const collectionLine = /^\[\d+:(0x[0-9a-f]+)\]\s+\d+ ms: (Scavenge|Mark-Compact) [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//;
+const collectionLine = /^\[\d+:(0x[0-9a-f]+)\]\s+(\d+) ms: (Scavenge|Mark-Compact) [\d.]+ \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB, (?:pooled: [\d.]+ MB, )?([\d.]+) \//;
 
 interface RunningWorker {
   url: URL;
   pid: number;
   /** Collections printed so far, in order, when --gc is given. */
   collections: Collection[];
+  /** Milliseconds since the worker was ready, the clock of a collection's `atMs` give or take its start-up. */
+  elapsedMs: () => number;
+  /** Stops workerd and waits for the last collections it printed. */
   dispose: () => Promise<void>;
+}
+
+/** A stretch of a worker's life, in milliseconds since it was ready. */
+interface Window {
+  fromMs: number;
+  toMs: number;
 }
 
 async function startWorker(options: { scriptPath: string } | { script: string }): Promise<RunningWorker> {
   const before = workerdProcesses();
   const collections: Collection[] = [];
+  // Lines arrive through a pipe: the last ones are read after workerd has stopped, when its output closes.
+  let outputClosed: Promise<void> = Promise.resolve();
   const readCollections = (stdout: Readable, stderr: Readable) => {
-    createInterface({ input: stdout }).on('line', (line) => {
+    const lines = createInterface({ input: stdout });
+    outputClosed = new Promise((resolve) => lines.once('close', resolve));
+    lines.on('line', (line) => {
       const match = collectionLine.exec(line);
       if (match === null) console.log(line);
-      else collections.push({ isolate: match[1] ?? '', kind: match[2] === 'Scavenge' ? 'Scavenge' : 'Mark-Compact', heapAfterMb: Number(match[3]), pauseMs: Number(match[4]) });
+      else collections.push({ isolate: match[1] ?? '', atMs: Number(match[2]), kind: match[3] === 'Scavenge' ? 'Scavenge' : 'Mark-Compact', heapAfterMb: Number(match[4]), pauseMs: Number(match[5]) });
     });
     stderr.pipe(process.stderr);
   };
@@ -115,22 +167,35 @@ async function startWorker(options: { scriptPath: string } | { script: string })
     ...(traceGc ? { handleRuntimeStdio: readCollections } : {}),
   });
   const url = new URL(mcpPath, await worker.ready);
+  const readyAt = performance.now();
   const started = [...workerdProcesses()].filter((pid) => !before.has(pid));
   if (started.length !== 1 || started[0] === undefined) throw new Error(`Expected one new workerd process, found ${started.length}`);
-  return { url, pid: started[0], collections, dispose: () => worker.dispose() };
+  return {
+    url,
+    pid: started[0],
+    collections,
+    elapsedMs: () => performance.now() - readyAt,
+    dispose: async () => {
+      await worker.dispose();
+      // Disposing may leave the pipe open a while; a second is more than its last lines need.
+      await Promise.race([outputClosed, new Promise((resolve) => setTimeout(resolve, 1000))]);
+    },
+  };
 }
 
-/**
- * The collections of the worker's own isolate (the largest heap: Miniflare's entry worker runs in
- * an isolate of its own) among those after `from`: how many of each kind, their pauses, and how
- * much the heap kept after each scavenge grew, the young objects it moved to the old generation.
- */
 /** The budget of a call at p99 (issue #43), and the pause that alone takes a call of a median of about 1 ms past it. */
 const budgetMs = 5;
 const longPauseMs = 4;
 
-function collectionSummary(worker: RunningWorker, from: number, timings: readonly number[]): string {
-  const measured = worker.collections.slice(from);
+/**
+ * The collections of the worker's own isolate (the largest heap: Miniflare's entry worker runs in
+ * an isolate of its own) within `window`, read once the worker is disposed: how many of each kind,
+ * their pauses, and how much the heap kept after each scavenge grew, the young objects it moved
+ * to the old generation. The isolate starts a little before the worker is ready, so the window
+ * may take in a collection or two from just before it.
+ */
+function collectionSummary(worker: RunningWorker, window: Window, timings: readonly number[]): string {
+  const measured = worker.collections.filter((entry) => entry.atMs >= window.fromMs && entry.atMs <= window.toMs);
   const largest = measured.reduce<Collection | undefined>((top, entry) => (top === undefined || entry.heapAfterMb > top.heapAfterMb ? entry : top), undefined);
   const own = measured.filter((entry) => entry.isolate === largest?.isolate);
   const pauses = (kind: Collection['kind']) => own.filter((entry) => entry.kind === kind).map((entry) => entry.pauseMs).sort((a, b) => a - b);
@@ -147,19 +212,33 @@ function collectionSummary(worker: RunningWorker, from: number, timings: readonl
   return `${scavenges.length} scavenges (pause ${figure(scavenges, ' ms')}; the heap grew by ${figure(kept, ' MB')} a scavenge), ${markCompacts.length} mark-compacts (pause ${figure(markCompacts, ' ms')}); ${longPauses} collections paused ${longPauseMs} ms or more, and ${overBudget} of ${timings.length} calls took over ${budgetMs} ms`;
 }
 
+/**
+ * The revisions a client of each era names, from the card: the newest it lists is the 2026-07-28
+ * era's, the newest of the rest the 2025 era's.
+ */
+const cardVersions = [...readServerIdentity(root).supportedProtocolVersions].sort().reverse();
+const revisionOf: Record<Era, string> = { modern: cardVersions[0] ?? '', legacy: cardVersions[1] ?? '' };
+
+/** A tools/call's headers and body as the SDK's v2 client sends them in each era. */
+function toolCallRequest(era: Era, id: number, name: string, args: Record<string, unknown>): { headers: Record<string, string>; body: string } {
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': revisionOf[era] };
+  if (era === 'legacy') return { headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) };
+  const envelope = { 'io.modelcontextprotocol/protocolVersion': revisionOf.modern, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  return { headers: { ...headers, 'Mcp-Method': 'tools/call', 'Mcp-Name': name }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: envelope } }) };
+}
+
 let requestId = 0;
 /** One tools/call, and the CPU workerd spent on it, in milliseconds. */
-async function timedCall(worker: RunningWorker, name: string, args: Record<string, unknown>): Promise<{ cpu: number; bytes: number }> {
+async function timedCall(worker: RunningWorker, era: Era, name: string, args: Record<string, unknown>): Promise<{ cpu: number; mainThread: number; bytes: number }> {
+  const { headers, body } = toolCallRequest(era, ++requestId, name, args);
+  const mainBefore = mainThreadNanoseconds(worker.pid);
   const before = cpuNanoseconds(worker.pid);
-  const response = await fetch(worker.url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Host: worker.url.host },
-    body: JSON.stringify({ jsonrpc: '2.0', id: ++requestId, method: 'tools/call', params: { name, arguments: args } }),
-  });
+  const response = await fetch(worker.url, { method: 'POST', headers: { ...headers, Host: worker.url.host }, body });
   const text = await response.text();
   const cpu = (cpuNanoseconds(worker.pid) - before) / 1e6;
+  const mainThread = (mainThreadNanoseconds(worker.pid) - mainBefore) / 1e6;
   if (response.status !== 200 || !text.includes('"result"') || text.includes('"isError":true')) throw new Error(`${name} ${JSON.stringify(args)}: ${response.status} ${text.slice(0, 300)}`);
-  return { cpu, bytes: text.length };
+  return { cpu, mainThread, bytes: text.length };
 }
 
 const scriptPath = values.module === undefined ? await buildWorker(root, () => {}) : path.resolve(values.module);
@@ -169,102 +248,148 @@ const pages = llmsFullSections(source.llmsFullTxt);
 const queries = (JSON.parse(readFileSync(path.join(root, 'src/mcp-server/evaluation/results.json'), 'utf8')) as { results: { question: string }[] }).results.map((result) => result.question);
 const { envelope, lifecycle } = model;
 
-const ours = await startWorker({ scriptPath });
-try {
-  const cpuBeforeFirst = cpuNanoseconds(ours.pid);
-  const listed = await fetch(ours.url, {
+/** The tools a worker lists, from its first request. */
+async function listTools(worker: RunningWorker): Promise<{ name: string; inputSchema: { properties?: Record<string, { enum?: string[] }> } }[]> {
+  const listed = await fetch(worker.url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
     body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' }),
   });
   // The answer comes as one server-sent event or as JSON, as the client's Accept allows.
   const listedText = await listed.text();
-  const { result } = JSON.parse(/^data: (.*)$/m.exec(listedText)?.[1] ?? listedText) as { result: { tools: { name: string; inputSchema: { properties?: Record<string, { enum?: string[] }> } }[] } };
-  const enumOf = (tool: string, property: string) => result.tools.find((candidate) => candidate.name === tool)?.inputSchema.properties?.[property]?.enum ?? [];
-  const languages = enumOf('code_sample', 'language');
-  // Every tool on the arguments an agent gives it: each action, status, topic, language, page and evaluation question.
-  const calls: Record<string, Record<string, unknown>[]> = {
-    api_overview: [{}],
-    action_details: model.actions.flatMap((action) => [{ action: action.identifier }, { action: action.identifier, errors: true }]),
-    lifecycle: [{}, ...lifecycle.states.map((status) => ({ status }))],
-    code_sample: model.actions.flatMap((action) => languages.map((language) => ({ action: action.identifier, language }))),
-    check_request: model.actions.flatMap((action) => [
-      { body: { [envelope.selector]: action.identifier, [envelope.subject]: 7, [envelope.credential]: 'placeholder-key' } },
-      { body: { [envelope.selector]: action.identifier, [envelope.subject]: 7, [envelope.credential]: 'placeholder-key' }, current_status: lifecycle.states[0] },
-    ]),
-    search_docs: queries.map((query) => ({ query })),
-    read_page: pages.map((page) => ({ url: page.url })),
-    product_information: enumOf('product_information', 'topic').map((topic) => ({ topic })),
-    subscription_data: [{}, { question: 'Can I list the subscriptions of a customer?' }],
-  };
-  const firstCall = (cpuNanoseconds(ours.pid) - cpuBeforeFirst) / 1e6;
-  const unknown = result.tools.map((tool) => tool.name).filter((name) => calls[name] === undefined);
-  if (unknown.length > 0) throw new Error(`No arguments for ${unknown.join(', ')}: add them to this bench`);
-  const rows: { tool: string; calls: number; median: number; p99: number; max: number; bytes: number }[] = [];
-  const oursCollectionsFrom = ours.collections.length;
-  const oursTimings: number[] = [];
-  for (const tool of result.tools.map((listedTool) => listedTool.name)) {
+  return (JSON.parse(/^data: (.*)$/m.exec(listedText)?.[1] ?? listedText) as { result: { tools: Awaited<ReturnType<typeof listTools>> } }).result.tools;
+}
+
+// Each era is measured on a worker of its own, so that its collections are its own.
+const first = await startWorker({ scriptPath });
+const cpuBeforeFirst = cpuNanoseconds(first.pid);
+const tools = await listTools(first).catch(async (error: unknown) => {
+  await first.dispose();
+  throw error;
+});
+const firstCall = (cpuNanoseconds(first.pid) - cpuBeforeFirst) / 1e6;
+const enumOf = (tool: string, property: string) => tools.find((candidate) => candidate.name === tool)?.inputSchema.properties?.[property]?.enum ?? [];
+const languages = enumOf('code_sample', 'language');
+// Every tool on the arguments an agent gives it: each action, status, topic, language, page and evaluation question.
+const calls: Record<string, Record<string, unknown>[]> = {
+  api_overview: [{}],
+  action_details: model.actions.flatMap((action) => [{ action: action.identifier }, { action: action.identifier, errors: true }]),
+  lifecycle: [{}, ...lifecycle.states.map((status) => ({ status }))],
+  code_sample: model.actions.flatMap((action) => languages.map((language) => ({ action: action.identifier, language }))),
+  check_request: model.actions.flatMap((action) => [
+    { body: { [envelope.selector]: action.identifier, [envelope.subject]: 7, [envelope.credential]: 'placeholder-key' } },
+    { body: { [envelope.selector]: action.identifier, [envelope.subject]: 7, [envelope.credential]: 'placeholder-key' }, current_status: lifecycle.states[0] },
+  ]),
+  search_docs: queries.map((query) => ({ query })),
+  read_page: pages.map((page) => ({ url: page.url })),
+  product_information: enumOf('product_information', 'topic').map((topic) => ({ topic })),
+  subscription_data: [{}, { question: 'Can I list the subscriptions of a customer?' }],
+};
+const unknown = tools.map((tool) => tool.name).filter((name) => calls[name] === undefined);
+if (unknown.length > 0) {
+  await first.dispose();
+  throw new Error(`No arguments for ${unknown.join(', ')}: add them to this bench`);
+}
+type Row = { tool: string; calls: number; median: number; p99: number; max: number; mainThreadP99: number; bytes: number };
+/** Every tool's calls in one era, each made `repeat` times after an uncounted first pass. */
+const measureOurs = async (worker: RunningWorker, era: Era): Promise<{ rows: Row[]; timings: number[]; window: Window }> => {
+  const rows: Row[] = [];
+  const fromMs = worker.elapsedMs();
+  const allTimings: number[] = [];
+  for (const tool of tools.map((listedTool) => listedTool.name)) {
     const timings: number[] = [];
+    const mainThreadTimings: number[] = [];
     let bytes = 0;
     // A first pass warms the tool's code up, as the isolate serving a stream of requests is; it is not counted.
     for (let round = 0; round <= repeat; round += 1) {
       for (const args of calls[tool] ?? []) {
-        const call = await timedCall(ours, tool, args);
+        const call = await timedCall(worker, era, tool, args);
         if (round === 0) continue;
         timings.push(call.cpu);
-        oursTimings.push(call.cpu);
+        mainThreadTimings.push(call.mainThread);
+        allTimings.push(call.cpu);
         bytes += call.bytes;
       }
     }
     timings.sort((a, b) => a - b);
-    rows.push({ tool, calls: timings.length, median: percentile(timings, 0.5), p99: percentile(timings, 0.99), max: timings.at(-1) ?? 0, bytes: Math.round(bytes / timings.length) });
+    mainThreadTimings.sort((a, b) => a - b);
+    rows.push({ tool, calls: timings.length, median: percentile(timings, 0.5), p99: percentile(timings, 0.99), max: timings.at(-1) ?? 0, mainThreadP99: percentile(mainThreadTimings, 0.99), bytes: Math.round(bytes / timings.length) });
   }
-  // The simplest worker answering the same bytes: a fixed response, no SDK, no knowledge.
-  const answerBytes = Math.round(rows.reduce((sum, row) => sum + row.bytes, 0) / rows.length);
-  const fixed = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(answerBytes) }] } });
-  const oursCollections = traceGc ? collectionSummary(ours, oursCollectionsFrom, oursTimings) : '';
-  // Each bare worker is called 50 times uncounted, then `calls` times.
-  const timeBare = async (worker: RunningWorker, calls: number): Promise<{ timings: number[]; collections: string }> => {
-    const timings: number[] = [];
-    try {
-      for (let call = 0; call < 50; call += 1) await timedCall(worker, 'answer', {});
-      const from = worker.collections.length;
-      for (let call = 0; call < calls; call += 1) timings.push((await timedCall(worker, 'answer', {})).cpu);
-      return { timings: timings.sort((a, b) => a - b), collections: traceGc ? collectionSummary(worker, from, timings) : '' };
-    } finally {
-      await worker.dispose();
-    }
-  };
-  const bareSdkPath = path.join(root, '.generated/bench-tools/bare-mcp-worker.js');
-  await build({
-    entryPoints: [path.join(root, 'scripts/bench/bare-mcp-worker.ts')],
-    outfile: bareSdkPath,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2024',
-    conditions: ['workerd', 'worker', 'browser'],
-    define: { answerText: JSON.stringify('x'.repeat(answerBytes)) },
-    logLevel: 'warning',
-  });
-  const bareSdk = await timeBare(await startWorker({ scriptPath: bareSdkPath }), repeat * 100);
-  const bare = await timeBare(await startWorker({ script: `const body = ${JSON.stringify(fixed)};\nexport default { fetch() { return new Response(body, { headers: { 'Content-Type': 'application/json' } }); } };` }), repeat * 50);
-  const bareTimings = bare.timings;
-  console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadavg()[0]?.toFixed(1)}, workerd (Miniflare) at compatibility date ${wrangler.compatibility_date}, ${path.relative(root, scriptPath)}, one call at a time, each call ${repeat} times; CPU is workerd's whole process (an upper bound)`);
-  console.log(`First request (tools/list; builds the handler and loads the knowledge): ${firstCall.toFixed(1)} ms of CPU`);
-  console.log('| Tool | Calls | CPU median | CPU p99 | CPU max | Answer bytes |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const row of rows) console.log(`| ${row.tool} | ${row.calls} | ${row.median.toFixed(2)} ms | ${row.p99.toFixed(2)} ms | ${row.max.toFixed(2)} ms | ${row.bytes} |`);
-  console.log(`| bare SDK worker, one tool of ${answerBytes} characters | ${bareSdk.timings.length} | ${percentile(bareSdk.timings, 0.5).toFixed(2)} ms | ${percentile(bareSdk.timings, 0.99).toFixed(2)} ms | ${(bareSdk.timings.at(-1) ?? 0).toFixed(2)} ms | |`);
-  console.log(`| bare worker, ${answerBytes} fixed bytes | ${bareTimings.length} | ${percentile(bareTimings, 0.5).toFixed(2)} ms | ${percentile(bareTimings, 0.99).toFixed(2)} ms | ${(bareTimings.at(-1) ?? 0).toFixed(2)} ms | ${fixed.length} |`);
-  const worst = rows.reduce((slowest, row) => (row.p99 > slowest.p99 ? row : slowest));
-  console.log(`Slowest tool at p99: ${worst.tool}, ${worst.p99.toFixed(2)} ms of CPU (aim: at most 5 ms), ${(worst.p99 / Math.max(percentile(bareTimings, 0.99), 0.001)).toFixed(1)} times the bare worker's p99, ${(worst.p99 / Math.max(percentile(bareSdk.timings, 0.99), 0.001)).toFixed(1)} times the bare SDK's.`);
-  if (traceGc) {
-    // Pauses and calls are counted apart: workerd prints its collections through a buffer, so a line cannot be matched to the call it fell in.
-    console.log(`Collections while ours was measured: ${oursCollections}.`);
-    console.log(`While the bare SDK worker was: ${bareSdk.collections}.`);
-    console.log(`While the bare worker was: ${bare.collections}.`);
+  return { rows, timings: allTimings, window: { fromMs, toMs: worker.elapsedMs() } };
+};
+const oursByEra = new Map<Era, { rows: Row[]; collections: string }>();
+for (const [index, era] of eras.entries()) {
+  const worker = index === 0 ? first : await startWorker({ scriptPath });
+  let measured: Awaited<ReturnType<typeof measureOurs>>;
+  try {
+    if (index > 0) await listTools(worker);
+    measured = await measureOurs(worker, era);
+  } finally {
+    await worker.dispose();
   }
-} finally {
-  await ours.dispose();
+  oursByEra.set(era, { rows: measured.rows, collections: traceGc ? collectionSummary(worker, measured.window, measured.timings) : '' });
 }
+// The simplest worker answering the same bytes: a fixed response, no SDK, no knowledge.
+const firstRows = oursByEra.get(eras[0] ?? 'legacy')?.rows ?? [];
+const answerBytes = Math.round(firstRows.reduce((sum, row) => sum + row.bytes, 0) / Math.max(firstRows.length, 1));
+const fixed = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(answerBytes) }] } });
+type BareFigures = { timings: number[]; mainThreadTimings: number[]; collections: string };
+/** A bare worker called 50 times uncounted, then `count` times, in one era; disposed after. */
+const timeBare = async (worker: RunningWorker, count: number, era: Era): Promise<BareFigures> => {
+  const timings: number[] = [];
+  const mainThreadTimings: number[] = [];
+  let window: Window;
+  try {
+    for (let call = 0; call < 50; call += 1) await timedCall(worker, era, 'answer', {});
+    const fromMs = worker.elapsedMs();
+    for (let call = 0; call < count; call += 1) {
+      const timed = await timedCall(worker, era, 'answer', {});
+      timings.push(timed.cpu);
+      mainThreadTimings.push(timed.mainThread);
+    }
+    window = { fromMs, toMs: worker.elapsedMs() };
+  } finally {
+    await worker.dispose();
+  }
+  timings.sort((a, b) => a - b);
+  mainThreadTimings.sort((a, b) => a - b);
+  return { timings, mainThreadTimings, collections: traceGc ? collectionSummary(worker, window, timings) : '' };
+};
+const bareSdkPath = path.join(root, '.generated/bench-tools/bare-mcp-worker.js');
+await build({
+  entryPoints: [path.join(root, 'scripts/bench/bare-mcp-worker.ts')],
+  outfile: bareSdkPath,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2024',
+  conditions: ['workerd', 'worker', 'browser'],
+  define: { answerText: JSON.stringify('x'.repeat(answerBytes)) },
+  logLevel: 'warning',
+});
+const bareSdkByEra = new Map<Era, BareFigures>();
+for (const era of eras) bareSdkByEra.set(era, await timeBare(await startWorker({ scriptPath: bareSdkPath }), repeat * 100, era));
+// The bare worker reads no request: one era is enough.
+const bare = await timeBare(await startWorker({ script: `const body = ${JSON.stringify(fixed)};\nexport default { fetch() { return new Response(body, { headers: { 'Content-Type': 'application/json' } }); } };` }), repeat * 50, 'legacy');
+const bareTimings = bare.timings;
+console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadavg()[0]?.toFixed(1)}, workerd (Miniflare) at compatibility date ${wrangler.compatibility_date}, ${path.relative(root, scriptPath)}, one call at a time, each call ${repeat} times; CPU is workerd's whole process (an upper bound)`);
+console.log(`First request (tools/list; builds the handler and loads the knowledge): ${firstCall.toFixed(1)} ms of CPU`);
+for (const era of eras) {
+  const { rows, collections } = oursByEra.get(era) ?? { rows: [], collections: '' };
+  const bareSdk = bareSdkByEra.get(era) ?? { timings: [], mainThreadTimings: [], collections: '' };
+  console.log(`\nThe ${era} era (MCP-Protocol-Version ${revisionOf[era]}), each on a worker of its own:`);
+  console.log('| Tool | Calls | CPU median | CPU p99 | CPU max | Main thread p99 | Answer bytes |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const row of rows) console.log(`| ${row.tool} | ${row.calls} | ${row.median.toFixed(2)} ms | ${row.p99.toFixed(2)} ms | ${row.max.toFixed(2)} ms | ${row.mainThreadP99.toFixed(2)} ms | ${row.bytes} |`);
+  console.log(`| bare SDK worker, one tool of ${answerBytes} characters | ${bareSdk.timings.length} | ${percentile(bareSdk.timings, 0.5).toFixed(2)} ms | ${percentile(bareSdk.timings, 0.99).toFixed(2)} ms | ${(bareSdk.timings.at(-1) ?? 0).toFixed(2)} ms | ${percentile(bareSdk.mainThreadTimings, 0.99).toFixed(2)} ms | |`);
+  console.log(`| bare worker, ${answerBytes} fixed bytes | ${bareTimings.length} | ${percentile(bareTimings, 0.5).toFixed(2)} ms | ${percentile(bareTimings, 0.99).toFixed(2)} ms | ${(bareTimings.at(-1) ?? 0).toFixed(2)} ms | ${percentile(bare.mainThreadTimings, 0.99).toFixed(2)} ms | ${fixed.length} |`);
+  const worst = rows.reduce((slowest, row) => (row.p99 > slowest.p99 ? row : slowest));
+  console.log(`Slowest tool at p99 (${era}): ${worst.tool}, ${worst.p99.toFixed(2)} ms of CPU (aim: at most 5 ms), ${(worst.p99 / Math.max(percentile(bareTimings, 0.99), 0.001)).toFixed(1)} times the bare worker's p99, ${(worst.p99 / Math.max(percentile(bareSdk.timings, 0.99), 0.001)).toFixed(1)} times the bare SDK's.`);
+  const worstMain = rows.reduce((slowest, row) => (row.mainThreadP99 > slowest.mainThreadP99 ? row : slowest));
+  console.log(`Slowest on workerd's main thread at p99 (${era}): ${worstMain.tool}, ${worstMain.mainThreadP99.toFixed(2)} ms (the bare SDK's ${percentile(bareSdk.mainThreadTimings, 0.99).toFixed(2)} ms).`);
+  if (traceGc) {
+    console.log(`Collections while ours was measured (${era}): ${collections}.`);
+    console.log(`While the bare SDK worker was (${era}): ${bareSdk.collections}.`);
+  }
+}
+if (traceGc) console.log(`While the bare worker was: ${bare.collections}.`);

@@ -6,6 +6,7 @@ import { siteConfig } from '../site-config.ts';
 import type { ServerIdentity } from './identity.ts';
 import type { ProductKnowledge } from './knowledge.ts';
 import { createProductServer, featuresFor, prepareServer } from './server.ts';
+import { createSharedToolCalls } from './shared-server.ts';
 
 /** The path of the MCP endpoint, from `{mcp_url}`, and of the card the draft reserves beside it. */
 export const mcpPath = new URL(siteConfig.mcpUrl).pathname;
@@ -106,8 +107,9 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
  * `toNodeHandler`): Host checked against `{mcp_url}`'s host, loopback and the host names of
  * `options.allowedHosts` (DNS rebinding); Origin, when a browser sends one, against those and the
  * documentation site, whose pages may then read the answers (CORS); the card at its reserved
- * path, MCP at `{mcp_url}`'s path, 404 elsewhere. Stateless: every request gets a fresh server
- * instance from the same knowledge.
+ * path, MCP at `{mcp_url}`'s path, 404 elsewhere. Stateless: a plain tool call goes to a server
+ * that lives as long as the handler (`createSharedToolCalls`), every other request to a fresh
+ * server instance from the same knowledge, through the SDK's own handler.
  */
 export function createProductInformationHandler(identity: ServerIdentity, knowledge: ProductKnowledge, options: HandlerOptions = {}) {
   const hosts = [...new Set([...allowedHostnames, ...(options.allowedHosts ?? [])])];
@@ -122,6 +124,12 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
     legacy: 'stateless',
     maxRequestBodySize,
   });
+  // Tool calls go to servers that live as long as the handler (src/mcp-server/shared-server.ts).
+  const toolCalls = createSharedToolCalls(
+    () => createProductServer(identity, prepared, { tools: true, resources: false, prompts: false }),
+    new Set(prepared.tools.map((tool) => tool.name)),
+    identity.supportedProtocolVersions,
+  );
   return {
     async fetch(request: Request): Promise<Response> {
       const url = new URL(request.url);
@@ -146,7 +154,10 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders(pageOrigin, request) });
       return withHeaders(await answer(request), corsHeaders(pageOrigin, request));
     },
-    close: () => mcp.close(),
+    close: async () => {
+      await toolCalls.close();
+      await mcp.close();
+    },
   };
 
   async function answer(request: Request): Promise<Response> {
@@ -166,6 +177,8 @@ export function createProductInformationHandler(identity: ServerIdentity, knowle
       const body = parsedJson(read.text);
       // Not JSON: the SDK reads it again and answers with its parse error.
       if (body === undefined) return await mcp.fetch(new Request(request, { body: read.text }));
+      const shared = await toolCalls.answer(request, body);
+      if (shared !== undefined) return shared;
       bodies.set(request, body);
       return await mcp.fetch(request, { parsedBody: body });
     } catch {
