@@ -55,7 +55,11 @@ export function phpDownloadUrl(contract: ExecutableContract, docsUrl: string): s
   return `${docsUrl}/${toolsDownloadDirectory}/${phpZipName(contract.model.documentVersion)}`;
 }
 
-/** The whole example script: reads the environment, runs the example's action, prints the answer. */
+/**
+ * The whole example script: reads the environment, runs the example's action, prints the answer.
+ * An exception of the library, or the constructor's refusal of a site URL (such as a host without
+ * its scheme), ends it with the class and the message rather than PHP's fatal error and trace.
+ */
 export function exampleScript(contract: ExecutableContract): string {
   const action = exampleAction(contract);
   const { result } = contract;
@@ -73,9 +77,8 @@ foreach ([${[siteUrl, apiKey, subscriptionId].map((name) => phpString(name)).joi
     }
 }
 
-$client = new Client(getenv(${phpString(siteUrl)}), getenv(${phpString(apiKey)}));
-
 try {
+    $client = new Client(getenv(${phpString(siteUrl)}), getenv(${phpString(apiKey)}));
     $result = $client->${methodName(action)}(${subjectFields(contract, `(int) getenv(${phpString(subscriptionId)})`)});
     printf(
         "%s: %s -> %s (changed: %s)\\n",
@@ -85,7 +88,8 @@ try {
         ${property(result.changed)} ? 'yes' : 'no'
     );
     echo json_encode($result, JSON_PRETTY_PRINT), "\\n";
-} catch (ClientException $error) {
+} catch (ClientException | \\InvalidArgumentException $error) {
+    // A refusal, a wrong key, a throttled site, no answer, or a site URL without its scheme.
     fwrite(STDERR, get_class($error) . ': ' . $error->getMessage() . "\\n");
     exit(1);
 }
