@@ -143,5 +143,20 @@ describe('the PHP library page, run as written', { skip: missing ?? false, timeo
     const schemeless = await run(`php ${phpExampleFile}`, folder, { ...env, [siteUrl]: new URL(sandbox.url).host, [key]: sandbox.apiKey, [subscription]: '42' });
     assert.equal(schemeless.code, 1, schemeless.output);
     for (const ended of [refused, schemeless]) assert.doesNotMatch(ended.output, /Fatal error|Stack trace/, 'no fatal error or trace');
+
+    // The sandbox section's environment and run command, against a new sandbox with its own subscriptions and key (its address mapped to the one the system picked).
+    const sandboxEnvironment = blocks.find((block) => block.language === 'sh' && block.code.startsWith(`export ${siteUrl}=http://`));
+    const sandboxRun = blocks.find((block) => block.language === 'sh' && block.code === `php ${phpExampleFile}`);
+    assert.ok(sandboxEnvironment !== undefined && sandboxRun !== undefined, 'the sandbox section sets the environment for a new sandbox and runs the example');
+    const variables = Object.fromEntries(sandboxEnvironment.code.replace(/^export /, '').split(' ').map((pair) => pair.split('=') as [string, string]));
+    const newSandbox = await startSandbox({ port: 0, contract });
+    try {
+      assert.equal(variables[key], newSandbox.apiKey);
+      const ran = await run(sandboxRun.code, folder, { ...env, ...variables, [siteUrl]: newSandbox.url });
+      assert.equal(ran.code, 0, ran.output);
+      assert.equal(newSandbox.subscriptions().find((held) => held.id === Number(variables[subscription]))?.status, action.transition.to);
+    } finally {
+      await newSandbox.close();
+    }
   });
 });

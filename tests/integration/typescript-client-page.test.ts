@@ -2,8 +2,9 @@
  * The /clients/typescript/ page run as written, from the built page: its install command in an
  * empty folder with only Node and npm (a fresh home and npm cache), its example script saved under
  * the name the page gives, and its run command, against a local sandbox that throttles the first
- * two requests, then with a refused key and with a base URL lacking its scheme; and its type-check
- * commands on the script saved as TypeScript. The only change made to what the page shows is the
+ * two requests, then with a refused key and with a base URL lacking its scheme; its type-check
+ * commands on the script saved as TypeScript; and its sandbox section's environment against a new
+ * sandbox. The only change made to what the page shows is the
  * docs origin, mapped to a local server that serves the packed tarball at the path the page names
  * (the site build publishes it there once the download is wired into it).
  */
@@ -167,4 +168,21 @@ test('the page\'s install, example and run blocks, as written, pause the subscri
   const tsc = `"${process.execPath}" "${path.join(projectDirectory, 'node_modules/typescript/bin/tsc')}"`;
   const checked = await run(`${check.replace(/^npx tsc /, `${tsc} `)} --typeRoots "${path.join(projectDirectory, 'node_modules/@types')}"`, folder, env);
   assert.equal(checked.code, 0, checked.output);
+
+  // The sandbox section's environment, against a new sandbox with its own subscriptions and key
+  // (its address mapped to the one the system picked), pauses the subscription it names.
+  const sandboxEnvironment = blocks.find((block) => block.language === 'sh' && block.text.startsWith(`export ${exampleEnvironment.siteUrl}=http://`));
+  assert.ok(sandboxEnvironment !== undefined, 'the sandbox section sets the environment for a new sandbox');
+  const variables = Object.fromEntries(sandboxEnvironment.text.replace(/^export /, '').split(' ').map((pair) => pair.split('=') as [string, string]));
+  const newSandbox = await startSandbox({ port: 0, contract });
+  try {
+    assert.equal(variables[exampleEnvironment.apiKey], newSandbox.apiKey);
+    const named = Number(variables[exampleEnvironment.subscriptionId]);
+    const ran = await run(runBlock.text, folder, { ...env, ...variables, [exampleEnvironment.siteUrl]: newSandbox.url });
+    assert.equal(ran.code, 0, ran.output);
+    const outcome = outcomeOf(action.transition, from);
+    assert.equal(newSandbox.subscriptions().find((subscription) => subscription.id === named)?.status, outcome.kind === 'changed' ? outcome.to : undefined);
+  } finally {
+    await newSandbox.close();
+  }
 });

@@ -96,6 +96,11 @@ try {
 `;
 }
 
+/** How to run it once the three variables are exported. */
+export function exportedRunCommand(): string {
+  return `php ${phpExampleFile}`;
+}
+
 /** How to run it: the three variables, with a visibly fake key. */
 export function runCommand(siteExample: string): string {
   return `${siteUrl}=${siteExample} ${apiKey}=example-key-not-a-secret ${subscriptionId}=42 php ${phpExampleFile}`;
