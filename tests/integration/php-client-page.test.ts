@@ -143,6 +143,10 @@ describe('the PHP library page, run as written', { skip: missing ?? false, timeo
     const schemeless = await run(`php ${phpExampleFile}`, folder, { ...env, [siteUrl]: new URL(sandbox.url).host, [key]: sandbox.apiKey, [subscription]: '42' });
     assert.equal(schemeless.code, 1, schemeless.output);
     for (const ended of [refused, schemeless]) assert.doesNotMatch(ended.output, /Fatal error|Stack trace/, 'no fatal error or trace');
+    // An ID that is not a number is named before anything is sent, rather than sent as 0.
+    const notANumber = await run(`php ${phpExampleFile}`, folder, { ...env, [siteUrl]: sandbox.url, [key]: sandbox.apiKey, [subscription]: 'forty-two' });
+    assert.equal(notANumber.code, 2, notANumber.output);
+    assert.ok(notANumber.output.startsWith(`${subscription} is`), notANumber.output);
 
     // The sandbox section's environment and run command, against a new sandbox with its own subscriptions and key (its address mapped to the one the system picked).
     const sandboxEnvironment = blocks.find((block) => block.language === 'sh' && block.code.startsWith(`export ${siteUrl}=http://`));

@@ -76,6 +76,10 @@ foreach ([${[siteUrl, apiKey, subscriptionId].map((name) => phpString(name)).joi
         exit(2);
     }
 }
+if (preg_match('/^[0-9]+$/', getenv(${phpString(subscriptionId)})) !== 1) {
+    fwrite(STDERR, "${subscriptionId} is the subscription's ID, a whole number.\\n");
+    exit(2);
+}
 
 try {
     $client = new Client(getenv(${phpString(siteUrl)}), getenv(${phpString(apiKey)}));
