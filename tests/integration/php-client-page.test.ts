@@ -18,6 +18,8 @@ import { select, selectAll } from 'hast-util-select';
 import { toText } from 'hast-util-to-text';
 import type { Element } from 'hast';
 import { exampleAction, phpExampleFile } from '../../src/clients/php/page-code.ts';
+import { exceptionClassName } from '../../src/clients/php/exception-classes.ts';
+import { phpNamespace } from '../../src/clients/php/php-source.ts';
 import { exampleEnvironment } from '../../src/clients/shared/page-code.ts';
 import { phpZipName } from '../../src/clients/php/package.ts';
 import { composerRepositoryUrl, localHttpCommand } from '../../src/clients/composer-repository.ts';
@@ -132,5 +134,33 @@ describe('the PHP library page, run as written', { skip: missing ?? false, timeo
     assert.ok(Date.now() - started >= 2000, 'the two throttled answers were waited out');
     assert.equal(sandbox.subscriptions().find((subscription) => subscription.id === 42)?.status, action.transition.to);
     assert.match(paused.output, new RegExp(`${action.identifier}: ${from} -> ${action.transition.to} \\(changed: yes\\)`));
+
+    // A refused key, and a site URL without its scheme (the quickstart's {site}), end it with the class and the message, no fatal error or trace.
+    const refused = await run(`php ${phpExampleFile}`, folder, { ...env, [siteUrl]: sandbox.url, [key]: 'not-the-sandbox-key', [subscription]: '42' });
+    assert.equal(refused.code, 1, refused.output);
+    const unauthorized = `${phpNamespace}\\Exception\\${exceptionClassName(String(contract.errors.invalidKey.status))}: `;
+    assert.ok(refused.output.startsWith(unauthorized) && refused.output.includes(contract.errors.invalidKey.code), refused.output);
+    const schemeless = await run(`php ${phpExampleFile}`, folder, { ...env, [siteUrl]: new URL(sandbox.url).host, [key]: sandbox.apiKey, [subscription]: '42' });
+    assert.equal(schemeless.code, 1, schemeless.output);
+    for (const ended of [refused, schemeless]) assert.doesNotMatch(ended.output, /Fatal error|Stack trace/, 'no fatal error or trace');
+    // An ID that is not a number is named before anything is sent, rather than sent as 0.
+    const notANumber = await run(`php ${phpExampleFile}`, folder, { ...env, [siteUrl]: sandbox.url, [key]: sandbox.apiKey, [subscription]: 'forty-two' });
+    assert.equal(notANumber.code, 2, notANumber.output);
+    assert.ok(notANumber.output.startsWith(`${subscription} is`), notANumber.output);
+
+    // The sandbox section's environment and run command, against a new sandbox with its own subscriptions and key (its address mapped to the one the system picked).
+    const sandboxEnvironment = blocks.find((block) => block.language === 'sh' && block.code.startsWith(`export ${siteUrl}=http://`));
+    const sandboxRun = blocks.find((block) => block.language === 'sh' && block.code === `php ${phpExampleFile}`);
+    assert.ok(sandboxEnvironment !== undefined && sandboxRun !== undefined, 'the sandbox section sets the environment for a new sandbox and runs the example');
+    const variables = Object.fromEntries(sandboxEnvironment.code.replace(/^export /, '').split(' ').map((pair) => pair.split('=') as [string, string]));
+    const newSandbox = await startSandbox({ port: 0, contract });
+    try {
+      assert.equal(variables[key], newSandbox.apiKey);
+      const ran = await run(sandboxRun.code, folder, { ...env, ...variables, [siteUrl]: newSandbox.url });
+      assert.equal(ran.code, 0, ran.output);
+      assert.equal(newSandbox.subscriptions().find((held) => held.id === Number(variables[subscription]))?.status, action.transition.to);
+    } finally {
+      await newSandbox.close();
+    }
   });
 });

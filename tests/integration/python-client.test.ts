@@ -14,7 +14,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { pythonDistributionName, pythonImportName } from '../../src/clients/python/generate.ts';
+import { pythonDistributionName, pythonErrorClassName, pythonImportName } from '../../src/clients/python/generate.ts';
 import { installPythonClient, installWithPip, type InstalledPythonClient } from '../../src/clients/python/installed-package.ts';
 import { packPythonClient, pythonWheelName } from '../../src/clients/python/package.ts';
 import { pythonErrorsExample, pythonExampleScript, pythonExampleScriptFile, pythonInstallCommand } from '../../src/clients/python/usage.ts';
@@ -89,6 +89,13 @@ describe('the Python library against the sandbox', { skip }, () => {
     const unset = await run(installed.python, [script], { [siteUrl]: '' });
     assert.notEqual(unset.status, 0);
     assert.match(unset.output, new RegExp(`Set ${siteUrl}`));
+    // A refused key, and a base URL without its scheme, end it with the error's name and message, no traceback.
+    const wrongKey = await run(installed.python, [script], { [siteUrl]: sandbox.url, [keyVariable]: `not-${apiKey}`, [subscriptionId]: String(id) });
+    assert.equal(wrongKey.status, 1, wrongKey.output);
+    assert.match(wrongKey.output, new RegExp(`^${pythonErrorClassName(contract.errors.invalidKey.status)}: .*${contract.errors.invalidKey.code}`, 'm'));
+    const schemeless = await run(installed.python, [script], { [siteUrl]: new URL(sandbox.url).host, [keyVariable]: apiKey, [subscriptionId]: String(id) });
+    assert.equal(schemeless.status, 1, schemeless.output);
+    for (const ended of [wrongKey, schemeless]) assert.doesNotMatch(ended.output, /Traceback/, 'no traceback');
 
     // The errors example, on a subscription whose status refuses the action: it says which actions that status allows, and logs each attempt.
     const refusedStatus = action.refusedStates.find((status) => allowedActions(model.lifecycle, status).length > 0);

@@ -2,9 +2,11 @@
  * The /clients/typescript/ page run as written, from the built page: its install command in an
  * empty folder with only Node and npm (a fresh home and npm cache), its example script saved under
  * the name the page gives, and its run command, against a local sandbox that throttles the first
- * two requests. The only change made to what the page shows is the docs origin, mapped to a local
- * server that serves the packed tarball at the path the page names (the site build publishes it
- * there once the download is wired into it).
+ * two requests, then with a refused key and with a base URL lacking its scheme; its type-check
+ * commands on the script saved as TypeScript; and its sandbox section's environment against a new
+ * sandbox. The only change made to what the page shows is the
+ * docs origin, mapped to a local server that serves the packed tarball at the path the page names
+ * (the site build publishes it there once the download is wired into it).
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,6 +23,7 @@ import type { Element } from 'hast';
 import { fixedErrorClassName, fixedErrorKinds, type FixedErrorKindId } from '../../src/clients/shared/error-kinds.ts';
 import { packTypescriptClient } from '../../src/clients/typescript/package.ts';
 import { exampleEnvironment } from '../../src/clients/shared/page-code.ts';
+import { errorClassName } from '../../src/clients/typescript/generate.ts';
 import { typescriptClientDownloadPath } from '../../src/clients/typescript/usage.ts';
 import { ensureBuiltSite } from '../../src/host/built-site.ts';
 import { loadExecutableContract } from '../../src/lib/contract/executable-contract.ts';
@@ -87,7 +90,7 @@ function run(commandLine: string, cwd: string, env: NodeJS.ProcessEnv): Promise<
   });
 }
 
-test('the page\'s install, example and run blocks, as written, pause the subscription after two throttled answers', { timeout: 240_000 }, async () => {
+test('the page\'s install, example and run blocks, as written, pause the subscription after two throttled answers, end on a refusal with one line, and pass the page\'s strict type check saved as TypeScript', { timeout: 240_000 }, async () => {
   const blocks = pageBlocks();
   const install = blocks.find((block) => block.language === 'sh' && block.text.startsWith('npm install '));
   assert.ok(install !== undefined, 'an install command');
@@ -135,7 +138,51 @@ test('the page\'s install, example and run blocks, as written, pause the subscri
     assert.equal(outcome.kind, 'changed');
     assert.equal(sandbox.subscriptions().find((subscription) => subscription.id === id)?.status, outcome.kind === 'changed' ? outcome.to : undefined);
     assert.match(ran.output, new RegExp(`${contract.result.status}: '${outcome.kind === 'changed' ? outcome.to : ''}'`), 'it prints the answer');
+
+    // A key the site refuses ends the script with the error's name and message, not a stack trace.
+    const refused = await run(runBlock.text, folder, { ...env, [exampleEnvironment.siteUrl]: sandbox.url, [exampleEnvironment.apiKey]: 'not-the-sandbox-key', [exampleEnvironment.subscriptionId]: String(id) });
+    assert.equal(refused.code, 1, refused.output);
+    assert.match(refused.output, new RegExp(`^${errorClassName(contract.errors.invalidKey.status)}: .*${contract.errors.invalidKey.code}`, 'm'));
+    assert.doesNotMatch(refused.output, /^\s+at /m, 'no stack trace');
+    // So does a base URL without its scheme, as the quickstart writes a site's address.
+    const schemeless = await run(runBlock.text, folder, { ...env, [exampleEnvironment.siteUrl]: new URL(sandbox.url).host, [exampleEnvironment.apiKey]: sandbox.apiKey, [exampleEnvironment.subscriptionId]: String(id) });
+    assert.equal(schemeless.code, 1, schemeless.output);
+    assert.doesNotMatch(schemeless.output, /^\s+at /m, 'no stack trace');
   } finally {
     await sandbox.close();
+  }
+
+  // The example saved as TypeScript passes the page's strict check in the reader's folder, whose
+  // package.json (written by npm install) names no module type. The compiler and Node's types are
+  // the project's, in place of the two packages the page installs from the registry.
+  const typecheck = blocks.find((block) => block.language === 'sh' && block.text.startsWith('npm install --save-dev '));
+  assert.ok(typecheck !== undefined, 'a type-check block');
+  const [installTypes, check, ...rest] = typecheck.text.split('\n');
+  assert.ok(installTypes !== undefined && check !== undefined && rest.length === 0, typecheck.text);
+  assert.deepEqual(installTypes.split(' ').slice(3).sort(), ['@types/node', 'typescript']);
+  assert.ok(check.startsWith('npx tsc '), check);
+  const typescriptFile = check.split(' ').at(-1) ?? '';
+  assert.match(typescriptFile, /\.mts$/);
+  assert.equal((JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')) as { type?: string }).type, undefined, 'the reader\'s folder names no module type');
+  writeFileSync(path.join(folder, typescriptFile), `${script.text}\n`);
+  const tsc = `"${process.execPath}" "${path.join(projectDirectory, 'node_modules/typescript/bin/tsc')}"`;
+  const checked = await run(`${check.replace(/^npx tsc /, `${tsc} `)} --typeRoots "${path.join(projectDirectory, 'node_modules/@types')}"`, folder, env);
+  assert.equal(checked.code, 0, checked.output);
+
+  // The sandbox section's environment, against a new sandbox with its own subscriptions and key
+  // (its address mapped to the one the system picked), pauses the subscription it names.
+  const sandboxEnvironment = blocks.find((block) => block.language === 'sh' && block.text.startsWith(`export ${exampleEnvironment.siteUrl}=http://`));
+  assert.ok(sandboxEnvironment !== undefined, 'the sandbox section sets the environment for a new sandbox');
+  const variables = Object.fromEntries(sandboxEnvironment.text.replace(/^export /, '').split(' ').map((pair) => pair.split('=') as [string, string]));
+  const newSandbox = await startSandbox({ port: 0, contract });
+  try {
+    assert.equal(variables[exampleEnvironment.apiKey], newSandbox.apiKey);
+    const named = Number(variables[exampleEnvironment.subscriptionId]);
+    const ran = await run(runBlock.text, folder, { ...env, ...variables, [exampleEnvironment.siteUrl]: newSandbox.url });
+    assert.equal(ran.code, 0, ran.output);
+    const outcome = outcomeOf(action.transition, from);
+    assert.equal(newSandbox.subscriptions().find((subscription) => subscription.id === named)?.status, outcome.kind === 'changed' ? outcome.to : undefined);
+  } finally {
+    await newSandbox.close();
   }
 });

@@ -166,6 +166,10 @@ describe('a rendered guide as Markdown', () => {
     assert.doesNotMatch(markdown, /\]\((\/|#)/);
   });
 
+  test('names the page and the link when a link is no address, as Markdown makes of a bare http://… in prose', () => {
+    assert.throws(() => renderedGuideMarkdown('<p>It stops with <a href="http://…">http://…</a></p>', published('/clients/php/')), new RegExp(`^Error: ${published('/clients/php/')} links to "http://…", which is not an address`));
+  });
+
   test('turns code frames into fenced blocks, every tab panel and asides into text', () => {
     assert.ok(markdown.includes('```sh\ncurl \\\n  --fail\n```'), markdown);
     assert.ok(markdown.includes('```php\n$a = 1;\n\n$b = 2;\n```'), `an empty line is one empty line:\n${markdown}`);

@@ -55,7 +55,11 @@ export function phpDownloadUrl(contract: ExecutableContract, docsUrl: string): s
   return `${docsUrl}/${toolsDownloadDirectory}/${phpZipName(contract.model.documentVersion)}`;
 }
 
-/** The whole example script: reads the environment, runs the example's action, prints the answer. */
+/**
+ * The whole example script: reads the environment, runs the example's action, prints the answer.
+ * An exception of the library, or the constructor's refusal of a site URL (such as a host without
+ * its scheme), ends it with the class and the message rather than PHP's fatal error and trace.
+ */
 export function exampleScript(contract: ExecutableContract): string {
   const action = exampleAction(contract);
   const { result } = contract;
@@ -72,10 +76,13 @@ foreach ([${[siteUrl, apiKey, subscriptionId].map((name) => phpString(name)).joi
         exit(2);
     }
 }
-
-$client = new Client(getenv(${phpString(siteUrl)}), getenv(${phpString(apiKey)}));
+if (preg_match('/^[0-9]+$/', getenv(${phpString(subscriptionId)})) !== 1) {
+    fwrite(STDERR, "${subscriptionId} is the subscription's ID, a whole number.\\n");
+    exit(2);
+}
 
 try {
+    $client = new Client(getenv(${phpString(siteUrl)}), getenv(${phpString(apiKey)}));
     $result = $client->${methodName(action)}(${subjectFields(contract, `(int) getenv(${phpString(subscriptionId)})`)});
     printf(
         "%s: %s -> %s (changed: %s)\\n",
@@ -85,11 +92,17 @@ try {
         ${property(result.changed)} ? 'yes' : 'no'
     );
     echo json_encode($result, JSON_PRETTY_PRINT), "\\n";
-} catch (ClientException $error) {
+} catch (ClientException | \\InvalidArgumentException $error) {
+    // A refusal, a wrong key, a throttled site, no answer, or a site URL without its scheme.
     fwrite(STDERR, get_class($error) . ': ' . $error->getMessage() . "\\n");
     exit(1);
 }
 `;
+}
+
+/** How to run it once the three variables are exported. */
+export function exportedRunCommand(): string {
+  return `php ${phpExampleFile}`;
 }
 
 /** How to run it: the three variables, with a visibly fake key. */

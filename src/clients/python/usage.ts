@@ -36,18 +36,28 @@ if not site_url or not api_key or not subscription_id.isdigit():
     sys.exit("Set ${siteUrl}, ${apiKey} and ${subscriptionId} first.")`;
 };
 
-/** The whole example: reads the environment, pauses the subscription, prints the answer. */
+/**
+ * The whole example: reads the environment, pauses the subscription, prints the answer. An error
+ * of the library, or a base URL the constructor refuses (a `ValueError`, such as a host without
+ * its scheme), ends it with the error's name and message rather than a traceback, as the PHP and
+ * TypeScript examples end.
+ */
 export function pythonExampleScript(contract: ExecutableContract): string {
   const facts = readFacts(contract.document);
+  const base = fixedErrorClassName('base', 'python');
   return `import os
 import sys
 
-from ${pythonImportName} import ${pythonClientClassName}
+from ${pythonImportName} import ${[base, pythonClientClassName].sort().join(', ')}
 
 ${environmentLines()}
 
-client = ${pythonClientClassName}(site_url, api_key)
-answer = client.${pythonMethodName(facts.quickstartAction)}({"${facts.subscriptionField}": int(subscription_id)})
+try:
+    client = ${pythonClientClassName}(site_url, api_key)
+    answer = client.${pythonMethodName(facts.quickstartAction)}({"${facts.subscriptionField}": int(subscription_id)})
+except (${base}, ValueError) as error:
+    # A refusal, a wrong key, a throttled site, no answer, or a base URL without its scheme.
+    sys.exit(f"{type(error).__name__}: {error}")
 print(answer)
 `;
 }

@@ -16,12 +16,27 @@ import { boundPhrase, callerFields, fieldSchema } from './field-rules.ts';
 /** The environment every example script reads: the site's base URL, its key, the subscription. */
 export const exampleEnvironment = { siteUrl: 'SHOP_URL', apiKey: 'SHOP_API_KEY', subscriptionId: 'SUBSCRIPTION_ID' } as const;
 
+/** The subscription the quickstart's example names, which a new sandbox holds in the status that example starts from. */
+function exampleSubscriptionId(contract: ExecutableContract): number {
+  const facts = readFacts(contract.document);
+  const id = contract.action(facts.quickstartAction)?.requestExample.value[facts.subscriptionField];
+  return typeof id === 'number' ? id : 1;
+}
+
 /** The environment set as a reader would, with visibly fake values. */
 export function environmentCommand(contract: ExecutableContract): string {
   const facts = readFacts(contract.document);
-  const id = contract.action(facts.quickstartAction)?.requestExample.value[facts.subscriptionField];
   const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
-  return `export ${siteUrl}=https://${facts.siteExample} ${apiKey}=your-api-key-not-this ${subscriptionId}=${typeof id === 'number' ? id : 1}`;
+  return `export ${siteUrl}=https://${facts.siteExample} ${apiKey}=your-api-key-not-this ${subscriptionId}=${exampleSubscriptionId(contract)}`;
+}
+
+/**
+ * The environment that points the example at a new sandbox started as its page says: its base URL
+ * and key (the sandbox's walkthrough reads them from its code), and the example's subscription.
+ */
+export function sandboxEnvironmentCommand(contract: ExecutableContract, sandboxBaseUrl: string, sandboxApiKey: string): string {
+  const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
+  return `export ${siteUrl}=${sandboxBaseUrl} ${apiKey}=${sandboxApiKey} ${subscriptionId}=${exampleSubscriptionId(contract)}`;
 }
 
 /** One method of a page's reference: the action it sends, the fields a caller passes, and the statuses of its documented errors. */

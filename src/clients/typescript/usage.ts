@@ -31,7 +31,7 @@ export function installCommand(docsUrl: string, version: string): string {
 /**
  * The lines that read the environment as a careful script does: each variable may be unset
  * (`string | undefined` to TypeScript), so the script stops with what to set instead of sending
- * `undefined`. Saved as `.ts`, it passes `tsc --strict`.
+ * `undefined`, in one line rather than a stack trace. Saved as `.mts`, it passes `tsc --strict`.
  */
 function environmentLines(): string {
   const { siteUrl, apiKey, subscriptionId } = exampleEnvironment;
@@ -39,24 +39,45 @@ function environmentLines(): string {
 const apiKey = process.env.${apiKey};
 const subscriptionId = Number(process.env.${subscriptionId});
 if (siteUrl === undefined || apiKey === undefined || !Number.isInteger(subscriptionId)) {
-  throw new Error("Set ${siteUrl}, ${apiKey} and ${subscriptionId} first.");
+  console.error("Set ${siteUrl}, ${apiKey} and ${subscriptionId} first.");
+  process.exit(2);
 }`;
 }
 
-/** The whole example: reads the environment, pauses the subscription, prints the answer. */
+/**
+ * The whole example: reads the environment, pauses the subscription, prints the answer. An error
+ * of the client, or a base URL the constructor refuses (a `TypeError`, such as a host without its
+ * scheme), ends it with the error's name and message, as the PHP and Python examples end.
+ */
 export function exampleScript(contract: ExecutableContract): string {
   const facts = readFacts(contract.document);
-  return `import { ${typescriptClientClassName} } from "${typescriptClientPackageName}";
+  const base = fixedErrorClassName('base', 'typescript');
+  return `import { ${typescriptClientClassName}, ${base} } from "${typescriptClientPackageName}";
 
 ${environmentLines()}
 
-const client = new ${typescriptClientClassName}(siteUrl, apiKey);
-
-const answer = await client.${methodName(facts.quickstartAction)}({
-  ${facts.subscriptionField}: subscriptionId,
-});
-console.log(answer);
+try {
+  const client = new ${typescriptClientClassName}(siteUrl, apiKey);
+  const answer = await client.${methodName(facts.quickstartAction)}({
+    ${facts.subscriptionField}: subscriptionId,
+  });
+  console.log(answer);
+} catch (error) {
+  // A refusal, a wrong key, a throttled site, no answer, or a base URL without its scheme.
+  if (!(error instanceof ${base} || error instanceof TypeError)) throw error;
+  console.error(\`\${error.name}: \${error.message}\`);
+  process.exitCode = 1;
+}
 `;
+}
+
+/** The file name of the example saved as TypeScript: `.mts` is an ES module whatever the folder's `package.json` says, as `.mjs` is. */
+export const typescriptExampleFile = exampleScriptFile.replace(/\.mjs$/, '.mts');
+
+/** Type-checking the example saved as TypeScript, with Node's types: the compiler and the types from npm, then the check. */
+export function typecheckCommands(): string {
+  return `npm install --save-dev typescript @types/node
+npx tsc --strict --noEmit --module nodenext --types node ${typescriptExampleFile}`;
 }
 
 /** The run command, after the environment is set. */

@@ -98,10 +98,21 @@ function explicitAnchors(tree: Root): void {
   }
 }
 
-/** Every link and image points at its absolute address, so the text can be read anywhere. */
+/**
+ * Every link and image points at its absolute address, so the text can be read anywhere. A link
+ * that is no address (Markdown makes one of a bare `http://…` in prose) is named with its page,
+ * since URL's own error names neither.
+ */
 function absoluteAddresses(tree: Root, pageUrl: string): void {
-  for (const link of selectAll('a[href]', tree)) link.properties.href = new URL(String(link.properties.href), pageUrl).href;
-  for (const image of selectAll('img[src]', tree)) image.properties.src = new URL(String(image.properties.src), pageUrl).href;
+  const absolute = (address: string): string => {
+    try {
+      return new URL(address, pageUrl).href;
+    } catch {
+      throw new Error(`${pageUrl} links to "${address}", which is not an address: put a URL meant as text in backticks.`);
+    }
+  };
+  for (const link of selectAll('a[href]', tree)) link.properties.href = absolute(String(link.properties.href));
+  for (const image of selectAll('img[src]', tree)) image.properties.src = absolute(String(image.properties.src));
 }
 
 /**
