@@ -96,12 +96,17 @@ function workerdProcesses(): Set<number> {
   return found;
 }
 
-/** Nanoseconds a process's threads have spent on a CPU, as Linux's scheduler counts them. */
+/** Nanoseconds one thread of a process has spent on a CPU, as Linux's scheduler counts them. */
+function threadNanoseconds(pid: number, thread: number | string): number {
+  return Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+}
+
+/** Nanoseconds a process's threads have spent on a CPU. */
 function cpuNanoseconds(pid: number): number {
   let total = 0;
   for (const thread of readdirSync(`/proc/${pid}/task`)) {
     try {
-      total += Number(readFileSync(`/proc/${pid}/task/${thread}/schedstat`, 'utf8').split(' ')[0]);
+      total += threadNanoseconds(pid, thread);
     } catch {
       // A thread that ended while the list was read.
     }
@@ -116,7 +121,7 @@ function cpuNanoseconds(pid: number): number {
  * scavenging's helpers) take the rest.
  */
 function mainThreadNanoseconds(pid: number): number {
-  return Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]);
+  return threadNanoseconds(pid, pid);
 }
 
 /** One collection as V8's --trace-gc prints it. */
@@ -191,6 +196,11 @@ async function startWorker(options: { scriptPath: string } | { script: string })
 const budgetMs = 5;
 const longPauseMs = 4;
 
+/** How many of `timings` (ms of CPU) are over the budget. */
+function callsOverBudget(timings: readonly number[]): number {
+  return timings.filter((cpu) => cpu > budgetMs).length;
+}
+
 /**
  * The collections of the worker's own isolate (the largest heap: Miniflare's entry worker runs in
  * an isolate of its own) within `window`, read once the worker is disposed: how many of each kind,
@@ -212,7 +222,7 @@ function collectionSummary(worker: RunningWorker, window: Window, timings: reado
   kept.sort((a, b) => a - b);
   const figure = (values: number[], unit: string) => (values.length === 0 ? 'none' : `median ${percentile(values, 0.5).toFixed(2)}${unit}, max ${(values.at(-1) ?? 0).toFixed(2)}${unit}`);
   const longPauses = [...scavenges, ...markCompacts].filter((pause) => pause >= longPauseMs).length;
-  const overBudget = timings.filter((cpu) => cpu > budgetMs).length;
+  const overBudget = callsOverBudget(timings);
   return `${scavenges.length} scavenges (pause ${figure(scavenges, ' ms')}; the heap grew by ${figure(kept, ' MB')} a scavenge), ${markCompacts.length} mark-compacts (pause ${figure(markCompacts, ' ms')}); ${longPauses} collections paused ${longPauseMs} ms or more, and ${overBudget} of ${timings.length} calls took over ${budgetMs} ms`;
 }
 
@@ -391,7 +401,7 @@ for (const era of eras) {
   console.log(`Slowest tool at p99 (${era}): ${worst.tool}, ${worst.p99.toFixed(2)} ms of CPU (aim: at most 5 ms), ${(worst.p99 / Math.max(percentile(bareTimings, 0.99), 0.001)).toFixed(1)} times the bare worker's p99, ${(worst.p99 / Math.max(percentile(bareSdk.timings, 0.99), 0.001)).toFixed(1)} times the bare SDK's.`);
   // Which tool a slow call falls in is chance (a collection lands in whichever call allocates when it is due); the share of all calls is not.
   const overBudget = (timings: readonly number[]) => {
-    const slow = timings.filter((cpu) => cpu > budgetMs).length;
+    const slow = callsOverBudget(timings);
     return `${slow} of ${timings.length} (${((100 * slow) / Math.max(timings.length, 1)).toFixed(2)} %)`;
   };
   console.log(`All calls (${era}): p99 ${percentile(allCalls, 0.99).toFixed(2)} ms of CPU, ${overBudget(allCalls)} over ${budgetMs} ms; the bare SDK's p99 ${percentile(bareSdk.timings, 0.99).toFixed(2)} ms, ${overBudget(bareSdk.timings)} over ${budgetMs} ms.`);
