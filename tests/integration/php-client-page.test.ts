@@ -30,6 +30,7 @@ import { loadExecutableContract } from '../../src/lib/contract/executable-contra
 import { startSandbox, type Sandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { renderedCodeText } from '../../src/lib/site/rendered-code.ts';
+import { exportedVariables } from '../support/client-cases.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 import { phpToolsMissing } from '../support/php-client-plan.ts';
 
@@ -152,7 +153,7 @@ describe('the PHP library page, run as written', { skip: missing ?? false, timeo
     const sandboxEnvironment = blocks.find((block) => block.language === 'sh' && block.code.startsWith(`export ${siteUrl}=http://`));
     const sandboxRun = blocks.find((block) => block.language === 'sh' && block.code === `php ${phpExampleFile}`);
     assert.ok(sandboxEnvironment !== undefined && sandboxRun !== undefined, 'the sandbox section sets the environment for a new sandbox and runs the example');
-    const variables = Object.fromEntries(sandboxEnvironment.code.replace(/^export /, '').split(' ').map((pair) => pair.split('=') as [string, string]));
+    const variables = exportedVariables(sandboxEnvironment.code);
     const newSandbox = await startSandbox({ port: 0, contract });
     try {
       assert.equal(variables[key], newSandbox.apiKey);

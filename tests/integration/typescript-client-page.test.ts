@@ -32,6 +32,7 @@ import { outcomeOf } from '../../src/lib/contract/lifecycle.ts';
 import { startSandbox } from '../../src/sandbox/server.ts';
 import { siteConfig } from '../../src/site-config.ts';
 import { renderedCodeText } from '../../src/lib/site/rendered-code.ts';
+import { exportedVariables } from '../support/client-cases.ts';
 import { projectDirectory } from '../support/contract-copy.ts';
 
 const pagePath = 'clients/typescript';
@@ -173,7 +174,7 @@ test('the page\'s install, example and run blocks, as written, pause the subscri
   // (its address mapped to the one the system picked), pauses the subscription it names.
   const sandboxEnvironment = blocks.find((block) => block.language === 'sh' && block.text.startsWith(`export ${exampleEnvironment.siteUrl}=http://`));
   assert.ok(sandboxEnvironment !== undefined, 'the sandbox section sets the environment for a new sandbox');
-  const variables = Object.fromEntries(sandboxEnvironment.text.replace(/^export /, '').split(' ').map((pair) => pair.split('=') as [string, string]));
+  const variables = exportedVariables(sandboxEnvironment.text);
   const newSandbox = await startSandbox({ port: 0, contract });
   try {
     assert.equal(variables[exampleEnvironment.apiKey], newSandbox.apiKey);

@@ -54,3 +54,8 @@ export function subscriptionSeed(firstId: number): { seeded: { id: number; statu
 export function httpDateIn(seconds: number): string {
   return new Date(Math.ceil(Date.now() / 1000) * 1000 + seconds * 1000).toUTCString();
 }
+
+/** The variables a page's one-line `export NAME=value …` sets, by name: values hold no spaces. */
+export function exportedVariables(command: string): Record<string, string> {
+  return Object.fromEntries(command.replace(/^export /, '').split(' ').map((pair) => pair.split('=') as [string, string]));
+}
