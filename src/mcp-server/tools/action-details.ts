@@ -103,6 +103,8 @@ function actionDetailsAnswer(knowledge: ProductKnowledge) {
   // its own: its refusal (the statuses that refuse it differ) and any row other actions lack.
   const rowKey = (entry: ErrorEntry) => `${entry.status} ${entry.code ?? ''} ${entry.when}`;
   const common = (entry: ErrorEntry) => String(entry.status) !== conflictStatus && [...allErrors.values()].every((entries) => entries.some((other) => rowKey(other) === rowKey(entry)));
+  // Worked out once: comparing every row with every action's rows on each call made this tool allocate the most after search.
+  const sharedErrors = new Map([...allErrors].map(([identifier, entries]) => [identifier, entries.filter(common)]));
   return defineAnswer({
     inputSchema: z.object({
       action: z.enum(nonEmpty(model.actions.map((action) => action.identifier), 'action')).describe('The action identifier'),
@@ -137,7 +139,7 @@ function actionDetailsAnswer(knowledge: ProductKnowledge) {
       const example = action.requestExample.value;
       const { transition } = action;
       const entries = allErrors.get(identifier) ?? [];
-      const shared = entries.filter(common);
+      const shared = sharedErrors.get(identifier) ?? [];
       return {
         identifier: action.identifier,
         summary: action.title,

@@ -87,6 +87,18 @@ export const readPageTool = defineTool({
 /** One page exactly as llms-full.txt has it, or one section of it, in parts when it is long. */
 function readPageAnswer({ pages }: ProductKnowledge) {
   const headingsByUrl = new Map(pages.map((page) => [page.url, pageHeadings(page.markdown)]));
+  // A page's or section's text and where its parts start, worked out on its first reading: the
+  // pages do not change, and splitting a page on every call made this tool allocate the most after search.
+  const partsByAddress = new Map<string, { text: string; starts: number[] }>();
+  const partsOf = (address: string, textOf: () => string) => {
+    let parts = partsByAddress.get(address);
+    if (parts === undefined) {
+      const text = textOf();
+      parts = { text, starts: partStarts(text) };
+      partsByAddress.set(address, parts);
+    }
+    return parts;
+  };
   return defineAnswer({
     inputSchema: z.object({
       url: z.string().min(1).max(500).describe('The page address or path, for example /errors-and-rate-limits/; an anchor (#rate-limits) reads only that section'),
@@ -106,16 +118,18 @@ function readPageAnswer({ pages }: ProductKnowledge) {
       const headings = headingsByUrl.get(page.url) ?? [];
       // The section search_docs gives a page's opening is the page's title: the whole page.
       const wanted = section !== undefined && section.trim().toLowerCase() === page.title.toLowerCase() ? '' : (section ?? anchor);
-      let text = page.markdown;
       let address = page.url;
+      let textOf = () => page.markdown;
       if (wanted !== '') {
         const index = findHeading(headings, wanted, page.title);
         if (index < 0) throw new ToolRefusal(`No section "${wanted}" on ${page.url}; its sections: ${headings.map((heading) => `#${heading.anchor}`).join(', ')}`);
-        const { start, end } = sectionBounds(page.markdown, headings, index);
-        text = page.markdown.slice(start, end).replace(/\n+$/, '');
         address = `${page.url}#${headings[index]?.anchor ?? ''}`;
+        textOf = () => {
+          const { start, end } = sectionBounds(page.markdown, headings, index);
+          return page.markdown.slice(start, end).replace(/\n+$/, '');
+        };
       }
-      const starts = partStarts(text);
+      const { text, starts } = partsOf(address, textOf);
       const part = cursor === undefined ? 0 : Number(cursor);
       if (!Number.isInteger(part) || part < 0 || part >= starts.length) throw new ToolRefusal(`"${cursor ?? ''}" is not a cursor of this page; start without one`);
       const next = starts[part + 1];
