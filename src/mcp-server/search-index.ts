@@ -138,6 +138,14 @@ export interface SearchIndex {
   canonicalPages: Map<string, string>;
   /** The words of each guide's title that can name it (`titleNamingWords`): all of them, and those no other title has. */
   titleWords: Map<string, TitleWords>;
+  /** Scratch space of one search: the passages it has kept, to leave out near-copies of them. */
+  keptPassages: KeptPassages;
+}
+
+/** The passages a search has kept so far: those whose stamp is its own. */
+interface KeptPassages {
+  stamp: number;
+  stamps: Uint32Array;
 }
 
 /** A title's words as the index keeps them, and those of them no other page's title has. */
@@ -283,7 +291,13 @@ export function searchIndexData(model: ReferenceModel, pages: LlmsFullPage[]): S
 /** The index from its data, as the site's build wrote it; data of another format is refused. */
 export function loadSearchIndex(data: SearchIndexData): SearchIndex {
   if (data.format !== searchIndexFormat) throw new Error(`The search index is of format ${String(data.format)}, not ${searchIndexFormat}: rebuild the site (npm run build).`);
-  return { passages: data.passages, scorer: new Bm25Scorer(data.engine, searchEngineOptions.fields), canonicalPages: new Map(data.canonicalPages), titleWords: new Map(data.titleWords) };
+  return {
+    passages: data.passages,
+    scorer: new Bm25Scorer(data.engine, searchEngineOptions.fields),
+    canonicalPages: new Map(data.canonicalPages),
+    titleWords: new Map(data.titleWords),
+    keptPassages: { stamp: 0, stamps: new Uint32Array(data.passages.reduce((slots, passage) => Math.max(slots, passage.id + 1), 0)) },
+  };
 }
 
 
@@ -385,12 +399,20 @@ export function searchPassages(index: SearchIndex, query: string, kinds: readonl
   const { terms, options } = searchPlan(index, query, kinds);
   const ranked = index.scorer.rank(terms, options);
   const hits: SearchHit[] = [];
-  const kept = new Set<number>();
+  // The passages kept so far are those whose stamp is this search's: nothing to clear, nothing to allocate.
+  const kept = index.keptPassages;
+  kept.stamp = kept.stamp < 0xffffffff ? kept.stamp + 1 : (kept.stamps.fill(0), 1);
   for (let rank = 0; rank < ranked; rank++) {
     const passage = index.passages[index.scorer.idAt(rank)];
-    if (passage === undefined || passage.repeats.some((other) => kept.has(other))) continue;
-    kept.add(passage.id);
+    if (passage === undefined || repeatsOneOf(passage, kept)) continue;
+    kept.stamps[passage.id] = kept.stamp;
     hits.push({ passage, score: index.scorer.scoreAt(rank) });
   }
   return hits;
+}
+
+/** Whether a passage mostly repeats one kept above it. */
+function repeatsOneOf(passage: IndexedPassage, kept: KeptPassages): boolean {
+  for (const other of passage.repeats) if (kept.stamps[other] === kept.stamp) return true;
+  return false;
 }

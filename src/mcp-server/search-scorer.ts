@@ -56,8 +56,9 @@ export class Bm25Scorer {
   private readonly termDocuments: Uint32Array;
   private readonly totals: Float64Array;
   private readonly matchedTerms: Uint32Array;
-  private readonly firstMet: Uint32Array;
+  /** The documents a query met, in the order it first met them, then ranked in place. */
   private readonly ranked: Uint32Array;
+  private readonly sortBuffer: Uint32Array;
   private readonly fieldWeights: Float64Array;
 
   constructor(data: AsPlainObject, fields: readonly string[]) {
@@ -123,8 +124,8 @@ export class Bm25Scorer {
     this.termDocuments = new Uint32Array(this.slots);
     this.totals = new Float64Array(this.slots);
     this.matchedTerms = new Uint32Array(this.slots);
-    this.firstMet = new Uint32Array(this.slots);
     this.ranked = new Uint32Array(this.slots);
+    this.sortBuffer = new Uint32Array(this.slots);
     this.fieldWeights = new Float64Array(fieldCount);
   }
 
@@ -198,7 +199,6 @@ export class Bm25Scorer {
         if (this.matchedTerms[shortId] === 0) {
           this.totals[shortId] = this.termScores[shortId] ?? 0;
           this.matchedTerms[shortId] = 1;
-          this.firstMet[shortId] = metCount;
           this.ranked[metCount++] = shortId;
         } else {
           this.totals[shortId] = (this.totals[shortId] ?? 0) + (this.termScores[shortId] ?? 0);
@@ -210,10 +210,47 @@ export class Bm25Scorer {
       const shortId = this.ranked[at] ?? 0;
       this.totals[shortId] = (this.totals[shortId] ?? 0) * (this.matchedTerms[shortId] ?? 1);
     }
-    const totals = this.totals;
-    const firstMet = this.firstMet;
-    this.ranked.subarray(0, metCount).sort((a, b) => (totals[b] ?? 0) - (totals[a] ?? 0) || (firstMet[a] ?? 0) - (firstMet[b] ?? 0));
+    this.sortRanked(metCount);
     return metCount;
+  }
+
+  /**
+   * Sorts the first `count` documents of `ranked` by score, highest first, a tie kept in the order
+   * they were met: what MiniSearch's stable sort by `b.score - a.score` gives. A merge sort through
+   * a buffer of the index's size, since the built-in sort with a comparator allocates a number for
+   * each comparison and copies of the array.
+   */
+  private sortRanked(count: number): void {
+    const totals = this.totals;
+    let from = this.ranked;
+    let to = this.sortBuffer;
+    for (let width = 1; width < count; width *= 2) {
+      for (let left = 0; left < count; left += 2 * width) {
+        const middle = Math.min(left + width, count);
+        const right = Math.min(left + 2 * width, count);
+        let fromLeft = left;
+        let fromRight = middle;
+        let out = left;
+        while (fromLeft < middle && fromRight < right) {
+          const leftDocument = from[fromLeft] ?? 0;
+          const rightDocument = from[fromRight] ?? 0;
+          // Only a strictly higher score passes one met earlier: a tie keeps the left run's first.
+          if ((totals[rightDocument] ?? 0) > (totals[leftDocument] ?? 0)) {
+            to[out++] = rightDocument;
+            fromRight++;
+          } else {
+            to[out++] = leftDocument;
+            fromLeft++;
+          }
+        }
+        while (fromLeft < middle) to[out++] = from[fromLeft++] ?? 0;
+        while (fromRight < right) to[out++] = from[fromRight++] ?? 0;
+      }
+      const sorted = to;
+      to = from;
+      from = sorted;
+    }
+    if (from !== this.ranked) for (let at = 0; at < count; at++) this.ranked[at] = from[at] ?? 0;
   }
 
   /** The id, as it was indexed, of the document at a rank of the last query. */
