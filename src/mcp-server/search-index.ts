@@ -413,6 +413,7 @@ export function searchPassages(index: SearchIndex, query: string, kinds: readonl
 
 /** Whether a passage mostly repeats one kept above it. */
 function repeatsOneOf(passage: IndexedPassage, kept: KeptPassages): boolean {
-  for (const other of passage.repeats) if (kept.stamps[other] === kept.stamp) return true;
+  const { repeats } = passage;
+  for (let at = 0; at < repeats.length; at++) if (kept.stamps[repeats[at] ?? 0] === kept.stamp) return true;
   return false;
 }
