@@ -156,8 +156,9 @@ export interface TitleWords {
 
 /**
  * The index as plain data, written when the site is built (`src/integrations/mcp-search-index.ts`)
- * and loaded by `loadSearchIndex` with no work but reading it: MiniSearch's own serialization of
- * its tables, the passages with what a query needs of them, and the pages that define terms.
+ * and loaded by `loadSearchIndex`, which only turns MiniSearch's tables into the scorer's typed
+ * arrays: MiniSearch's own serialization of its tables, the passages with what a query needs of
+ * them, and the pages that define terms.
  */
 export interface SearchIndexData {
   format: typeof searchIndexFormat;
