@@ -40,18 +40,15 @@ import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
 import { percentile } from '../src/lib/measures/statistics.ts';
-import { readReferenceModel } from '../src/lib/contract/actions.ts';
-import { llmsFullSections } from '../src/lib/site/llms-txt.ts';
 import { readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
-import { readServerIdentity } from '../src/mcp-server/identity.ts';
 import { mcpPath } from '../src/mcp-server/http.ts';
 import { readWranglerConfig } from '../src/mcp-server/wrangler-config.ts';
 import { buildWorker } from './build-worker.ts';
+import { eraRevisions, listedTools, toolCallArguments, toolCallRequest, toolsListBody, type Era, type ListedTool } from './bench/tool-calls.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
 const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N] [--calls N] [--era legacy|modern|both] [--module PATH] [--gc]';
 const { values } = scriptArguments(usage, { repeat: { type: 'string' }, calls: { type: 'string' }, era: { type: 'string' }, module: { type: 'string' }, gc: { type: 'boolean' } });
-type Era = 'legacy' | 'modern';
 const eraChoices: Record<string, Era[]> = { legacy: ['legacy'], modern: ['modern'], both: ['legacy', 'modern'] };
 const eras = eraChoices[values.era ?? 'legacy'];
 if (eras === undefined) {
@@ -226,25 +223,12 @@ function collectionSummary(worker: RunningWorker, window: Window, timings: reado
   return `${scavenges.length} scavenges (pause ${figure(scavenges, ' ms')}; the heap grew by ${figure(kept, ' MB')} a scavenge), ${markCompacts.length} mark-compacts (pause ${figure(markCompacts, ' ms')}); ${longPauses} collections paused ${longPauseMs} ms or more, and ${overBudget} of ${timings.length} calls took over ${budgetMs} ms`;
 }
 
-/**
- * The revisions a client of each era names, from the card: the newest it lists is the 2026-07-28
- * era's, the newest of the rest the 2025 era's.
- */
-const cardVersions = [...readServerIdentity(root).supportedProtocolVersions].sort().reverse();
-const revisionOf: Record<Era, string> = { modern: cardVersions[0] ?? '', legacy: cardVersions[1] ?? '' };
-
-/** A tools/call's headers and body as the SDK's v2 client sends them in each era. */
-function toolCallRequest(era: Era, id: number, name: string, args: Record<string, unknown>): { headers: Record<string, string>; body: string } {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': revisionOf[era] };
-  if (era === 'legacy') return { headers, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }) };
-  const envelope = { 'io.modelcontextprotocol/protocolVersion': revisionOf.modern, 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1.0.0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
-  return { headers: { ...headers, 'Mcp-Method': 'tools/call', 'Mcp-Name': name }, body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: envelope } }) };
-}
+const revisionOf = eraRevisions(root);
 
 let requestId = 0;
 /** One tools/call, and the CPU workerd spent on it, in milliseconds. */
 async function timedCall(worker: RunningWorker, era: Era, name: string, args: Record<string, unknown>): Promise<{ cpu: number; mainThread: number; bytes: number }> {
-  const { headers, body } = toolCallRequest(era, ++requestId, name, args);
+  const { headers, body } = toolCallRequest(revisionOf, era, ++requestId, name, args);
   const mainBefore = mainThreadNanoseconds(worker.pid);
   const before = cpuNanoseconds(worker.pid);
   const response = await fetch(worker.url, { method: 'POST', headers: { ...headers, Host: worker.url.host }, body });
@@ -257,21 +241,11 @@ async function timedCall(worker: RunningWorker, era: Era, name: string, args: Re
 
 const scriptPath = values.module === undefined ? await buildWorker(root, () => {}) : path.resolve(values.module);
 const source = await readKnowledgeSource(root);
-const model = readReferenceModel(source.document);
-const pages = llmsFullSections(source.llmsFullTxt);
-const queries = (JSON.parse(readFileSync(path.join(root, 'src/mcp-server/evaluation/results.json'), 'utf8')) as { results: { question: string }[] }).results.map((result) => result.question);
-const { envelope, lifecycle } = model;
 
 /** The tools a worker lists, from its first request. */
-async function listTools(worker: RunningWorker): Promise<{ name: string; inputSchema: { properties?: Record<string, { enum?: string[] }> } }[]> {
-  const listed = await fetch(worker.url, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'tools/list' }),
-  });
-  // The answer comes as one server-sent event or as JSON, as the client's Accept allows.
-  const listedText = await listed.text();
-  return (JSON.parse(/^data: (.*)$/m.exec(listedText)?.[1] ?? listedText) as { result: { tools: Awaited<ReturnType<typeof listTools>> } }).result.tools;
+async function listTools(worker: RunningWorker): Promise<ListedTool[]> {
+  const listed = await fetch(worker.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' }, body: toolsListBody });
+  return listedTools(await listed.text());
 }
 
 // Each era is measured on a worker of its own, so that its collections are its own.
@@ -282,27 +256,12 @@ const tools = await listTools(first).catch(async (error: unknown) => {
   throw error;
 });
 const firstCall = (cpuNanoseconds(first.pid) - cpuBeforeFirst) / 1e6;
-const enumOf = (tool: string, property: string) => tools.find((candidate) => candidate.name === tool)?.inputSchema.properties?.[property]?.enum ?? [];
-const languages = enumOf('code_sample', 'language');
-// Every tool on the arguments an agent gives it: each action, status, topic, language, page and evaluation question.
-const calls: Record<string, Record<string, unknown>[]> = {
-  api_overview: [{}],
-  action_details: model.actions.flatMap((action) => [{ action: action.identifier }, { action: action.identifier, errors: true }]),
-  lifecycle: [{}, ...lifecycle.states.map((status) => ({ status }))],
-  code_sample: model.actions.flatMap((action) => languages.map((language) => ({ action: action.identifier, language }))),
-  check_request: model.actions.flatMap((action) => [
-    { body: { [envelope.selector]: action.identifier, [envelope.subject]: 7, [envelope.credential]: 'placeholder-key' } },
-    { body: { [envelope.selector]: action.identifier, [envelope.subject]: 7, [envelope.credential]: 'placeholder-key' }, current_status: lifecycle.states[0] },
-  ]),
-  search_docs: queries.map((query) => ({ query })),
-  read_page: pages.map((page) => ({ url: page.url })),
-  product_information: enumOf('product_information', 'topic').map((topic) => ({ topic })),
-  subscription_data: [{}, { question: 'Can I list the subscriptions of a customer?' }],
-};
-const unknown = tools.map((tool) => tool.name).filter((name) => calls[name] === undefined);
-if (unknown.length > 0) {
+let calls: Record<string, Record<string, unknown>[]>;
+try {
+  calls = toolCallArguments(root, source, tools);
+} catch (error) {
   await first.dispose();
-  throw new Error(`No arguments for ${unknown.join(', ')}: add them to this bench`);
+  throw error;
 }
 type Row = { tool: string; calls: number; median: number; p99: number; max: number; mainThreadP99: number; bytes: number };
 /** Every tool's calls in one era, each made `repeat` times after an uncounted first pass. */

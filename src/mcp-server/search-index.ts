@@ -5,6 +5,7 @@ import type { LlmsFullPage } from '../lib/site/llms-txt.ts';
 import { actionPagePath, endpointPagePath, guidePaths, referenceIndexPath } from '../lib/site/navigation.ts';
 import { publishedUrl } from '../lib/site/reference-markdown.ts';
 import { blocksOf, passageCharacterLimit, passagesOf, type Passage } from './passages.ts';
+import { Bm25Scorer, type ScoringOptions } from './search-scorer.ts';
 
 /** Which part of the site a page belongs to, for search filters. */
 export const pageKinds = ['guides', 'reference', 'product'] as const;
@@ -14,12 +15,12 @@ export type PageKind = (typeof pageKinds)[number];
  * Words that say nothing about which passage is meant. The questions agents relay are full
  * sentences ("How do I get an API key?"); without this list "how", "do" and "I" would count.
  */
-const stopWords = new Set(
+export const stopWords = new Set(
   'a against all an and answer answers any are as at be by can could do does for from happen happens has have how i if in is it its me my of on or our should so than that the their then there these this through to use using was we what when where which who why will with would you your'.split(' '),
 );
 
 /** Words the domain uses for the same thing: a query with one finds passages that use another. */
-const synonymGroups = [
+export const synonymGroups = [
   ['webhook', 'event', 'callback', 'notification', 'notify'],
   ['price', 'cost', 'pricing'],
   ['key', 'token', 'credential'],
@@ -131,11 +132,20 @@ export interface IndexedPassage extends Passage {
 
 export interface SearchIndex {
   passages: IndexedPassage[];
-  engine: MiniSearch<PassageFields>;
+  /** BM25 over the postings MiniSearch wrote, ranking as MiniSearch would (`search-scorer.ts`). */
+  scorer: Bm25Scorer;
   /** The page that defines a term: an action, an error code, a field. */
   canonicalPages: Map<string, string>;
   /** The words of each guide's title that can name it (`titleNamingWords`): all of them, and those no other title has. */
   titleWords: Map<string, TitleWords>;
+  /** Scratch space of one search: the passages it has kept, to leave out near-copies of them. */
+  keptPassages: KeptPassages;
+}
+
+/** The passages a search has kept so far: those whose stamp is its own. */
+interface KeptPassages {
+  stamp: number;
+  stamps: Uint32Array;
 }
 
 /** A title's words as the index keeps them, and those of them no other page's title has. */
@@ -146,8 +156,9 @@ export interface TitleWords {
 
 /**
  * The index as plain data, written when the site is built (`src/integrations/mcp-search-index.ts`)
- * and loaded by `loadSearchIndex` with no work but reading it: MiniSearch's own serialization of
- * its tables, the passages with what a query needs of them, and the pages that define terms.
+ * and loaded by `loadSearchIndex`, which only turns MiniSearch's tables into the scorer's typed
+ * arrays: MiniSearch's own serialization of its tables, the passages with what a query needs of
+ * them, and the pages that define terms.
  */
 export interface SearchIndexData {
   format: typeof searchIndexFormat;
@@ -163,8 +174,8 @@ export const searchIndexFormat = 'subscription-lifecycle-search/3';
 /** Where the site's build writes the index, beside llms-full.txt. */
 export const searchIndexPath = '/mcp/search-index.json';
 
-/** MiniSearch's options, the same when the index is built and when it is loaded. */
-const engineOptions = {
+/** MiniSearch's options when the index is built; its fields, in this order, are those the scorer reads. */
+export const searchEngineOptions = {
   fields: ['pageTitle', 'headings', 'leads', 'prose', 'code'],
   storeFields: [],
   tokenize: tokens,
@@ -260,7 +271,7 @@ export function searchIndexData(model: ReferenceModel, pages: LlmsFullPage[]): S
     const prose = blocks.filter((block) => !isCode(block)).join('\n\n');
     return { id: passage.id, pageTitle: passage.pageTitle, headings: passage.headingPath.slice(1).join('\n'), leads: leadsOf(prose), prose, code: blocks.filter(isCode).join('\n\n') };
   });
-  const engine = new MiniSearch<PassageFields>(engineOptions);
+  const engine = new MiniSearch<PassageFields>(searchEngineOptions);
   engine.addAll(fields);
   const repeats = repeatsOf(passages);
   return {
@@ -281,7 +292,13 @@ export function searchIndexData(model: ReferenceModel, pages: LlmsFullPage[]): S
 /** The index from its data, as the site's build wrote it; data of another format is refused. */
 export function loadSearchIndex(data: SearchIndexData): SearchIndex {
   if (data.format !== searchIndexFormat) throw new Error(`The search index is of format ${String(data.format)}, not ${searchIndexFormat}: rebuild the site (npm run build).`);
-  return { passages: data.passages, engine: MiniSearch.loadJS<PassageFields>(data.engine, engineOptions), canonicalPages: new Map(data.canonicalPages), titleWords: new Map(data.titleWords) };
+  return {
+    passages: data.passages,
+    scorer: new Bm25Scorer(data.engine, searchEngineOptions.fields),
+    canonicalPages: new Map(data.canonicalPages),
+    titleWords: new Map(data.titleWords),
+    keptPassages: { stamp: 0, stamps: new Uint32Array(data.passages.reduce((slots, passage) => Math.max(slots, passage.id + 1), 0)) },
+  };
 }
 
 
@@ -332,24 +349,19 @@ export function wordsJoined(query: string): string[] {
   return joined;
 }
 
-/** The hits without those whose lines are mostly those of a hit ranked above them. */
-function withoutNearDuplicates(hits: SearchHit[]): SearchHit[] {
-  const kept = new Set<number>();
-  return hits.filter(({ passage }) => {
-    if (passage.repeats.some((other) => kept.has(other))) return false;
-    kept.add(passage.id);
-    return true;
-  });
+/** What a query asks the scorer: its terms as the index keeps them, in order, and how it weighs and filters them. */
+export interface SearchPlan {
+  terms: string[];
+  options: ScoringOptions;
 }
 
 /**
- * Passages ranked across every page: MiniSearch's BM25 with field boosts, the domain's synonyms
- * added at half weight, first the passages of a guide the query names by its title ("the PHP
- * library"), then those of the page that defines a term the query names (an action, an error
- * code, a field), or of a section whose heading names it ("409 body"). A passage that mostly
- * repeats one ranked above it is left out.
+ * How a query is scored: BM25 with field boosts, the domain's synonyms added at half weight, first
+ * the passages of a guide the query names by its title ("the PHP library"), then those of the page
+ * that defines a term the query names (an action, an error code, a field), or of a section whose
+ * heading names it ("409 body").
  */
-export function searchPassages(index: SearchIndex, query: string, kinds: readonly PageKind[] = pageKinds): SearchHit[] {
+export function searchPlan(index: SearchIndex, query: string, kinds: readonly PageKind[] = pageKinds): SearchPlan {
   const phrased = phraseSynonyms.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), query);
   const asked = new Set(words(phrased));
   const synonyms = new Set([...asked].flatMap((word) => synonymsOf.get(word) ?? []).filter((word) => !asked.has(word)));
@@ -369,20 +381,40 @@ export function searchPassages(index: SearchIndex, query: string, kinds: readonl
   );
   const pageBoost = (pageUrl: string) => (titleNamed.has(pageUrl) ? titleNamedBoost : ownersOfWritten.has(pageUrl) ? canonicalBoost : ownersInWords.has(pageUrl) ? inWordsBoost : 1);
   const allowed = new Set(kinds);
-  // The query's words are stemmed already: MiniSearch takes them as they are.
-  const results = index.engine.search([...asked, ...synonyms].join(' '), {
-    tokenize: (text) => text.split(' '),
-    processTerm: (term) => term,
-    boost: fieldBoosts,
-    prefix: false,
-    boostTerm: (term) => (synonyms.has(term) ? synonymWeight : 1),
-    boostDocument: (id: number) => pageBoost(index.passages[id]?.pageUrl ?? '') * (headingNames(id) ? canonicalBoost : 1),
-    filter: (result) => allowed.has(index.passages[result.id as number]?.kind ?? 'guides'),
-  });
-  return withoutNearDuplicates(
-    results.flatMap((result) => {
-      const passage = index.passages[result.id as number];
-      return passage === undefined ? [] : [{ passage, score: result.score }];
-    }),
-  );
+  return {
+    terms: [...asked, ...synonyms],
+    options: {
+      fieldBoosts,
+      termBoost: (term) => (synonyms.has(term) ? synonymWeight : 1),
+      documentBoost: (id) => pageBoost(index.passages[id]?.pageUrl ?? '') * (headingNames(id) ? canonicalBoost : 1),
+      accept: (id) => allowed.has(index.passages[id]?.kind ?? 'guides'),
+    },
+  };
+}
+
+/**
+ * Passages ranked across every page as `searchPlan` weighs the query. A passage that mostly
+ * repeats one ranked above it is left out.
+ */
+export function searchPassages(index: SearchIndex, query: string, kinds: readonly PageKind[] = pageKinds): SearchHit[] {
+  const { terms, options } = searchPlan(index, query, kinds);
+  const ranked = index.scorer.rank(terms, options);
+  const hits: SearchHit[] = [];
+  // The passages kept so far are those whose stamp is this search's: nothing to clear, nothing to allocate.
+  const kept = index.keptPassages;
+  kept.stamp = kept.stamp < 0xffffffff ? kept.stamp + 1 : (kept.stamps.fill(0), 1);
+  for (let rank = 0; rank < ranked; rank++) {
+    const passage = index.passages[index.scorer.idAt(rank)];
+    if (passage === undefined || repeatsOneOf(passage, kept)) continue;
+    kept.stamps[passage.id] = kept.stamp;
+    hits.push({ passage, score: index.scorer.scoreAt(rank) });
+  }
+  return hits;
+}
+
+/** Whether a passage mostly repeats one kept above it. */
+function repeatsOneOf(passage: IndexedPassage, kept: KeptPassages): boolean {
+  const { repeats } = passage;
+  for (let at = 0; at < repeats.length; at++) if (kept.stamps[repeats[at] ?? 0] === kept.stamp) return true;
+  return false;
 }
