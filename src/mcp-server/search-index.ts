@@ -5,7 +5,7 @@ import type { LlmsFullPage } from '../lib/site/llms-txt.ts';
 import { actionPagePath, endpointPagePath, guidePaths, referenceIndexPath } from '../lib/site/navigation.ts';
 import { publishedUrl } from '../lib/site/reference-markdown.ts';
 import { blocksOf, passageCharacterLimit, passagesOf, type Passage } from './passages.ts';
-import { Bm25Scorer, type ScoringOptions } from './search-scorer.ts';
+import { Bm25Scorer, nextStamp, type ScoringOptions } from './search-scorer.ts';
 
 /** Which part of the site a page belongs to, for search filters. */
 export const pageKinds = ['guides', 'reference', 'product'] as const;
@@ -402,7 +402,7 @@ export function searchPassages(index: SearchIndex, query: string, kinds: readonl
   const hits: SearchHit[] = [];
   // The passages kept so far are those whose stamp is this search's: nothing to clear, nothing to allocate.
   const kept = index.keptPassages;
-  kept.stamp = kept.stamp < 0xffffffff ? kept.stamp + 1 : (kept.stamps.fill(0), 1);
+  kept.stamp = nextStamp(kept.stamp, kept.stamps);
   for (let rank = 0; rank < ranked; rank++) {
     const passage = index.passages[index.scorer.idAt(rank)];
     if (passage === undefined || repeatsOneOf(passage, kept)) continue;

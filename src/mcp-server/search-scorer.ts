@@ -29,6 +29,16 @@ export interface ScoringOptions {
   accept: (id: number) => boolean;
 }
 
+/**
+ * The next stamp for slots stamped rather than cleared (a slot is current when its stamp is the
+ * current one); when the stamps run out, the slots are cleared and they start again.
+ */
+export function nextStamp(stamp: number, stamps: Uint32Array): number {
+  if (stamp < 0xffffffff) return stamp + 1;
+  stamps.fill(0);
+  return 1;
+}
+
 export class Bm25Scorer {
   private readonly fields: readonly string[];
   private readonly termNumbers = new Map<string, number>();
@@ -129,13 +139,6 @@ export class Bm25Scorer {
     this.fieldWeights = new Float64Array(fieldCount);
   }
 
-  /** The next stamp of a kind; when the stamps run out, the slots are cleared and they start again. */
-  private static nextStamp(stamp: number, stamps: Uint32Array): number {
-    if (stamp < 0xffffffff) return stamp + 1;
-    stamps.fill(0);
-    return 1;
-  }
-
   /**
    * Ranks the documents that hold one at least of `terms`, exactly as MiniSearch's `search` of the
    * same terms with the same options (OR, no prefix, no fuzzy) does, and says how many there are:
@@ -145,7 +148,7 @@ export class Bm25Scorer {
     const fieldCount = this.fields.length;
     const { k, d } = bm25;
     const kPlusOne = k + 1;
-    this.queryStamp = Bm25Scorer.nextStamp(this.queryStamp, this.metStamps);
+    this.queryStamp = nextStamp(this.queryStamp, this.metStamps);
     const queryStamp = this.queryStamp;
     for (let position = 0; position < fieldCount; position++) {
       const field = this.fields[position] ?? '';
@@ -159,7 +162,7 @@ export class Bm25Scorer {
       // A term said twice is scored twice, as MiniSearch does, but counts once among the terms a document holds.
       const repeated = terms.indexOf(term) < termPosition;
       const termBoost = options.termBoost(term);
-      this.termStamp = Bm25Scorer.nextStamp(this.termStamp, this.termStamps);
+      this.termStamp = nextStamp(this.termStamp, this.termStamps);
       const termStamp = this.termStamp;
       let termMetCount = 0;
       for (let position = 0; position < fieldCount; position++) {
