@@ -48,34 +48,38 @@ function withoutDuplicateDefinitions(json: Record<string, unknown>): Record<stri
   return { ...(rewrite(rest) as Record<string, unknown>), $defs: Object.fromEntries(Object.entries(definitions).filter(([name]) => keptNames.has(name)).map(([name, definition]) => [name, rewrite(definition)])) };
 }
 
-/**
- * Whether a definition is zod's schema of any JSON value (`z.json()`): one of string, number,
- * boolean, null, an array of itself or an object of itself.
- */
-function isAnyJsonValue(name: string, definition: unknown): boolean {
-  const self = `{"$ref":"#/$defs/${name}"}`;
-  const anyJson = `{"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"},{"type":"array","items":${self}},{"type":"object","additionalProperties":${self}}]}`;
-  return JSON.stringify(definition) === anyJson;
-}
+/** The key `jsonValue` (tools/tool.ts) writes into its JSON Schema where any JSON value is meant. */
+export const anyJsonValueKey = 'x-any-json-value';
 
 /**
  * Any JSON value as one of the six types it may have, each branch of one type (a `type` array is
  * less portable): an array or object of any JSON values is any array or object, so the recursion
- * zod writes says nothing more, and costs every agent characters.
+ * zod writes for `z.json()` says nothing more, and costs every agent characters.
  */
 const anyJsonValue = { anyOf: ['string', 'number', 'boolean', 'null', 'array', 'object'].map((type) => ({ type })) };
 
-function withAnyJsonShort(json: Record<string, unknown>): Record<string, unknown> {
-  const definitions = json.$defs;
-  if (typeof definitions !== 'object' || definitions === null) return json;
-  return { ...json, $defs: Object.fromEntries(Object.entries(definitions).map(([name, definition]) => [name, isAnyJsonValue(name, definition) ? anyJsonValue : definition])) };
+/** Each place that takes any JSON value (`anyJsonValueKey`) as a reference to one definition of it. */
+function withAnyJsonDefinition(json: Record<string, unknown>): Record<string, unknown> {
+  let found = false;
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (typeof value !== 'object' || value === null) return value;
+    const members = Object.entries(value).filter(([key]) => key !== anyJsonValueKey);
+    const marked = anyJsonValueKey in value;
+    if (marked) found = true;
+    return Object.fromEntries([...(marked ? [['$ref', '#/$defs/jsonValue']] : []), ...members.map(([key, member]) => [key, rewrite(member)])]);
+  };
+  const rewritten = rewrite(json) as Record<string, unknown>;
+  if (!found) return json;
+  const definitions = typeof rewritten.$defs === 'object' && rewritten.$defs !== null ? rewritten.$defs : {};
+  return { ...rewritten, $defs: { ...definitions, jsonValue: anyJsonValue } };
 }
 
 /**
  * A JSON Schema as tools/list carries it, smaller: without `$schema` (a tool's schema is JSON
  * Schema 2020-12 unless it says otherwise, so saying it costs every agent characters), without
  * the safe-integer bounds of every integer or the string names of every record, with one copy of
- * each definition, any JSON value as its six types, and, for an output
+ * each definition, any JSON value as one definition of its six types, and, for an output
  * schema, without `additionalProperties: false` (a client reads answers tolerantly, as it reads
  * the API's: what it does not know, it ignores). Validation is zod's and unchanged.
  */
@@ -90,7 +94,7 @@ function listed(json: Record<string, unknown>, open: boolean): Record<string, un
     );
   };
   const { $schema: _dialect, ...rest } = json;
-  return withAnyJsonShort(withoutDuplicateDefinitions(strip(rest) as Record<string, unknown>));
+  return withAnyJsonDefinition(withoutDuplicateDefinitions(strip(rest) as Record<string, unknown>));
 }
 
 /**

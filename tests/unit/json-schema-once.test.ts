@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { withJsonSchemaOnce } from '../../src/mcp-server/json-schema-once.ts';
+import { anyJsonValueKey, withJsonSchemaOnce } from '../../src/mcp-server/json-schema-once.ts';
+import { jsonObject, jsonValue } from '../../src/mcp-server/tools/tool.ts';
 
 const options = { target: 'draft-2020-12' } as const;
 
@@ -26,16 +27,18 @@ test('two copies of one definition become one, every reference names it, and val
   assert.ok('issues' in (await withJsonSchemaOnce(schema)['~standard'].validate({ ...valid, count: 1.5 })));
 });
 
-test('any JSON value is one of its six types, without the recursion zod writes, and still validates as zod does', async () => {
-  const schema = z.object({ body: z.json() });
-  const zods = JSON.stringify(z.toJSONSchema(schema, { io: 'output' }));
+test('any JSON value is one definition of its six types, which every place that takes one names, and the value itself costs no check', async () => {
+  const schema = z.object({ body: jsonValue, bodies: z.array(jsonValue), request: jsonObject });
+  const zods = JSON.stringify(z.toJSONSchema(z.object({ body: z.json(), bodies: z.array(z.json()), request: z.record(z.string(), z.json()) }), { io: 'output' }));
   const listed = withJsonSchemaOnce(schema, true)['~standard'].jsonSchema.output(options) as { $defs?: Record<string, { anyOf?: { type?: string }[] }> };
-  const definitions = Object.values(listed.$defs ?? {});
-  assert.equal(definitions.length, 1);
-  assert.deepEqual(definitions[0]?.anyOf?.map((branch) => branch.type), ['string', 'number', 'boolean', 'null', 'array', 'object']);
-  assert.ok(definitions[0]?.anyOf?.every((branch) => Object.keys(branch).length === 1), 'each branch only names its type');
-  assert.ok(JSON.stringify(listed).length < zods.length - 80, 'shorter by the recursion');
-  for (const value of [{ body: { deep: [1, { a: null }] } }, { body: 'text' }, { body: undefined }]) {
-    assert.deepEqual(await withJsonSchemaOnce(schema)['~standard'].validate(value), await schema['~standard'].validate(value));
-  }
+  const text = JSON.stringify(listed);
+  assert.deepEqual(Object.keys(listed.$defs ?? {}), ['jsonValue']);
+  assert.deepEqual(listed.$defs?.jsonValue?.anyOf?.map((branch) => branch.type), ['string', 'number', 'boolean', 'null', 'array', 'object']);
+  assert.ok(listed.$defs?.jsonValue?.anyOf?.every((branch) => Object.keys(branch).length === 1), 'each branch only names its type');
+  assert.equal(text.split('"$ref":"#/$defs/jsonValue"').length - 1, 3, text);
+  assert.ok(!text.includes(anyJsonValueKey), 'the mark is not listed');
+  assert.ok(text.length < zods.length - 80, 'shorter than zod\'s recursion');
+  const valid = { body: { deep: [1, { a: null }] }, bodies: ['text', 2, null], request: { action: 'x' } };
+  assert.deepEqual(await withJsonSchemaOnce(schema)['~standard'].validate(valid), { value: valid });
+  assert.ok('issues' in (await withJsonSchemaOnce(schema)['~standard'].validate({ ...valid, request: 'text' })), 'a JSON object is still an object');
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { siteConfig } from '../../site-config.ts';
+import { anyJsonValueKey } from '../json-schema-once.ts';
 import type { ProductKnowledge } from '../knowledge.ts';
 
 /** What a tool answers, over the knowledge: its input and output schemas and the answer. */
@@ -64,11 +65,14 @@ export function nonEmpty<T extends string>(values: readonly T[], what: string): 
 }
 
 /**
- * A JSON value and a JSON object, spelled as `anyOf` branches of one type each: tool schemas stay
- * portable to clients that map them onto a single-`type` dialect. The object's members are the
- * same value, so a schema defines it once.
+ * Any JSON value, and below a JSON object of them. What a tool reads or writes is JSON already (its
+ * arguments are parsed JSON, its answers' bodies come from the contract's JSON), so nothing is
+ * checked of the value itself: zod's recursive `z.json()` checked every member of every example
+ * body on each call, which cost more than the rest of an `action_details` call. tools/list still
+ * says what it is: one definition, `anyOf` branches of one type each, so that tool schemas stay
+ * portable to clients that map them onto a single-`type` dialect (`withJsonSchemaOnce`).
  */
-export const jsonValue = z.json();
+export const jsonValue = z.unknown().meta({ [anyJsonValueKey]: true });
 
 /**
  * Zod builds a record by assigning each member, so a member named `__proto__` would set the
