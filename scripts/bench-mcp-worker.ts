@@ -15,10 +15,15 @@
  * shows what that overhead alone costs, and the bare SDK's row (scripts/bench/bare-mcp-worker.ts:
  * the SDK's stateless handler answering one tool with as many characters) what the SDK costs a
  * tool call. The first request, which builds the handler and loads the knowledge, is reported on
- * its own line, and each tool's first pass over its arguments warms it up uncounted.
- *   node scripts/bench-mcp-worker.ts [--repeat N] [--calls N] [--era legacy|modern|both] [--module PATH] [--gc]
- * Each call is made N times (5 unless told), and each tool at least --calls times (200 unless told;
- * a tool's arguments are cycled), since the p99 of fewer calls is their maximum. --era picks the protocol era the calls speak, ours
+ * its own line.
+ *   node scripts/bench-mcp-worker.ts [--repeat N] [--calls N] [--warm-up N] [--era legacy|modern|both] [--module PATH] [--gc]
+ * Each call is made N times (5 unless told), and each tool at least --calls times (1,000 unless
+ * told; a tool's arguments are cycled): a p99 is the 10th slowest of 1,000 calls, where of 200 it
+ * was the 3rd, so that two collections falling in one tool's calls decided it. Before any call
+ * counts, --warm-up passes (10 unless told) over every tool's arguments warm the isolate up, as one
+ * serving a stream of requests is: without them, V8 compiles the tools' code on its own threads
+ * while the first tools are measured, and that CPU fell in their calls; the bare SDK's worker and
+ * the bare worker get as many calls first. --era picks the protocol era the calls speak, ours
  * and the bare SDK alike: `legacy` (the default) as the SDK's v2 client sends a call unless told
  * otherwise (its `versionNegotiation` defaults to the 2025 era: no envelope, `MCP-Protocol-Version`
  * of the 2025 revision, answered as one server-sent event), `modern` as a client pinned to
@@ -47,8 +52,8 @@ import { buildWorker } from './build-worker.ts';
 import { eraRevisions, listedTools, toolCallArguments, toolCallRequest, toolsListBody, type Era, type ListedTool } from './bench/tool-calls.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
-const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N] [--calls N] [--era legacy|modern|both] [--module PATH] [--gc]';
-const { values } = scriptArguments(usage, { repeat: { type: 'string' }, calls: { type: 'string' }, era: { type: 'string' }, module: { type: 'string' }, gc: { type: 'boolean' } });
+const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N] [--calls N] [--warm-up N] [--era legacy|modern|both] [--module PATH] [--gc]';
+const { values } = scriptArguments(usage, { repeat: { type: 'string' }, calls: { type: 'string' }, 'warm-up': { type: 'string' }, era: { type: 'string' }, module: { type: 'string' }, gc: { type: 'boolean' } });
 const eraChoices: Record<string, Era[]> = { legacy: ['legacy'], modern: ['modern'], both: ['legacy', 'modern'] };
 const eras = eraChoices[values.era ?? 'legacy'];
 if (eras === undefined) {
@@ -71,7 +76,8 @@ if (traceGc && lineBuffering !== undefined) {
 const repeat = wholeNumberOption(usage, 'repeat', values.repeat, 5, 1);
 // A p99 of fewer calls than this is its maximum: a tool that takes one set of arguments (api_overview)
 // would be judged by its one slowest call, whatever fell in it. Its arguments are cycled up to this count.
-const minimumCalls = wholeNumberOption(usage, 'calls', values.calls, 200, 1);
+const minimumCalls = wholeNumberOption(usage, 'calls', values.calls, 1000, 1);
+const warmUpPasses = wholeNumberOption(usage, 'warm-up', values['warm-up'], 10, 1);
 const root = path.resolve(import.meta.dirname, '..');
 
 const wrangler = readWranglerConfig(root);
@@ -263,19 +269,21 @@ try {
   await first.dispose();
   throw error;
 }
+/** How many calls warm an isolate up: every tool's arguments, `warmUpPasses` times. */
+const warmUpCalls = warmUpPasses * Object.values(calls).reduce((sum, argumentSets) => sum + argumentSets.length, 0);
 type Row = { tool: string; calls: number; median: number; p99: number; max: number; mainThreadP99: number; bytes: number };
-/** Every tool's calls in one era, each made `repeat` times after an uncounted first pass. */
+/** Every tool's calls in one era, each made `repeat` times after the uncounted warm-up passes. */
 const measureOurs = async (worker: RunningWorker, era: Era): Promise<{ rows: Row[]; timings: number[]; window: Window }> => {
   const rows: Row[] = [];
+  const toolNames = tools.map((listedTool) => listedTool.name);
+  for (let pass = 0; pass < warmUpPasses; pass += 1) for (const tool of toolNames) for (const args of calls[tool] ?? []) await timedCall(worker, era, tool, args);
   const fromMs = worker.elapsedMs();
   const allTimings: number[] = [];
-  for (const tool of tools.map((listedTool) => listedTool.name)) {
+  for (const tool of toolNames) {
     const timings: number[] = [];
     const mainThreadTimings: number[] = [];
     let bytes = 0;
     const argumentSets = calls[tool] ?? [];
-    // A first pass warms the tool's code up, as the isolate serving a stream of requests is; it is not counted.
-    for (const args of argumentSets) await timedCall(worker, era, tool, args);
     const counted = Math.max(repeat * argumentSets.length, minimumCalls);
     for (let index = 0; index < counted; index += 1) {
       const call = await timedCall(worker, era, tool, argumentSets[index % argumentSets.length] ?? {});
@@ -307,13 +315,13 @@ const firstRows = oursByEra.get(eras[0] ?? 'legacy')?.rows ?? [];
 const answerBytes = Math.round(firstRows.reduce((sum, row) => sum + row.bytes, 0) / Math.max(firstRows.length, 1));
 const fixed = JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text: 'x'.repeat(answerBytes) }] } });
 type BareFigures = { timings: number[]; mainThreadTimings: number[]; collections: string };
-/** A bare worker called 50 times uncounted, then `count` times, in one era; disposed after. */
+/** A bare worker called as many times uncounted as ours is warmed up, then `count` times, in one era; disposed after. */
 const timeBare = async (worker: RunningWorker, count: number, era: Era): Promise<BareFigures> => {
   const timings: number[] = [];
   const mainThreadTimings: number[] = [];
   let window: Window;
   try {
-    for (let call = 0; call < 50; call += 1) await timedCall(worker, era, 'answer', {});
+    for (let call = 0; call < warmUpCalls; call += 1) await timedCall(worker, era, 'answer', {});
     const fromMs = worker.elapsedMs();
     for (let call = 0; call < count; call += 1) {
       const timed = await timedCall(worker, era, 'answer', {});
@@ -341,11 +349,11 @@ await build({
   logLevel: 'warning',
 });
 const bareSdkByEra = new Map<Era, BareFigures>();
-for (const era of eras) bareSdkByEra.set(era, await timeBare(await startWorker({ scriptPath: bareSdkPath }), repeat * 100, era));
+for (const era of eras) bareSdkByEra.set(era, await timeBare(await startWorker({ scriptPath: bareSdkPath }), Math.max(repeat * 100, minimumCalls), era));
 // The bare worker reads no request: one era is enough.
-const bare = await timeBare(await startWorker({ script: `const body = ${JSON.stringify(fixed)};\nexport default { fetch() { return new Response(body, { headers: { 'Content-Type': 'application/json' } }); } };` }), repeat * 50, 'legacy');
+const bare = await timeBare(await startWorker({ script: `const body = ${JSON.stringify(fixed)};\nexport default { fetch() { return new Response(body, { headers: { 'Content-Type': 'application/json' } }); } };` }), Math.max(repeat * 50, minimumCalls), 'legacy');
 const bareTimings = bare.timings;
-console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadavg()[0]?.toFixed(1)}, workerd (Miniflare) at compatibility date ${wrangler.compatibility_date}, ${path.relative(root, scriptPath)}, one call at a time, each call ${repeat} times and each tool at least ${minimumCalls} times; CPU is workerd's whole process (an upper bound)`);
+console.log(`${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC, load ${loadavg()[0]?.toFixed(1)}, workerd (Miniflare) at compatibility date ${wrangler.compatibility_date}, ${path.relative(root, scriptPath)}, one call at a time after ${warmUpCalls} to warm each worker up, each call ${repeat} times and each tool at least ${minimumCalls} times; CPU is workerd's whole process (an upper bound)`);
 console.log(`First request (tools/list; builds the handler and loads the knowledge): ${firstCall.toFixed(1)} ms of CPU`);
 for (const era of eras) {
   const { rows, timings: allCalls, collections } = oursByEra.get(era) ?? { rows: [], timings: [], collections: '' };
