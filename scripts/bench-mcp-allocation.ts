@@ -19,10 +19,10 @@
 import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { createProductInformationHandler, mcpPath } from '../src/mcp-server/http.ts';
 import { readServerIdentity } from '../src/mcp-server/identity.ts';
 import { loadKnowledge, readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
+import { bundleBareSdk } from './bench/bare-sdk-bundle.ts';
 import { eraRevisions, listedTools, toolCallArguments, toolCallRequest, toolsListBody, type Era } from './bench/tool-calls.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
@@ -43,17 +43,7 @@ const identity = readServerIdentity(root);
 const ours = createProductInformationHandler(identity, await loadKnowledge(root));
 
 /** The bare SDK's handler, its answer read from `globalThis.benchAnswerText` when a call comes. */
-const bareBundle = path.join(root, '.generated/bench-tools/bare-mcp-node.mjs');
-await build({
-  entryPoints: [path.join(root, 'scripts/bench/bare-mcp-worker.ts')],
-  outfile: bareBundle,
-  bundle: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node24',
-  define: { answerText: 'globalThis.benchAnswerText' },
-  logLevel: 'warning',
-});
+const bareBundle = await bundleBareSdk(root, 'node', 'globalThis.benchAnswerText');
 const bare = (await import(pathToFileURL(bareBundle).href)) as { default: { fetch(request: Request): Promise<Response> } };
 const answerHolder = globalThis as { benchAnswerText?: string };
 

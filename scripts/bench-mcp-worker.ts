@@ -40,7 +40,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
-import { build } from 'esbuild';
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import { Miniflare } from 'miniflare';
@@ -49,6 +48,7 @@ import { readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
 import { mcpPath } from '../src/mcp-server/http.ts';
 import { readWranglerConfig } from '../src/mcp-server/wrangler-config.ts';
 import { buildWorker } from './build-worker.ts';
+import { bundleBareSdk } from './bench/bare-sdk-bundle.ts';
 import { eraRevisions, listedTools, toolCallArguments, toolCallRequest, toolsListBody, type Era, type ListedTool } from './bench/tool-calls.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
@@ -336,18 +336,7 @@ const timeBare = async (worker: RunningWorker, count: number, era: Era): Promise
   mainThreadTimings.sort((a, b) => a - b);
   return { timings, mainThreadTimings, collections: traceGc ? collectionSummary(worker, window, timings) : '' };
 };
-const bareSdkPath = path.join(root, '.generated/bench-tools/bare-mcp-worker.js');
-await build({
-  entryPoints: [path.join(root, 'scripts/bench/bare-mcp-worker.ts')],
-  outfile: bareSdkPath,
-  bundle: true,
-  format: 'esm',
-  platform: 'browser',
-  target: 'es2024',
-  conditions: ['workerd', 'worker', 'browser'],
-  define: { answerText: JSON.stringify('x'.repeat(answerBytes)) },
-  logLevel: 'warning',
-});
+const bareSdkPath = await bundleBareSdk(root, 'workerd', JSON.stringify('x'.repeat(answerBytes)));
 const bareSdkByEra = new Map<Era, BareFigures>();
 for (const era of eras) bareSdkByEra.set(era, await timeBare(await startWorker({ scriptPath: bareSdkPath }), Math.max(repeat * 100, minimumCalls), era));
 // The bare worker reads no request: one era is enough.
