@@ -98,11 +98,17 @@ function listed(json: Record<string, unknown>, open: boolean): Record<string, un
 }
 
 /**
- * The same schema, validating as before, whose JSON Schema is converted once and then reused.
- * The SDK converts a tool's schemas on every `tools/list`, and the output schema on every
- * `tools/call` of each fresh per-request instance (its memo lives on the instance): for this
- * server's schemas that conversion cost more than the rest of a call. Frozen, so that nothing can
- * change the one copy every answer shares.
+ * The target the SDK converts a tool's schemas for (its `JSON_SCHEMA_CONVERSION_TARGET`, which it
+ * does not export; tests/unit/json-schema-once.test.ts holds the two equal).
+ */
+export const sdkJsonSchemaTarget = 'draft-2020-12';
+
+/**
+ * The same schema, validating as before, whose JSON Schema is converted once, when it is made,
+ * and then reused. The SDK converts a tool's schemas on every `tools/list`, and the output schema
+ * on every `tools/call` of each fresh per-request instance (its memo lives on the instance): for
+ * this server's schemas that conversion cost more than the rest of a call. Frozen, so that
+ * nothing can change the one copy every answer shares.
  */
 export function withJsonSchemaOnce<Input, Output>(schema: StandardSchemaWithJSON<Input, Output>, open = false): StandardSchemaWithJSON<Input, Output> {
   const standard = schema['~standard'];
@@ -116,5 +122,9 @@ export function withJsonSchemaOnce<Input, Output>(schema: StandardSchemaWithJSON
     }
     return json;
   };
+  // Converted now, for the SDK's target: a server is prepared once per process (in workerd, when the
+  // isolate starts, which has a second of CPU), and the first tools/list then finds it done.
+  once('input')({ target: sdkJsonSchemaTarget });
+  once('output')({ target: sdkJsonSchemaTarget });
   return { '~standard': { version: standard.version, vendor: standard.vendor, validate: standard.validate, jsonSchema: { input: once('input'), output: once('output') } } };
 }

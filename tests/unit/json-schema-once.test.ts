@@ -3,9 +3,11 @@
  * what says nothing, and validating exactly as zod does.
  */
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import { z } from 'zod';
-import { anyJsonValueKey, withJsonSchemaOnce } from '../../src/mcp-server/json-schema-once.ts';
+import { anyJsonValueKey, sdkJsonSchemaTarget, withJsonSchemaOnce } from '../../src/mcp-server/json-schema-once.ts';
 import { jsonObject, jsonValue } from '../../src/mcp-server/tools/tool.ts';
 
 const options = { target: 'draft-2020-12' } as const;
@@ -41,4 +43,21 @@ test('any JSON value is one definition of its six types, which every place that 
   const valid = { body: { deep: [1, { a: null }] }, bodies: ['text', 2, null], request: { action: 'x' } };
   assert.deepEqual(await withJsonSchemaOnce(schema)['~standard'].validate(valid), { value: valid });
   assert.ok('issues' in (await withJsonSchemaOnce(schema)['~standard'].validate({ ...valid, request: 'text' })), 'a JSON object is still an object');
+});
+
+test('a schema is converted when it is made, for the target the SDK converts tool schemas for, and not again when the SDK asks', () => {
+  const sdkDist = path.resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server/dist');
+  const targets = readdirSync(sdkDist)
+    .filter((file) => file.endsWith('.mjs'))
+    .flatMap((file) => [...readFileSync(path.join(sdkDist, file), 'utf8').matchAll(/JSON_SCHEMA_CONVERSION_TARGET = "([^"]+)"/g)].map((match) => match[1]));
+  assert.deepEqual([...new Set(targets)], [sdkJsonSchemaTarget], "the SDK's JSON_SCHEMA_CONVERSION_TARGET");
+  const schema = z.object({ name: z.string() });
+  const { jsonSchema } = schema['~standard'];
+  let conversions = 0;
+  const counted = { '~standard': { ...schema['~standard'], jsonSchema: { input: (options: { target: string }) => (conversions++, jsonSchema.input(options)), output: (options: { target: string }) => (conversions++, jsonSchema.output(options)) } } };
+  const once = withJsonSchemaOnce(counted as unknown as typeof schema);
+  assert.equal(conversions, 2, 'input and output, when made');
+  once['~standard'].jsonSchema.input({ target: sdkJsonSchemaTarget });
+  once['~standard'].jsonSchema.output({ target: sdkJsonSchemaTarget });
+  assert.equal(conversions, 2, 'nothing more when the SDK asks');
 });
