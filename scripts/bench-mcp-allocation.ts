@@ -23,17 +23,12 @@ import { createProductInformationHandler, mcpPath } from '../src/mcp-server/http
 import { readServerIdentity } from '../src/mcp-server/identity.ts';
 import { loadKnowledge, readKnowledgeSource } from '../src/mcp-server/load-knowledge.ts';
 import { bundleBareSdk } from './bench/bare-sdk-bundle.ts';
-import { eraRevisions, listedTools, toolCallArguments, toolCallRequest, toolsListBody, type Era } from './bench/tool-calls.ts';
+import { eraRevisions, erasOption, listedTools, toolCallArguments, toolCallRequest, toolsListBody, type Era } from './bench/tool-calls.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
 const usage = 'Usage: npm run bench:mcp-allocation -- [--calls N] [--era legacy|modern|both]';
 const { values } = scriptArguments(usage, { calls: { type: 'string' }, era: { type: 'string' } });
-const eraChoices: Record<string, Era[]> = { legacy: ['legacy'], modern: ['modern'], both: ['legacy', 'modern'] };
-const eras = eraChoices[values.era ?? 'legacy'];
-if (eras === undefined) {
-  console.error(`--era takes legacy, modern or both, not ${JSON.stringify(values.era)}.\n${usage}`);
-  process.exit(2);
-}
+const eras = erasOption(usage, values.era);
 // Each tool at least this many calls, its arguments cycled: a tool of one set of arguments is otherwise judged by one call.
 const minimumCalls = wholeNumberOption(usage, 'calls', values.calls, 200, 1);
 const root = path.resolve(import.meta.dirname, '..');

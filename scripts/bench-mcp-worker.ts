@@ -50,17 +50,12 @@ import { mcpPath } from '../src/mcp-server/http.ts';
 import { readWranglerConfig } from '../src/mcp-server/wrangler-config.ts';
 import { buildWorker } from './build-worker.ts';
 import { bundleBareSdk } from './bench/bare-sdk-bundle.ts';
-import { eraRevisions, listedTools, toolCallArguments, toolCallRequest, toolsListBody, type Era, type ListedTool } from './bench/tool-calls.ts';
+import { eraRevisions, erasOption, listedTools, toolCallArguments, toolCallRequest, toolsListBody, type Era, type ListedTool } from './bench/tool-calls.ts';
 import { scriptArguments, wholeNumberOption } from './script-options.ts';
 
 const usage = 'Usage: node scripts/bench-mcp-worker.ts [--repeat N] [--calls N] [--warm-up N] [--era legacy|modern|both] [--module PATH] [--gc]';
 const { values } = scriptArguments(usage, { repeat: { type: 'string' }, calls: { type: 'string' }, 'warm-up': { type: 'string' }, era: { type: 'string' }, module: { type: 'string' }, gc: { type: 'boolean' } });
-const eraChoices: Record<string, Era[]> = { legacy: ['legacy'], modern: ['modern'], both: ['legacy', 'modern'] };
-const eras = eraChoices[values.era ?? 'legacy'];
-if (eras === undefined) {
-  console.error(`--era takes legacy, modern or both, not ${JSON.stringify(values.era)}.\n${usage}`);
-  process.exit(2);
-}
+const eras = erasOption(usage, values.era);
 const traceGc = values.gc === true;
 // Read by Miniflare when it starts workerd: every isolate then prints its collections on workerd's stdout.
 if (traceGc) process.env.MINIFLARE_WORKERD_V8_FLAGS = '--trace-gc';

@@ -13,6 +13,15 @@ import type { KnowledgeSource } from '../../src/mcp-server/knowledge.ts';
 
 export type Era = 'legacy' | 'modern';
 
+/** The eras `--era` names (`legacy`, the default, `modern` or `both`); anything else exits 2 with the usage. */
+export function erasOption(usage: string, given: string | undefined): Era[] {
+  const choices: Record<string, Era[]> = { legacy: ['legacy'], modern: ['modern'], both: ['legacy', 'modern'] };
+  const eras = choices[given ?? 'legacy'];
+  if (eras !== undefined) return eras;
+  console.error(`--era takes legacy, modern or both, not ${JSON.stringify(given)}.\n${usage}`);
+  process.exit(2);
+}
+
 /** A tool as tools/list describes it: what the benches read of its input schema is its enumerations. */
 export interface ListedTool {
   name: string;

@@ -124,7 +124,8 @@ export function withJsonSchemaOnce<Input, Output>(schema: StandardSchemaWithJSON
   };
   // Converted now, for the SDK's target: a server is prepared once per process (in workerd, when the
   // isolate starts, which has a second of CPU), and the first tools/list then finds it done.
-  once('input')({ target: sdkJsonSchemaTarget });
-  once('output')({ target: sdkJsonSchemaTarget });
-  return { '~standard': { version: standard.version, vendor: standard.vendor, validate: standard.validate, jsonSchema: { input: once('input'), output: once('output') } } };
+  const jsonSchema = { input: once('input'), output: once('output') };
+  jsonSchema.input({ target: sdkJsonSchemaTarget });
+  jsonSchema.output({ target: sdkJsonSchemaTarget });
+  return { '~standard': { version: standard.version, vendor: standard.vendor, validate: standard.validate, jsonSchema } };
 }
